@@ -1,0 +1,5 @@
+"""``python -m companion`` runs the command line."""
+
+from companion.cli import main
+
+raise SystemExit(main())

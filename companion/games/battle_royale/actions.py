@@ -1,0 +1,322 @@
+"""Battle Royale actions: every chance outcome, choice and correction is one small action.
+
+An action is a frozen dataclass, so it can be compared, hashed, listed by
+``legal_actions()`` and written to a log. Each has a short text form (its
+``notation``), used on the terminal and in journals, which
+:func:`parse_action` reads back.
+
+Kinds of action:
+- chance outcomes (``is_chance``): the start player, a card drawn, a card
+  revealed, a Doom-die face;
+- choices of the players: play a card, move a figure step by step, push,
+  capture, move the Eliminator, choose a Doom action, use a special action;
+- corrections (``is_correction``): what really happened on the table that the
+  rules cannot know, such as figures knocked off by a blast.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from companion.games.battle_royale.layout import DIRECTIONS, field_name, parse_field
+
+
+class ActionFormatError(ValueError):
+    """Text or data that is not an action; the message says the expected form."""
+
+
+@dataclass(frozen=True)
+class Action:
+    """Base class. ``kind`` names the action in notation and in logs."""
+
+    kind: ClassVar[str] = ""
+    is_chance: ClassVar[bool] = False
+    is_correction: ClassVar[bool] = False
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"kind": self.kind}
+        for f in fields(self):
+            data[f.name] = getattr(self, f.name)
+        return data
+
+    @property
+    def notation(self) -> str:
+        parts = [self.kind]
+        for f in fields(self):
+            value = getattr(self, f.name)
+            parts.append(field_name(value) if f.name in _CELL_FIELDS else str(value))
+        return " ".join(parts)
+
+    def __str__(self) -> str:
+        return self.notation
+
+
+_CELL_FIELDS = {"field", "to", "position"}
+
+# --- chance outcomes ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StartPlayer(Action):
+    """The start player drawn at random (the rules say the youngest starts)."""
+
+    kind: ClassVar[str] = "start"
+    is_chance: ClassVar[bool] = True
+    seat: int
+
+
+@dataclass(frozen=True)
+class DrawCard(Action):
+    """A card drawn from a player's draw pile (a uniform draw from the cards left)."""
+
+    kind: ClassVar[str] = "draw"
+    is_chance: ClassVar[bool] = True
+    seat: int
+    card: str
+
+
+@dataclass(frozen=True)
+class RevealAbility(Action):
+    kind: ClassVar[str] = "reveal-ability"
+    is_chance: ClassVar[bool] = True
+    card: str
+
+
+@dataclass(frozen=True)
+class RevealSpecial(Action):
+    kind: ClassVar[str] = "reveal-special"
+    is_chance: ClassVar[bool] = True
+    card: str
+
+
+@dataclass(frozen=True)
+class DoomRoll(Action):
+    """The Doom die's face (``extra`` is the 2-player second roll)."""
+
+    kind: ClassVar[str] = "roll"
+    is_chance: ClassVar[bool] = True
+    face: str
+
+
+@dataclass(frozen=True)
+class ExtraRoll(Action):
+    """Two players: the roll after every turn, where only an explosion counts."""
+
+    kind: ClassVar[str] = "extra-roll"
+    is_chance: ClassVar[bool] = True
+    face: str
+
+
+# --- choices -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PickAbility(Action):
+    kind: ClassVar[str] = "pick"
+    card: str
+
+
+@dataclass(frozen=True)
+class PlayCard(Action):
+    kind: ClassVar[str] = "play"
+    card: str
+
+
+@dataclass(frozen=True)
+class StartFigure(Action):
+    """Pick up a figure of ``colour`` on ``field`` to move it."""
+
+    kind: ClassVar[str] = "figure"
+    field: int
+    colour: str
+
+
+@dataclass(frozen=True)
+class Step(Action):
+    """Move the figure in hand one field: N, E, S, W (or NE, SE, SW, NW with a diagonal card)."""
+
+    kind: ClassVar[str] = "step"
+    direction: str
+
+
+@dataclass(frozen=True)
+class StopFigure(Action):
+    """End this figure's move here (pushes are resolved next)."""
+
+    kind: ClassVar[str] = "stop"
+
+
+@dataclass(frozen=True)
+class EndMovement(Action):
+    """Move no more figures this turn."""
+
+    kind: ClassVar[str] = "end"
+
+
+@dataclass(frozen=True)
+class Push(Action):
+    """Push one figure of ``colour`` on from the overfull field."""
+
+    kind: ClassVar[str] = "push"
+    colour: str
+
+
+@dataclass(frozen=True)
+class Capture(Action):
+    """Take one figure of ``colour`` prisoner in a Battle Royale."""
+
+    kind: ClassVar[str] = "capture"
+    colour: str
+
+
+@dataclass(frozen=True)
+class DeclineCapture(Action):
+    """Two players: decline the optional capture when sharing the majority with neutral."""
+
+    kind: ClassVar[str] = "decline"
+
+
+@dataclass(frozen=True)
+class MoveEliminator(Action):
+    kind: ClassVar[str] = "eliminator"
+    position: int
+
+
+@dataclass(frozen=True)
+class ChooseAction(Action):
+    """Free choice: run one of the three Doom actions."""
+
+    kind: ClassVar[str] = "choose"
+    face: str
+
+
+@dataclass(frozen=True)
+class UseSpecial(Action):
+    """Use a face-up special action, paying its cost in own prisoners."""
+
+    kind: ClassVar[str] = "special"
+    card: str
+
+
+@dataclass(frozen=True)
+class Continue(Action):
+    """Let a window pass: no special action now, or keep the Doom-die result."""
+
+    kind: ClassVar[str] = "continue"
+
+
+# --- corrections -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class KnockOff(Action):
+    """A figure of ``colour`` fell off ``field`` (blast): it goes to the box."""
+
+    kind: ClassVar[str] = "knockoff"
+    is_correction: ClassVar[bool] = True
+    field: int
+    colour: str
+
+
+@dataclass(frozen=True)
+class ShiftFigure(Action):
+    """A figure was knocked beside the fields and is set on the nearest field ``to``."""
+
+    kind: ClassVar[str] = "shift"
+    is_correction: ClassVar[bool] = True
+    field: int
+    colour: str
+    to: int
+
+
+@dataclass(frozen=True)
+class RemoveField(Action):
+    """A field (tile) left the arena; its figures go to the box and loose fields collapse."""
+
+    kind: ClassVar[str] = "remove"
+    is_correction: ClassVar[bool] = True
+    field: int
+
+
+@dataclass(frozen=True)
+class SetEliminator(Action):
+    """The Eliminator really stands under ``position``."""
+
+    kind: ClassVar[str] = "set-eliminator"
+    is_correction: ClassVar[bool] = True
+    position: int
+
+
+@dataclass(frozen=True)
+class EndCorrections(Action):
+    """Corrections are complete; play goes on."""
+
+    kind: ClassVar[str] = "done"
+
+
+ACTION_TYPES: dict[str, type[Action]] = {
+    cls.kind: cls
+    for cls in (
+        StartPlayer, DrawCard, RevealAbility, RevealSpecial, DoomRoll, ExtraRoll,
+        PickAbility, PlayCard, StartFigure, Step, StopFigure, EndMovement, Push, Capture,
+        DeclineCapture, MoveEliminator, ChooseAction, UseSpecial, Continue,
+        KnockOff, ShiftFigure, RemoveField, SetEliminator, EndCorrections,
+    )
+}
+
+
+def _usage(cls: type[Action]) -> str:
+    return " ".join([cls.kind, *(f"<{f.name}>" for f in fields(cls))])
+
+
+def _convert(cls: type[Action], name: str, raw: Any) -> Any:
+    if name in _CELL_FIELDS:
+        if isinstance(raw, int) and not isinstance(raw, bool) and 0 <= raw < 25:
+            return raw
+        if isinstance(raw, str):
+            return parse_field(raw)
+        raise ActionFormatError(f"{cls.kind}: {name} must be a field like c3, got {raw!r}")
+    if name == "seat":
+        try:
+            return int(raw)
+        except (TypeError, ValueError):
+            raise ActionFormatError(f"{cls.kind}: seat must be a number, got {raw!r}") from None
+    if name == "direction":
+        text = str(raw).upper()
+        if text not in DIRECTIONS:
+            raise ActionFormatError(
+                f"step: direction must be one of {', '.join(DIRECTIONS)}, got {raw!r}"
+            )
+        return text
+    if not isinstance(raw, str):
+        raise ActionFormatError(f"{cls.kind}: {name} must be text, got {raw!r}")
+    return raw
+
+
+def action_from_dict(data: Any) -> Action:
+    """Rebuild an action from :meth:`Action.to_dict` output."""
+    if not isinstance(data, dict) or data.get("kind") not in ACTION_TYPES:
+        raise ActionFormatError(f"not a Battle Royale action: {data!r}")
+    cls = ACTION_TYPES[data["kind"]]
+    names = [f.name for f in fields(cls)]
+    extra = set(data) - set(names) - {"kind"}
+    missing = [n for n in names if n not in data]
+    if extra or missing:
+        raise ActionFormatError(f"{cls.kind}: expected fields {names}, got {sorted(set(data))}")
+    return cls(**{n: _convert(cls, n, data[n]) for n in names})
+
+
+def parse_action(text: str) -> Action:
+    """Read the notation: ``play 2x3``, ``figure c2 red``, ``step N``, ``push grey``."""
+    words = text.split()
+    if not words:
+        raise ActionFormatError("empty input: type an action such as 'play 2x3' or 'step N'")
+    cls = ACTION_TYPES.get(words[0].lower())
+    if cls is None:
+        known = ", ".join(sorted(k for k, c in ACTION_TYPES.items() if not c.is_chance))
+        raise ActionFormatError(f"unknown action {words[0]!r}; actions are: {known}")
+    names = [f.name for f in fields(cls)]
+    if len(words) - 1 != len(names):
+        raise ActionFormatError(f"{cls.kind} takes {len(names)} value(s): {_usage(cls)}")
+    return cls(**{n: _convert(cls, n, w) for n, w in zip(names, words[1:], strict=True)})

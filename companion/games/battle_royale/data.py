@@ -1,0 +1,200 @@
+"""Battle Royale component data: layouts, the action deck, ability and special-action cards.
+
+Loaded from ``companion/data/battle_royale.json`` or a file of the user's, and
+validated with errors that name the entry and say what to fix.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from companion.games.battle_royale.layout import Layout, LayoutError
+
+DOOM_ACTIONS = ("battle_royale", "move_eliminator", "explosion")
+
+
+class DataError(ValueError):
+    """A Battle Royale data file is malformed; the message names the entry."""
+
+
+@dataclass(frozen=True)
+class ActionCard:
+    """An action card: move up to ``figures`` figures, each up to ``steps`` steps.
+
+    ``extra`` is a Doom action run after movement; ``diagonal`` allows diagonal
+    steps; ``any_colour`` allows moving figures of other colours (neutral included).
+    """
+
+    id: str
+    figures: int
+    steps: int
+    extra: str | None = None
+    diagonal: bool = False
+    any_colour: bool = False
+
+    def describe(self) -> str:
+        text = f"{self.figures} figure(s) x {self.steps} step(s)"
+        if self.diagonal:
+            text += ", diagonal allowed"
+        if self.any_colour:
+            text += ", any colour"
+        if self.extra:
+            text += f", then {self.extra.replace('_', ' ')}"
+        return text
+
+
+@dataclass(frozen=True)
+class AbilityCard:
+    id: str
+    title: str
+
+
+@dataclass(frozen=True)
+class SpecialAction:
+    """A shared special action, paid with ``cost`` of the user's prisoners.
+
+    ``effect == "reroll"`` is run by the engine in the Doom phase; any other
+    effect is applied by the players with correction actions.
+    """
+
+    id: str
+    title: str
+    cost: int
+    effect: str | None = None
+
+
+@dataclass(frozen=True)
+class BattleRoyaleData:
+    layouts: dict[str, Layout]
+    deck: tuple[ActionCard, ...]
+    abilities: tuple[AbilityCard, ...]
+    specials: tuple[SpecialAction, ...]
+    source: str
+
+    def card(self, card_id: str) -> ActionCard:
+        for card in self.deck:
+            if card.id == card_id:
+                return card
+        raise DataError(f"no action card {card_id!r} in {self.source}")
+
+    def special(self, special_id: str) -> SpecialAction:
+        for special in self.specials:
+            if special.id == special_id:
+                return special
+        raise DataError(f"no special action {special_id!r} in {self.source}")
+
+
+def _int(entry: dict[str, Any], key: str, where: str, low: int, high: int) -> int:
+    value = entry.get(key)
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise DataError(f"{where}: {key!r} must be a whole number {low}..{high}, got {value!r}")
+    return value
+
+
+def _entries(data: dict[str, Any], key: str, where: str) -> list[dict[str, Any]]:
+    section = data.get(key)
+    if not isinstance(section, dict) or not isinstance(section.get("cards"), list):
+        raise DataError(f"{where}: needs a {key!r} object with a 'cards' list")
+    cards = section["cards"]
+    ids = []
+    for i, card in enumerate(cards):
+        if not isinstance(card, dict) or not isinstance(card.get("id"), str) or not card["id"]:
+            raise DataError(f"{where}: {key} card #{i} needs an 'id' string")
+        ids.append(card["id"])
+    dupes = sorted({i for i in ids if ids.count(i) > 1})
+    if dupes:
+        raise DataError(f"{where}: {key} card id(s) used twice: {', '.join(dupes)}")
+    return cards
+
+
+def parse_data(data: Any, source: str) -> BattleRoyaleData:
+    """Validate a decoded data document."""
+    if not isinstance(data, dict):
+        raise DataError(f"{source}: expected a JSON object")
+    layouts: dict[str, Layout] = {}
+    raw_layouts = data.get("layouts", {})
+    if not isinstance(raw_layouts, dict) or "first-game" not in raw_layouts:
+        raise DataError(f"{source}: 'layouts' must be an object with a 'first-game' layout")
+    for name, entry in raw_layouts.items():
+        rows = entry.get("rows") if isinstance(entry, dict) else None
+        if not isinstance(rows, list) or not all(isinstance(r, str) for r in rows):
+            raise DataError(f"{source}: layout {name!r} needs 'rows', a list of 5 strings")
+        try:
+            layouts[name] = Layout.parse("\n".join(rows), name)
+        except LayoutError as exc:
+            raise DataError(f"{source}: {exc}") from None
+
+    deck = []
+    for card in _entries(data, "action_deck", source):
+        where = f"{source}: action card {card['id']!r}"
+        extra = card.get("extra")
+        if extra is not None and extra not in DOOM_ACTIONS + ("free_choice",):
+            raise DataError(
+                f"{where}: 'extra' must be one of {', '.join(DOOM_ACTIONS)}, free_choice or "
+                f"absent, got {extra!r}"
+            )
+        for flag in ("diagonal", "any_colour"):
+            if not isinstance(card.get(flag, False), bool):
+                raise DataError(f"{where}: {flag!r} must be true or false")
+        deck.append(
+            ActionCard(
+                id=card["id"],
+                figures=_int(card, "figures", where, 1, 21),
+                steps=_int(card, "steps", where, 1, 24),
+                extra=extra,
+                diagonal=card.get("diagonal", False),
+                any_colour=card.get("any_colour", False),
+            )
+        )
+    if len(deck) < 5:
+        raise DataError(f"{source}: the action deck needs at least 5 cards (4 in hand + 1 to draw)")
+
+    abilities = tuple(
+        AbilityCard(id=c["id"], title=str(c.get("title", c["id"])))
+        for c in _entries(data, "abilities", source)
+    )
+    if len(abilities) < 5:
+        raise DataError(f"{source}: at least 5 ability cards are needed (4 players + 1)")
+    specials = []
+    for c in _entries(data, "special_actions", source):
+        where = f"{source}: special action {c['id']!r}"
+        effect = c.get("effect")
+        if effect not in (None, "reroll"):
+            raise DataError(f"{where}: 'effect' must be 'reroll' or absent, got {effect!r}")
+        specials.append(
+            SpecialAction(id=c["id"], title=str(c.get("title", c["id"])),
+                          cost=_int(c, "cost", where, 0, 99), effect=effect)
+        )
+    if len(specials) < 3:
+        raise DataError(f"{source}: at least 3 special actions are needed (3 lie face up)")
+    return BattleRoyaleData(layouts, tuple(deck), abilities, tuple(specials), source)
+
+
+@cache
+def default_data() -> BattleRoyaleData:
+    """The labelled defaults shipped with companion."""
+    text = resources.files("companion.data").joinpath("battle_royale.json").read_text("utf-8")
+    return parse_data(json.loads(text), "companion/data/battle_royale.json")
+
+
+def load_data(path: str | Path | None) -> BattleRoyaleData:
+    """Load a data file, or the defaults for ``None``."""
+    if path is None:
+        return default_data()
+    p = Path(path)
+    try:
+        text = p.read_text("utf-8")
+    except OSError as exc:
+        raise DataError(f"cannot read Battle Royale data file {p}: {exc.strerror}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DataError(
+            f"{p}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+        ) from None
+    return parse_data(data, str(p))

@@ -1,0 +1,166 @@
+"""Why an action is not legal: a rule name and a sentence a player can act on.
+
+Only called after ``legal_actions()`` has said no, so these checks explain;
+they never decide.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from companion.games.battle_royale import actions as A
+from companion.games.battle_royale.layout import CENTRE, DIAGONAL, field_name, step
+
+if TYPE_CHECKING:
+    from companion.games.battle_royale.state import BattleRoyaleState
+
+PHASE_TEXT = {
+    "start_player": "the start player is being drawn",
+    "reveal_ability": "ability cards are being revealed",
+    "pick_ability": "a player picks an ability card",
+    "reveal_special": "special-action cards are being revealed",
+    "deal": "hands are being dealt",
+    "turn_start": "the active player plays a card",
+    "move": "the active player picks a figure to move or ends movement",
+    "figure": "a figure is moving step by step",
+    "push": "an overfull field: the active player picks a figure to push",
+    "draw_card": "the active player draws a card",
+    "after_move": "the active player may use a special action",
+    "doom_roll": "the Doom die is rolled",
+    "reroll_choice": "the active player may reroll the Doom die",
+    "choose": "free choice: the active player picks a Doom action",
+    "move_eliminator": "the active player moves the Eliminator",
+    "capture": "a Battle Royale capture is chosen",
+    "blast": "players report what the blast did on the table (corrections)",
+    "special_effect": "players apply the special action by hand (corrections)",
+    "extra_roll": "two players: the extra Doom-die roll",
+    "game_over": "the game is over",
+}
+
+
+def _legal_kinds(state: BattleRoyaleState) -> str:
+    kinds = sorted({a.kind for a in state.legal_actions()})
+    return ", ".join(kinds) if kinds else "nothing"
+
+
+def why_illegal(state: BattleRoyaleState, action: A.Action) -> tuple[str, str]:
+    """``(rule, reason)`` for an action that is not in ``state.legal_actions()``."""
+    phase = state.phase
+    if phase == "game_over":
+        return "rule 12 (end of game)", f"the game is over ({state.end_reason})"
+    if action.is_chance != state.is_chance_node:
+        if state.is_chance_node:
+            return "chance", (f"now {PHASE_TEXT[phase]}: apply one of the chance outcomes "
+                              f"({_legal_kinds(state)})")
+        return "chance", (f"{action.kind} is a die or card outcome, but now "
+                          f"{PHASE_TEXT[phase]}; legal now: {_legal_kinds(state)}")
+    specific = _specific(state, action)
+    if specific:
+        return specific
+    return "turn order", f"now {PHASE_TEXT.get(phase, phase)}; legal now: {_legal_kinds(state)}"
+
+
+def _specific(state: BattleRoyaleState, action: A.Action) -> tuple[str, str] | None:
+    phase = state.phase
+    colour_names = state.colours
+    if isinstance(action, A.DrawCard | A.DoomRoll | A.ExtraRoll) and state.is_chance_node:
+        return "chance", f"{action.notation} is not an outcome of this chance node"
+    if isinstance(action, A.PlayCard) and phase == "turn_start":
+        hand = ", ".join(state.hand(state.active)) or "no cards"
+        return "rule 6 (cards)", (f"{colour_names[state.active]} has no card {action.card!r} "
+                                  f"in hand; the hand holds: {hand}")
+    if isinstance(action, A.StartFigure) and phase == "move":
+        return _why_start_figure(state, action)
+    if isinstance(action, A.Step) and phase == "figure":
+        return _why_step(state, action)
+    if isinstance(action, A.StopFigure) and phase == "figure":
+        return "rule 4 (movement)", "move the figure at least one step, or pick another action"
+    if isinstance(action, A.Push) and phase == "push":
+        cell, _, protected, _ = state.push_stack[-1]
+        if action.colour not in colour_names:
+            return "rule 5 (pushing)", f"{action.colour!r} is not a colour in this game"
+        k = state.colour_index(action.colour)
+        if state.counts[cell][k] == 0:
+            return "rule 5 (pushing)", f"no {action.colour} figure stands on {field_name(cell)}"
+        if k == protected:
+            return "rule 5 (pushing)", "the figure that just arrived cannot be the one pushed"
+    if isinstance(action, A.Capture) and phase == "capture":
+        seat, allowed, _ = state.br_queue[0]
+        options = ", ".join(colour_names[k] for k in allowed)
+        return "rule 7 (Battle Royale)", (
+            f"{colour_names[seat]} must capture a colour without the majority that is on the "
+            f"field: {options}")
+    if isinstance(action, A.MoveEliminator) and phase == "move_eliminator":
+        targets = ", ".join(field_name(c) for c in state.eliminator_targets())
+        return "rule 8 (move Eliminator)", (
+            f"the Eliminator moves one position (also diagonally) under a field, not under a "
+            f"hole: choose {targets}")
+    if isinstance(action, A.ChooseAction) and phase == "choose":
+        if action.face == "battle_royale":
+            return "rule 13 (two players)", "no Battle Royale in the first 3 turns"
+        return "rule 10 (free choice)", "choose battle_royale, move_eliminator or explosion"
+    if isinstance(action, A.UseSpecial):
+        return _why_special(state, action)
+    if action.is_correction and phase in ("blast", "special_effect"):
+        if isinstance(action, A.RemoveField) and action.field == CENTRE:
+            return "rule 9 (explosion)", "the centre field never leaves the arena"
+        return "corrections", (f"{action.notation} does not match the arena: check the field "
+                               "exists and holds that colour, and shift only to a neighbouring "
+                               "field")
+    if action.is_correction:
+        return "corrections", ("corrections are entered after an explosion or a special "
+                               f"action; now {PHASE_TEXT.get(phase, phase)}")
+    return None
+
+
+def _why_start_figure(state: BattleRoyaleState, a: A.StartFigure) -> tuple[str, str]:
+    rule = "rule 4 (movement)"
+    card = state.card_in_play()
+    assert card is not None
+    if a.colour not in state.colours:
+        return rule, f"{a.colour!r} is not a colour in this game"
+    k = state.colour_index(a.colour)
+    if k != state.active and not card.any_colour:
+        return rule, (f"this card moves only {state.colours[state.active]} figures, "
+                      f"not {a.colour}")
+    if not state.present[a.field]:
+        return rule, f"{field_name(a.field)} is a hole"
+    if state.counts[a.field][k] == 0:
+        return rule, f"no {a.colour} figure stands on {field_name(a.field)}"
+    return rule, (f"every {a.colour} figure on {field_name(a.field)} has already moved this "
+                  "turn, or it has no field to step to")
+
+
+def _why_step(state: BattleRoyaleState, a: A.Step) -> tuple[str, str]:
+    rule = "rule 4 (movement)"
+    card = state.card_in_play()
+    fig = state.figure
+    assert card is not None and fig is not None
+    if a.direction in DIAGONAL and not card.diagonal:
+        return rule, "figures move orthogonally (N, E, S, W); this card has no diagonal steps"
+    if fig[2] >= card.steps:
+        return rule, f"this card allows at most {card.steps} step(s) per figure: stop here"
+    to = step(fig[0], a.direction)
+    if to is None:
+        return rule, f"{a.direction} from {field_name(fig[0])} leaves the arena"
+    if not state.present[to]:
+        return rule, f"{field_name(to)} is a hole; figures never move onto or across a hole"
+    return rule, (f"this figure has already been on {field_name(to)} this turn; a figure never "
+                  "enters a field twice in one turn")
+
+
+def _why_special(state: BattleRoyaleState, a: A.UseSpecial) -> tuple[str, str]:
+    rule = "rule 14 (special actions)"
+    if not state.config.special_actions:
+        return rule, "special actions are not in this game (optional rule)"
+    if a.card not in state.specials:
+        return rule, f"{a.card!r} is not one of the face-up special actions: {state.specials}"
+    if state.special_used:
+        return rule, "one special action per turn, and this turn's is used"
+    special = state.config.data.special(a.card)
+    if state.prisoner_total(state.active) < special.cost:
+        return rule, (f"{special.title} costs {special.cost} prisoner(s); "
+                      f"{state.colours[state.active]} has {state.prisoner_total(state.active)}")
+    if special.effect == "reroll":
+        return rule, "a reroll is used in the Doom phase, right after the roll"
+    return rule, "special actions are used right before or right after movement"

@@ -1,0 +1,928 @@
+"""The Battle Royale game state: the rules as a state machine of small actions.
+
+A state starts from a :class:`BattleRoyaleConfig` and changes only through
+:meth:`BattleRoyaleState.apply`. :meth:`legal_actions` is the single source of
+legality; anything else is rejected with an :class:`IllegalActionError` that
+names the rule. Where the rules roll the Doom die or draw a card, the state is
+a chance node (``current_player == CHANCE``) listing its outcomes with exact
+probabilities in :meth:`chance_outcomes`; the caller picks one and applies it.
+The engine never draws random numbers itself, so a game is its config plus its
+action history, and :func:`replay` rebuilds it bit for bit.
+
+Rule numbers in messages refer to ``docs/rules/battle-royale.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from fractions import Fraction
+from typing import Any
+
+from companion.games.battle_royale import actions as A
+from companion.games.battle_royale.config import BattleRoyaleConfig
+from companion.games.battle_royale.data import DOOM_ACTIONS, ActionCard
+from companion.games.battle_royale.events import Event
+from companion.games.battle_royale.layout import (
+    CELLS,
+    CENTRE,
+    connected_to_centre,
+    field_name,
+    neighbours,
+    step,
+)
+
+CHANCE = -1
+TERMINAL = -2
+HAND_SIZE = 4
+FIGURES_PER_COLOUR = 21
+NEUTRAL_PER_FIELD = 2
+NO_BATTLE_ROYALE_TURNS = 3  # two players: no Battle Royale in the first 3 turns
+
+CHANCE_PHASES = {"start_player", "reveal_ability", "reveal_special", "deal", "draw_card",
+                 "doom_roll", "extra_roll"}
+CORRECTION_PHASES = {"blast", "special_effect"}
+
+
+class IllegalActionError(ValueError):
+    """An action that the rules do not allow now.
+
+    ``rule`` names the rule (as in ``docs/rules/battle-royale.md``), ``reason``
+    says what was wrong and what is possible instead.
+    """
+
+    def __init__(self, action: A.Action, rule: str, reason: str) -> None:
+        super().__init__(f"{action.notation!r} is not allowed: {rule}: {reason}")
+        self.action = action
+        self.rule = rule
+        self.reason = reason
+
+
+class BattleRoyaleState:
+    """One game of Battle Royale. Public attributes are read-only views of the state.
+
+    - ``counts[cell][k]``: figures of colour ``k`` on ``cell`` (cells 0..24);
+    - ``present[cell]``: whether the field is still in the arena;
+    - ``eliminator``: the cell the Eliminator is under;
+    - ``prisoners[seat][k]``, ``box[k]``, ``reserve[k]``: figures out of the arena;
+    - ``hands``, ``draw_piles``, ``discards``: card id -> count, per seat;
+    - ``phase``, ``turn``, ``active``: where the game is.
+    """
+
+    def __init__(self, config: BattleRoyaleConfig) -> None:
+        self.config = config
+        self.players = config.players
+        self.colours: tuple[str, ...] = config.colours + (
+            (config.neutral_colour,) if config.neutral_colour else ()
+        )
+        self.neutral: int | None = self.players if config.neutral_colour else None
+        self.capacity = config.capacity
+        self._cards: dict[str, ActionCard] = {c.id: c for c in config.data.deck}
+        self._doom = config.doom_distribution()
+        k = len(self.colours)
+        fields = config.arena_layout.fields
+        self.present = [cell in fields for cell in range(CELLS)]
+        self.counts = [[0] * k for _ in range(CELLS)]
+        for cell in fields:
+            for seat in range(self.players):
+                self.counts[cell][seat] = 1
+        if self.neutral is not None:
+            for cell in (CENTRE, *(n for _, n in neighbours(CENTRE, True))):
+                if self.present[cell]:
+                    self.counts[cell][self.neutral] = NEUTRAL_PER_FIELD
+        self.arena_total = [sum(self.counts[c][i] for c in range(CELLS)) for i in range(k)]
+        self.reserve = [FIGURES_PER_COLOUR - len(fields)] * self.players + [0] * (k - self.players)
+        self.box = [0] * k
+        self.prisoners = [[0] * k for _ in range(self.players)]
+        self.eliminator = CENTRE
+        empty = {c.id: 0 for c in config.data.deck}
+        full = dict(empty)
+        for c in config.data.deck:
+            full[c.id] += 1
+        self.draw_piles = [dict(full) for _ in range(self.players)]
+        self.hands = [dict(empty) for _ in range(self.players)]
+        self.discards = [dict(empty) for _ in range(self.players)]
+        self.out = [False] * self.players
+        self.turn = 0
+        self.start_player: int | None = config.start_player
+        self.active = config.start_player if config.start_player is not None else 0
+        self.revealed_abilities: list[str] = []
+        self.draft_order: list[int] = []
+        self.abilities: dict[int, str] = {}
+        self.specials: list[str] = []
+        self.special_used = False
+        # movement phase
+        self.card: str | None = None
+        self.figures_moved = 0
+        self.moved: dict[tuple[int, int], int] = {}
+        self.figure: list[Any] | None = None  # [cell, colour, steps, path, last direction]
+        self.push_stack: list[list[Any]] = []  # [cell, direction, protected colour, moved]
+        # Doom phase
+        self.doom_stage: str | None = None
+        self.pending_face: str | None = None
+        self.br_cell: int | None = None
+        self.br_queue: list[tuple[int, tuple[int, ...], bool]] = []
+        self.corrections_return: str | None = None
+        self.winners: list[int] = []
+        self.end_reason = ""
+        self.phase = ""
+        self.history: list[A.Action] = []
+        self._events: list[Event] = []
+        self._legal: list[A.Action] | None = None
+        self._advance_setup()
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.phase == "game_over"
+
+    @property
+    def is_chance_node(self) -> bool:
+        return self.phase in CHANCE_PHASES
+
+    @property
+    def current_player(self) -> int:
+        """The seat to choose now, ``CHANCE`` at a chance node, ``TERMINAL`` at the end."""
+        if self.phase == "game_over":
+            return TERMINAL
+        if self.phase in CHANCE_PHASES:
+            return CHANCE
+        if self.phase == "pick_ability":
+            return self.draft_order[len(self.abilities)]
+        if self.phase == "capture":
+            return self.br_queue[0][0]
+        return self.active
+
+    def colour_of(self, seat: int) -> str:
+        return self.colours[seat]
+
+    def colour_index(self, colour: str) -> int:
+        return self.colours.index(colour)
+
+    def card_in_play(self) -> ActionCard | None:
+        return self._cards[self.card] if self.card else None
+
+    def hand(self, seat: int) -> list[str]:
+        """Card ids in a seat's hand, repeated by count, in deck order."""
+        return [cid for cid, n in self.hands[seat].items() for _ in range(n)]
+
+    def figures_in_arena(self, colour: int) -> int:
+        return self.arena_total[colour]
+
+    def prisoner_total(self, seat: int) -> int:
+        return sum(self.prisoners[seat])
+
+    def fields(self) -> list[int]:
+        return [c for c in range(CELLS) if self.present[c]]
+
+    def field_total(self, cell: int) -> int:
+        return sum(self.counts[cell])
+
+    def eliminator_targets(self) -> list[int]:
+        """Rule 8: the up to 8 neighbouring positions that lie under a field."""
+        return [n for _, n in neighbours(self.eliminator, True) if self.present[n]]
+
+    def explosion_armed(self) -> bool:
+        """True once an explosion will blow up a field (the table may fire now)."""
+        return self.present[self.eliminator] and self.eliminator != CENTRE
+
+    # ------------------------------------------------------------------ legality
+
+    def legal_actions(self) -> list[A.Action]:
+        """Every action allowed now (chance outcomes at a chance node)."""
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return list(self._legal)
+
+    def chance_outcomes(self) -> list[tuple[A.Action, Fraction]]:
+        """At a chance node: each outcome with its exact probability (they sum to 1)."""
+        phase = self.phase
+        if phase == "start_player":
+            return [(A.StartPlayer(s), Fraction(1, self.players)) for s in range(self.players)]
+        if phase == "reveal_ability":
+            left = [c.id for c in self.config.data.abilities if c.id not in self.revealed_abilities]
+            return [(A.RevealAbility(c), Fraction(1, len(left))) for c in left]
+        if phase == "reveal_special":
+            left = [c.id for c in self.config.data.specials if c.id not in self.specials]
+            return [(A.RevealSpecial(c), Fraction(1, len(left))) for c in left]
+        if phase in ("deal", "draw_card"):
+            seat = self._drawing_seat()
+            pile = self.draw_piles[seat]
+            total = sum(pile.values())
+            return [(A.DrawCard(seat, cid), Fraction(n, total)) for cid, n in pile.items() if n]
+        if phase == "doom_roll":
+            return [(A.DoomRoll(f), p) for f, p in self._doom.items()]
+        if phase == "extra_roll":
+            return [(A.ExtraRoll(f), p) for f, p in self._doom.items()]
+        return []
+
+    def _compute_legal(self) -> list[A.Action]:
+        phase = self.phase
+        if phase in CHANCE_PHASES:
+            return [a for a, _ in self.chance_outcomes()]
+        if phase == "pick_ability":
+            taken = set(self.abilities.values())
+            return [A.PickAbility(c) for c in self.revealed_abilities if c not in taken]
+        if phase == "turn_start":
+            acts: list[A.Action] = [A.PlayCard(c) for c, n in self.hands[self.active].items() if n]
+            return acts + self._special_actions(before_doom=True)
+        if phase == "move":
+            return self._start_figure_actions() + [A.EndMovement()]
+        if phase == "figure":
+            acts = [A.Step(d) for d, _ in self._figure_steps()]
+            if self.figure and self.figure[2] >= 1:
+                acts.append(A.StopFigure())
+            return acts
+        if phase == "push":
+            cell, _, protected, _ = self.push_stack[-1]
+            return [A.Push(self.colours[k]) for k in self._push_candidates(cell, protected)]
+        if phase == "after_move":
+            return [A.Continue(), *self._special_actions(before_doom=True)]
+        if phase == "reroll_choice":
+            return [A.Continue(), *self._special_actions(before_doom=False)]
+        if phase == "choose":
+            return [A.ChooseAction(f) for f in DOOM_ACTIONS if self._doom_action_allowed(f)]
+        if phase == "move_eliminator":
+            return [A.MoveEliminator(p) for p in self.eliminator_targets()]
+        if phase == "capture":
+            seat, allowed, optional = self.br_queue[0]
+            cell = self.br_cell
+            assert cell is not None
+            acts = [A.Capture(self.colours[k]) for k in allowed if self.counts[cell][k] > 0]
+            return acts + ([A.DeclineCapture()] if optional else [])
+        if phase in CORRECTION_PHASES:
+            return [A.EndCorrections(), *self._correction_actions()]
+        return []
+
+    def _special_actions(self, before_doom: bool) -> list[A.Action]:
+        if not self.config.special_actions or self.special_used:
+            return []
+        out: list[A.Action] = []
+        prisoners = self.prisoner_total(self.active)
+        for sid in self.specials:
+            special = self.config.data.special(sid)
+            if (special.effect == "reroll") != (not before_doom):
+                continue
+            if prisoners >= special.cost:
+                out.append(A.UseSpecial(sid))
+        return out
+
+    def _moving_colours(self) -> list[int]:
+        card = self.card_in_play()
+        if card is not None and card.any_colour:
+            return list(range(len(self.colours)))
+        return [self.active]
+
+    def _unmoved(self, cell: int, colour: int) -> int:
+        return self.counts[cell][colour] - self.moved.get((cell, colour), 0)
+
+    def _start_figure_actions(self) -> list[A.Action]:
+        card = self.card_in_play()
+        assert card is not None
+        acts: list[A.Action] = []
+        colours = self._moving_colours()
+        for cell in range(CELLS):
+            if not self.present[cell]:
+                continue
+            if not any(self.present[n] for _, n in neighbours(cell, card.diagonal)):
+                continue
+            for k in colours:
+                if self._unmoved(cell, k) > 0:
+                    acts.append(A.StartFigure(cell, self.colours[k]))
+        return acts
+
+    def _figure_steps(self) -> list[tuple[str, int]]:
+        card = self.card_in_play()
+        fig = self.figure
+        if fig is None or card is None or fig[2] >= card.steps:
+            return []
+        return [
+            (d, n) for d, n in neighbours(fig[0], card.diagonal)
+            if self.present[n] and n not in fig[3]
+        ]
+
+    def _push_candidates(self, cell: int, protected: int) -> list[int]:
+        row = self.counts[cell]
+        return [k for k in range(len(row)) if row[k] - (k == protected) > 0]
+
+    def _doom_action_allowed(self, face: str) -> bool:
+        return not (face == "battle_royale" and self._battle_royale_suspended())
+
+    def _battle_royale_suspended(self) -> bool:
+        return self.players == 2 and self.turn <= NO_BATTLE_ROYALE_TURNS
+
+    def _correction_actions(self) -> list[A.Action]:
+        acts: list[A.Action] = []
+        for cell in self.fields():
+            for k, n in enumerate(self.counts[cell]):
+                if n:
+                    acts.append(A.KnockOff(cell, self.colours[k]))
+                    acts.extend(
+                        A.ShiftFigure(cell, self.colours[k], to)
+                        for _, to in neighbours(cell, True) if self.present[to]
+                    )
+            if cell != CENTRE:
+                acts.append(A.RemoveField(cell))
+        acts.extend(A.SetEliminator(p) for p in range(CELLS) if p != self.eliminator)
+        return acts
+
+    # ------------------------------------------------------------------ apply
+
+    def apply(self, action: A.Action) -> list[Event]:
+        """Apply a legal action and return the events it caused.
+
+        Raises :class:`IllegalActionError` (and changes nothing) for any action
+        that :meth:`legal_actions` does not list.
+        """
+        if action not in self.legal_actions():
+            from companion.games.battle_royale.reasons import why_illegal
+
+            rule, reason = why_illegal(self, action)
+            raise IllegalActionError(action, rule, reason)
+        self._events = []
+        self._legal = None
+        self.history.append(action)
+        handler = getattr(self, "_do_" + type(action).__name__)
+        handler(action)
+        return self._events
+
+    def _emit(self, kind: str, text: str, **data: Any) -> None:
+        self._events.append(Event(kind, text, data))
+
+    # setup -------------------------------------------------------------------
+
+    def _advance_setup(self) -> None:
+        cfg = self.config
+        if self.start_player is None:
+            self.phase = "start_player"
+        elif cfg.abilities and len(self.revealed_abilities) < self.players + 1:
+            self.phase = "reveal_ability"
+        elif cfg.abilities and len(self.abilities) < self.players:
+            if not self.draft_order:
+                # right of the start player picks first, then counter-clockwise
+                self.draft_order = [
+                    (self.start_player - 1 - i) % self.players for i in range(self.players)
+                ]
+            self.phase = "pick_ability"
+        elif cfg.special_actions and len(self.specials) < 3:
+            self.phase = "reveal_special"
+        elif any(sum(h.values()) < HAND_SIZE for h in self.hands):
+            self.phase = "deal"
+        else:
+            self._start_turn(self.start_player)
+
+    def _drawing_seat(self) -> int:
+        if self.phase == "deal":
+            return next(s for s in range(self.players) if sum(self.hands[s].values()) < HAND_SIZE)
+        return self.active
+
+    def _do_StartPlayer(self, a: A.StartPlayer) -> None:
+        self.start_player = a.seat
+        self._emit("setup", f"{self.colours[a.seat]} starts", seat=a.seat)
+        self._advance_setup()
+
+    def _do_RevealAbility(self, a: A.RevealAbility) -> None:
+        self.revealed_abilities.append(a.card)
+        self._emit("setup", f"ability card {a.card} revealed", card=a.card)
+        self._advance_setup()
+
+    def _do_PickAbility(self, a: A.PickAbility) -> None:
+        seat = self.current_player
+        self.abilities[seat] = a.card
+        self._emit("ability_picked", f"{self.colours[seat]} takes ability {a.card}",
+                   seat=seat, card=a.card)
+        self._advance_setup()
+
+    def _do_RevealSpecial(self, a: A.RevealSpecial) -> None:
+        self.specials.append(a.card)
+        self._emit("setup", f"special action {a.card} lies face up", card=a.card)
+        self._advance_setup()
+
+    def _do_DrawCard(self, a: A.DrawCard) -> None:
+        self.draw_piles[a.seat][a.card] -= 1
+        self.hands[a.seat][a.card] += 1
+        self._emit("card_drawn", f"{self.colours[a.seat]} draws a card", seat=a.seat, card=a.card)
+        if self.phase == "deal":
+            self._advance_setup()
+        else:
+            self._after_draw()
+
+    # turn and movement --------------------------------------------------------
+
+    def _start_turn(self, seat: int) -> None:
+        self.turn += 1
+        self.active = seat
+        self.card = None
+        self.figures_moved = 0
+        self.moved = {}
+        self.special_used = False
+        self.doom_stage = None
+        self.phase = "turn_start"
+        self._emit("turn_started", f"turn {self.turn}: {self.colours[seat]}",
+                   seat=seat, turn=self.turn)
+
+    def _do_PlayCard(self, a: A.PlayCard) -> None:
+        self.hands[self.active][a.card] -= 1
+        self.card = a.card
+        self.phase = "move"
+        self._emit("card_played", f"{self.colours[self.active]} plays "
+                   f"{self._cards[a.card].describe()}", seat=self.active, card=a.card)
+
+    def _do_StartFigure(self, a: A.StartFigure) -> None:
+        k = self.colour_index(a.colour)
+        self.figure = [a.field, k, 0, {a.field}, None]
+        self.phase = "figure"
+
+    def _do_Step(self, a: A.Step) -> None:
+        fig = self.figure
+        assert fig is not None
+        cell, k = fig[0], fig[1]
+        to = step(cell, a.direction)
+        assert to is not None
+        self.counts[cell][k] -= 1
+        self.counts[to][k] += 1
+        fig[0] = to
+        fig[2] += 1
+        fig[3].add(to)
+        fig[4] = a.direction
+        self._emit("figure_stepped", f"{self.colours[k]} {field_name(cell)} -> {field_name(to)}",
+                   colour=self.colours[k], **{"from": field_name(cell)}, to=field_name(to))
+        if not self._figure_steps():
+            self._stop_figure()
+
+    def _do_StopFigure(self, a: A.StopFigure) -> None:
+        self._stop_figure()
+
+    def _stop_figure(self) -> None:
+        fig = self.figure
+        assert fig is not None
+        cell, k, _, _, direction = fig
+        self.figure = None
+        self.moved[(cell, k)] = self.moved.get((cell, k), 0) + 1
+        self.figures_moved += 1
+        if self.field_total(cell) > self.capacity:
+            self.push_stack = [[cell, direction, k, True]]
+            self._resolve_pushes()
+        else:
+            self._after_figure()
+
+    def _resolve_pushes(self) -> None:
+        while self.push_stack:
+            cell, _, protected, _ = self.push_stack[-1]
+            if self.field_total(cell) <= self.capacity:
+                self.push_stack.pop()
+                continue
+            candidates = self._push_candidates(cell, protected)
+            if len(candidates) > 1:
+                self.phase = "push"
+                return
+            self._push(candidates[0])
+            if self._check_end():
+                return
+        self._after_figure()
+
+    def _do_Push(self, a: A.Push) -> None:
+        self._push(self.colour_index(a.colour))
+        if not self._check_end():
+            self._resolve_pushes()
+
+    def _push(self, k: int) -> None:
+        cell, direction, protected, protected_moved = self.push_stack[-1]
+        moved_here = self.moved.get((cell, k), 0)
+        unmoved = self.counts[cell][k] - moved_here - (k == protected and not protected_moved)
+        was_moved = unmoved <= 0 and moved_here > 0
+        if was_moved:
+            self.moved[(cell, k)] = moved_here - 1
+        self.counts[cell][k] -= 1
+        to = step(cell, direction)
+        colour = self.colours[k]
+        if to is None or not self.present[to]:
+            self.arena_total[k] -= 1
+            if k == self.active:
+                self.box[k] += 1
+                fate = "box"
+            else:
+                self.prisoners[self.active][k] += 1
+                fate = "prisoner"
+            where = "off the arena" if to is None else f"into the hole at {field_name(to)}"
+            self._emit("figure_pushed", f"{colour} pushed from {field_name(cell)} {where} ({fate})",
+                       colour=colour, **{"from": field_name(cell)}, to=None, fate=fate)
+            return
+        self.counts[to][k] += 1
+        if was_moved:
+            self.moved[(to, k)] = self.moved.get((to, k), 0) + 1
+        self._emit("figure_pushed", f"{colour} pushed {field_name(cell)} -> {field_name(to)}",
+                   colour=colour, **{"from": field_name(cell)}, to=field_name(to), fate="field")
+        if self.field_total(to) > self.capacity:
+            self.push_stack.append([to, direction, k, was_moved])
+
+    def _after_figure(self) -> None:
+        card = self.card_in_play()
+        assert card is not None
+        if self.figures_moved >= card.figures:
+            self._end_movement()
+        else:
+            self.phase = "move"
+
+    def _do_EndMovement(self, a: A.EndMovement) -> None:
+        self._end_movement()
+
+    def _end_movement(self) -> None:
+        assert self.card is not None
+        seat = self.active
+        self.discards[seat][self.card] += 1
+        if not any(self.draw_piles[seat].values()):
+            self.draw_piles[seat], self.discards[seat] = self.discards[seat], self.draw_piles[seat]
+            self._emit("pile_reshuffled", f"{self.colours[seat]} reshuffles the discards",
+                       seat=seat)
+        self.phase = "draw_card"
+
+    def _after_draw(self) -> None:
+        if self._special_actions(before_doom=True):
+            self.phase = "after_move"
+        else:
+            self._begin_doom()
+
+    def _do_Continue(self, a: A.Continue) -> None:
+        if self.phase == "after_move":
+            self._begin_doom()
+        else:  # reroll_choice: keep the roll
+            face = self.pending_face
+            assert face is not None
+            self.pending_face = None
+            self._run_doom_action(face)
+
+    def _do_UseSpecial(self, a: A.UseSpecial) -> None:
+        special = self.config.data.special(a.card)
+        self._pay(special.cost)
+        self.special_used = True
+        self._emit("special_used", f"{self.colours[self.active]} uses {special.title}",
+                   seat=self.active, card=a.card, cost=special.cost,
+                   by_hand=special.effect is None)
+        if self.phase == "reroll_choice":
+            self.pending_face = None
+            self.phase = "doom_roll"
+            return
+        self.corrections_return = "after_move" if self.phase == "after_move" else "turn_start"
+        self.phase = "special_effect"
+
+    def _pay(self, cost: int) -> None:
+        """Pay prisoners to the box, from the largest pile first (the colour changes nothing)."""
+        mine = self.prisoners[self.active]
+        for _ in range(cost):
+            k = max(range(len(mine)), key=lambda i: (mine[i], -i))
+            mine[k] -= 1
+            self.box[k] += 1
+
+    # Doom phase ---------------------------------------------------------------
+
+    def _begin_doom(self) -> None:
+        card = self.card_in_play()
+        if card is not None and card.extra and self.doom_stage is None:
+            self.doom_stage = "extra"
+            self._emit("doom_action", f"the card's extra action: {card.extra}",
+                       face=card.extra, source="card")
+            self._run_doom_action(card.extra)
+        else:
+            self.doom_stage = "roll"
+            self.phase = "doom_roll"
+
+    def _do_DoomRoll(self, a: A.DoomRoll) -> None:
+        self._emit("doom_rolled", f"Doom die: {a.face.replace('_', ' ')}", face=a.face)
+        self.pending_face = a.face
+        if self._special_actions(before_doom=False):
+            self.phase = "reroll_choice"
+            return
+        self.pending_face = None
+        self._run_doom_action(a.face)
+
+    def _do_ExtraRoll(self, a: A.ExtraRoll) -> None:
+        self._emit("doom_rolled", f"extra Doom die: {a.face.replace('_', ' ')}",
+                   face=a.face, extra=True)
+        if a.face == "explosion":
+            self._run_doom_action("explosion")
+        else:
+            self._emit("nothing_happens", "the extra roll counts only an explosion")
+            self._doom_done()
+
+    def _do_ChooseAction(self, a: A.ChooseAction) -> None:
+        self._emit("doom_action", f"{self.colours[self.active]} chooses {a.face}", face=a.face,
+                   source="choice")
+        self._run_doom_action(a.face)
+
+    def _run_doom_action(self, face: str) -> None:
+        if face == "free_choice":
+            self.phase = "choose"
+        elif face == "battle_royale":
+            if self._battle_royale_suspended():
+                self._emit("nothing_happens",
+                           "two players: no Battle Royale in the first 3 turns")
+                self._doom_done()
+            else:
+                self.br_cell = -1
+                self.br_queue = []
+                self._continue_battle_royale()
+        elif face == "move_eliminator":
+            if self.eliminator_targets():
+                self.phase = "move_eliminator"
+            else:
+                self._emit("nothing_happens", "the Eliminator has no field to move under")
+                self._doom_done()
+        elif face == "explosion":
+            if not self.explosion_armed():
+                where = "the centre" if self.eliminator == CENTRE else "a hole"
+                self._emit("nothing_happens",
+                           f"the Eliminator is under {where}: move it instead")
+                self._run_doom_action("move_eliminator")
+                return
+            self._explode()
+            if self._check_end():
+                return
+            self.corrections_return = "doom"
+            self.phase = "blast"
+        else:  # pragma: no cover - faces are validated by the config
+            raise AssertionError(face)
+
+    def _do_MoveEliminator(self, a: A.MoveEliminator) -> None:
+        old = self.eliminator
+        self.eliminator = a.position
+        self._emit("eliminator_moved",
+                   f"Eliminator {field_name(old)} -> {field_name(a.position)}",
+                   **{"from": field_name(old)}, to=field_name(a.position))
+        self._doom_done()
+
+    def _explode(self) -> None:
+        cell = self.eliminator
+        self._emit("explosion_armed", f"explosion under {field_name(cell)}: fire the Eliminator",
+                   field=field_name(cell))
+        lost = self._remove_field(cell)
+        self._emit("field_exploded", f"{field_name(cell)} explodes", field=field_name(cell),
+                   figures=lost)
+        self._collapse()
+
+    def _remove_field(self, cell: int) -> dict[str, int]:
+        lost = {}
+        for k, n in enumerate(self.counts[cell]):
+            if n:
+                lost[self.colours[k]] = n
+                self.box[k] += n
+                self.arena_total[k] -= n
+                self.counts[cell][k] = 0
+        self.present[cell] = False
+        return lost
+
+    def _collapse(self) -> None:
+        fields = self.fields()
+        loose = sorted(set(fields) - connected_to_centre(fields))
+        if not loose:
+            return
+        lost: dict[str, int] = {}
+        for cell in loose:
+            for colour, n in self._remove_field(cell).items():
+                lost[colour] = lost.get(colour, 0) + n
+        names = [field_name(c) for c in loose]
+        self._emit("fields_collapsed", f"collapsed: {', '.join(names)}", fields=names,
+                   figures=lost)
+
+    def _doom_done(self) -> None:
+        if self.doom_stage == "extra":
+            self.doom_stage = "roll"
+            self.phase = "doom_roll"
+        elif self.doom_stage == "roll" and self.neutral is not None:
+            self.doom_stage = "extra_roll"
+            self.phase = "extra_roll"
+        else:
+            self._end_turn()
+
+    def _end_turn(self) -> None:
+        for i in range(1, self.players + 1):
+            seat = (self.active + i) % self.players
+            if not self.out[seat]:
+                self._start_turn(seat)
+                return
+        raise AssertionError("no player left but the game did not end")  # pragma: no cover
+
+    # Battle Royale ------------------------------------------------------------
+
+    def _continue_battle_royale(self) -> None:
+        while True:
+            cell = self.br_cell
+            assert cell is not None
+            while self.br_queue:
+                seat, allowed, optional = self.br_queue[0]
+                available = [k for k in allowed if self.counts[cell][k] > 0]
+                if not available:
+                    self.br_queue.pop(0)
+                    continue
+                if len(available) > 1 or optional:
+                    self.phase = "capture"
+                    return
+                self._capture(seat, available[0])
+                if self._check_end():
+                    return
+            cell += 1
+            while cell < CELLS and (cell == CENTRE or not self.present[cell]):
+                cell += 1
+            if cell >= CELLS:
+                self.br_cell = None
+                self._doom_done()
+                return
+            self.br_cell = cell
+            self._battle_on(cell)
+            if self._check_end():
+                return
+
+    def _battle_on(self, cell: int) -> None:
+        """Rule 7/13: who has the majority on ``cell``; queue the captures."""
+        row = self.counts[cell]
+        here = [k for k, n in enumerate(row) if n]
+        if len(here) <= 1:
+            return
+        top = max(row)
+        if all(row[k] == top for k in here):
+            return
+        majority = [k for k in here if row[k] == top]
+        others = tuple(k for k in here if row[k] != top)
+        if self.neutral is not None and self.neutral in majority:
+            players_here = [s for s in range(self.players) if row[s]]
+            if majority == [self.neutral]:
+                if len(players_here) == 2:
+                    a, b = players_here
+                    if self.arena_total[a] != self.arena_total[b]:
+                        loser = a if self.arena_total[a] > self.arena_total[b] else b
+                    else:
+                        loser = self.active
+                else:
+                    loser = players_here[0]
+                row[loser] -= 1
+                self.arena_total[loser] -= 1
+                self.box[loser] += 1
+                self._emit("figure_lost", f"neutral majority on {field_name(cell)}: "
+                           f"{self.colours[loser]} loses a figure to the box",
+                           field=field_name(cell), colour=self.colours[loser])
+                return
+            seat = next(k for k in majority if k != self.neutral)
+            other = 1 - seat
+            if row[other]:
+                self.br_queue = [(seat, (other,), True)]
+            return
+        order = [(self.active + i) % self.players for i in range(self.players)]
+        self.br_queue = [(seat, others, False) for seat in order if seat in majority]
+
+    def _capture(self, seat: int, k: int) -> None:
+        cell = self.br_cell
+        assert cell is not None
+        self.counts[cell][k] -= 1
+        self.arena_total[k] -= 1
+        self.prisoners[seat][k] += 1
+        self.br_queue.pop(0)
+        self._emit("captured", f"{self.colours[seat]} captures {self.colours[k]} on "
+                   f"{field_name(cell)}", seat=seat, colour=self.colours[k],
+                   field=field_name(cell))
+
+    def _do_Capture(self, a: A.Capture) -> None:
+        self._capture(self.br_queue[0][0], self.colour_index(a.colour))
+        if not self._check_end():
+            self._continue_battle_royale()
+
+    def _do_DeclineCapture(self, a: A.DeclineCapture) -> None:
+        self.br_queue.pop(0)
+        self._continue_battle_royale()
+
+    # corrections --------------------------------------------------------------
+
+    def _do_KnockOff(self, a: A.KnockOff) -> None:
+        k = self.colour_index(a.colour)
+        self.counts[a.field][k] -= 1
+        self.arena_total[k] -= 1
+        self.box[k] += 1
+        self._emit("correction", f"{a.colour} knocked off {field_name(a.field)} (box)",
+                   correction="knockoff", field=field_name(a.field), colour=a.colour)
+        self._check_end()
+
+    def _do_ShiftFigure(self, a: A.ShiftFigure) -> None:
+        k = self.colour_index(a.colour)
+        self.counts[a.field][k] -= 1
+        self.counts[a.to][k] += 1
+        self._emit("correction", f"{a.colour} set from {field_name(a.field)} on "
+                   f"{field_name(a.to)}", correction="shift", field=field_name(a.field),
+                   colour=a.colour, to=field_name(a.to))
+        self._check_end()
+
+    def _do_RemoveField(self, a: A.RemoveField) -> None:
+        lost = self._remove_field(a.field)
+        self._emit("correction", f"field {field_name(a.field)} removed", correction="remove",
+                   field=field_name(a.field), figures=lost)
+        self._collapse()
+        self._check_end()
+
+    def _do_SetEliminator(self, a: A.SetEliminator) -> None:
+        self.eliminator = a.position
+        self._emit("correction", f"Eliminator set under {field_name(a.position)}",
+                   correction="set-eliminator", position=field_name(a.position))
+
+    def _do_EndCorrections(self, a: A.EndCorrections) -> None:
+        back, self.corrections_return = self.corrections_return, None
+        if back == "doom":
+            self._doom_done()
+        elif back == "after_move":
+            self._begin_doom()
+        else:
+            self.phase = "turn_start"
+
+    # end of game --------------------------------------------------------------
+
+    def _check_end(self) -> bool:
+        """Rules 11 and 12: players out; the game ends at once when decided."""
+        if self.phase == "game_over":
+            return True
+        for seat in range(self.players):
+            if not self.out[seat] and self.arena_total[seat] == 0:
+                self.out[seat] = True
+                self._emit("player_out", f"{self.colours[seat]} has no figure left in the arena",
+                           seat=seat)
+        alive = [s for s in range(self.players) if self.arena_total[s] > 0]
+        if not alive:
+            self._finish(self._best(range(self.players), self.prisoner_total),
+                         "no player figure is left: most prisoners wins")
+        elif len(alive) == 1:
+            self._finish(alive, f"only {self.colours[alive[0]]} is left in the arena")
+        elif sum(self.arena_total) == sum(self.counts[CENTRE]):
+            on_centre = self._best(range(self.players), lambda s: self.counts[CENTRE][s])
+            winners = self._best(on_centre, self.prisoner_total)
+            self._finish(winners, "every figure left stands on the centre: most figures there "
+                         "wins, then most prisoners")
+        return self.phase == "game_over"
+
+    @staticmethod
+    def _best(seats: Iterable[int], key: Any) -> list[int]:
+        seats = list(seats)
+        top = max(key(s) for s in seats)
+        return [s for s in seats if key(s) == top]
+
+    def _finish(self, winners: list[int], reason: str) -> None:
+        self.winners = winners
+        self.end_reason = reason
+        self.phase = "game_over"
+        self.figure = None
+        self.push_stack = []
+        self.br_queue = []
+        self._legal = None
+        names = " and ".join(self.colours[s] for s in winners)
+        self._emit("game_over", f"{names} win{'s' if len(winners) == 1 else ''}: {reason}",
+                   winners=winners, reason=reason)
+
+    # ------------------------------------------------------------------ snapshots
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything that makes the state, as plain JSON-able data."""
+        return {
+            "phase": self.phase,
+            "turn": self.turn,
+            "active": self.active,
+            "start_player": self.start_player,
+            "colours": list(self.colours),
+            "present": list(self.present),
+            "counts": [list(r) for r in self.counts],
+            "arena_total": list(self.arena_total),
+            "eliminator": self.eliminator,
+            "prisoners": [list(p) for p in self.prisoners],
+            "box": list(self.box),
+            "reserve": list(self.reserve),
+            "hands": [dict(h) for h in self.hands],
+            "draw_piles": [dict(p) for p in self.draw_piles],
+            "discards": [dict(d) for d in self.discards],
+            "out": list(self.out),
+            "revealed_abilities": list(self.revealed_abilities),
+            "draft_order": list(self.draft_order),
+            "abilities": {str(k): v for k, v in sorted(self.abilities.items())},
+            "specials": list(self.specials),
+            "special_used": self.special_used,
+            "card": self.card,
+            "figures_moved": self.figures_moved,
+            "moved": sorted([list(k) + [v] for k, v in self.moved.items() if v]),
+            "figure": None if self.figure is None else [
+                self.figure[0], self.figure[1], self.figure[2], sorted(self.figure[3]),
+                self.figure[4]],
+            "push_stack": [list(e) for e in self.push_stack],
+            "doom_stage": self.doom_stage,
+            "pending_face": self.pending_face,
+            "br_cell": self.br_cell,
+            "br_queue": [[s, list(a), o] for s, a, o in self.br_queue],
+            "corrections_return": self.corrections_return,
+            "winners": list(self.winners),
+            "end_reason": self.end_reason,
+        }
+
+
+def new_game(config: BattleRoyaleConfig | None = None) -> BattleRoyaleState:
+    """A fresh game (default config: 4 players, first-game layout, start player drawn)."""
+    return BattleRoyaleState(config or BattleRoyaleConfig())
+
+
+def replay(config: BattleRoyaleConfig, history: Iterable[A.Action]) -> BattleRoyaleState:
+    """Rebuild a state from its config and action log; every action is checked again."""
+    state = BattleRoyaleState(config)
+    for action in history:
+        state.apply(action)
+    return state
