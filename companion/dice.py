@@ -86,8 +86,8 @@ class Die:
 
 def plain_die(sides: int) -> Die:
     """A plain numbered die ``dN`` with faces ``"1"`` .. ``"N"``."""
-    if not 1 <= sides <= MAX_PLAIN_SIDES:
-        raise DiceError(f"a plain die needs 1..{MAX_PLAIN_SIDES} sides, not {sides}")
+    if not 2 <= sides <= MAX_PLAIN_SIDES:
+        raise DiceError(f"a plain die needs 2..{MAX_PLAIN_SIDES} sides, not {sides}")
     faces = tuple(Face(id=str(n), label=str(n), symbol=str(n)) for n in range(1, sides + 1))
     return Die(name=f"d{sides}", title=f"plain {sides}-sided die", faces=faces)
 

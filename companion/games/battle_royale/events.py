@@ -28,6 +28,7 @@ EVENT_KINDS = (
     "turn_started",
     "card_played",
     "figure_stepped",
+    "figure_moved",  # a figure's whole move: from, to, steps
     "figure_pushed",  # data: colour, from, to (None: out of the arena), fate
     "card_drawn",
     "pile_reshuffled",

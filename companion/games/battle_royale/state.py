@@ -114,7 +114,8 @@ class BattleRoyaleState:
         self.card: str | None = None
         self.figures_moved = 0
         self.moved: dict[tuple[int, int], int] = {}
-        self.figure: list[Any] | None = None  # [cell, colour, steps, path, last direction]
+        # the figure being moved: [cell, colour, steps, visited cells, last direction, start]
+        self.figure: list[Any] | None = None
         self.push_stack: list[list[Any]] = []  # [cell, direction, protected colour, moved]
         # Doom phase
         self.doom_stage: str | None = None
@@ -430,7 +431,7 @@ class BattleRoyaleState:
 
     def _do_StartFigure(self, a: A.StartFigure) -> None:
         k = self.colour_index(a.colour)
-        self.figure = [a.field, k, 0, {a.field}, None]
+        self.figure = [a.field, k, 0, {a.field}, None, a.field]
         self.phase = "figure"
 
     def _do_Step(self, a: A.Step) -> None:
@@ -456,8 +457,11 @@ class BattleRoyaleState:
     def _stop_figure(self) -> None:
         fig = self.figure
         assert fig is not None
-        cell, k, _, _, direction = fig
+        cell, k, steps, _, direction, start = fig
         self.figure = None
+        self._emit("figure_moved", f"{self.colours[k]} {field_name(start)} -> {field_name(cell)}"
+                   f" ({steps} step{'s' if steps > 1 else ''})", colour=self.colours[k],
+                   **{"from": field_name(start)}, to=field_name(cell), steps=steps)
         self.moved[(cell, k)] = self.moved.get((cell, k), 0) + 1
         self.figures_moved += 1
         if self.field_total(cell) > self.capacity:
@@ -903,7 +907,7 @@ class BattleRoyaleState:
             "moved": sorted([list(k) + [v] for k, v in self.moved.items() if v]),
             "figure": None if self.figure is None else [
                 self.figure[0], self.figure[1], self.figure[2], sorted(self.figure[3]),
-                self.figure[4]],
+                self.figure[4], self.figure[5]],
             "push_stack": [list(e) for e in self.push_stack],
             "doom_stage": self.doom_stage,
             "pending_face": self.pending_face,

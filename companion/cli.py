@@ -1,0 +1,89 @@
+"""The ``companion`` command line.
+
+Each sub-command lives in ``companion/commands/<name>.py`` and is imported only
+when it runs, so ``companion --help`` stays fast on a Pi.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from companion import __version__
+
+EXIT_USAGE = 2
+
+
+class CommandError(Exception):
+    """A user error: printed as ``companion: error: ...`` with exit code 2."""
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, got {value}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, got {text}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="companion",
+        description="Table companion for physical arena board games (Battle Royale and more).",
+    )
+    parser.add_argument("--version", action="version", version=f"companion {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    demo = sub.add_parser("demo", help="watch a full Battle Royale game of bots")
+    demo.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
+    demo.add_argument("--seed", type=int, default=2024, help="seed (default 2024)")
+    demo.add_argument("--speed", type=_positive_float, default=1.0,
+                      help="playback speed factor on a terminal (2 = twice as fast)")
+    demo.add_argument("--layout", default="first-game", help="layout name from the data file")
+    demo.add_argument("--data", help="Battle Royale data file (cards, layouts)")
+    demo.set_defaults(handler="companion.commands.demo:run")
+
+    dice = sub.add_parser("dice", help="list the table dice with faces and probabilities")
+    dice.add_argument("--json", action="store_true", help="machine-readable output")
+    dice.set_defaults(handler="companion.commands.roll:list_dice")
+
+    roll = sub.add_parser("roll", help="roll a die: doom, star, red, black, blue or dN")
+    roll.add_argument("die", help="die name (see 'companion dice')")
+    roll.add_argument("count", nargs="?", default=1, type=_positive_int,
+                      help="how many dice (default 1)")
+    roll.add_argument("--seed", type=int, help="repeatable rolls (demos, tests, replays)")
+    roll.add_argument("--json", action="store_true", help="machine-readable output")
+    roll.set_defaults(handler="companion.commands.roll:roll")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not args.command:
+        parser.print_help()
+        return EXIT_USAGE
+    module_name, func_name = args.handler.split(":")
+    handler = getattr(importlib.import_module(module_name), func_name)
+    try:
+        return int(handler(args) or 0)
+    except CommandError as exc:
+        print(f"companion: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("companion: interrupted", file=sys.stderr)
+        return 130

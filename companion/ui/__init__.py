@@ -1,0 +1,1 @@
+"""Terminal views (rich). Views read engine state; they never change it."""
