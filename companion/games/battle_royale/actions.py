@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
-from companion.games.battle_royale.layout import DIRECTIONS, field_name, parse_field
+from companion.games.battle_royale.layout import DIRECTIONS, LayoutError, field_name, parse_field
 
 
 class ActionFormatError(ValueError):
@@ -275,7 +275,10 @@ def _convert(cls: type[Action], name: str, raw: Any) -> Any:
         if isinstance(raw, int) and not isinstance(raw, bool) and 0 <= raw < 25:
             return raw
         if isinstance(raw, str):
-            return parse_field(raw)
+            try:
+                return parse_field(raw)
+            except LayoutError as exc:
+                raise ActionFormatError(f"{cls.kind}: {exc}") from None
         raise ActionFormatError(f"{cls.kind}: {name} must be a field like c3, got {raw!r}")
     if name == "seat":
         try:

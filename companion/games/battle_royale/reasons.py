@@ -91,7 +91,7 @@ def _specific(state: BattleRoyaleState, action: A.Action) -> tuple[str, str] | N
             f"{colour_names[seat]} must capture a colour without the majority that is on the "
             f"field: {options}")
     if isinstance(action, A.MoveEliminator) and phase == "move_eliminator":
-        targets = ", ".join(field_name(c) for c in state.eliminator_targets())
+        targets = ", ".join(field_name(c) for c in sorted(state.eliminator_targets()))
         return "rule 8 (move Eliminator)", (
             f"the Eliminator moves one position (also diagonally) under a field, not under a "
             f"hole: choose {targets}")
