@@ -79,3 +79,17 @@ def test_game_over_accepts_no_action():
     assert s.legal_actions() == []
     with pytest.raises(IllegalActionError, match="the game is over"):
         s.apply(parse_action("end"))
+
+
+def test_active_player_out_in_own_turn_finishes_it_and_is_skipped_after():
+    """Ruling 11a."""
+    s = game(3)
+    set_position(s, {"b2": "P1 G1", "d4": "G1 T1", "c3": "T1"})
+    s.eliminator = parse_field("b2")
+    to_doom_roll(s)
+    events = play(s, "roll explosion")
+    assert s.out == [True, False, False] and not s.is_terminal
+    assert s.phase == "blast" and s.active == 0  # purple's turn still runs
+    play(s, "done")
+    assert s.active == 1
+    assert "player_out" in kinds(events)

@@ -88,3 +88,14 @@ def test_passing_through_a_full_field_pushes_nothing(state):
     set_position(state, {"b2": "P1", "c2": "G3 T3", "c3": "R1"})
     play(state, "play 2x2", "figure b2 purple", "step E", "step E")
     assert count(state, "d2", "P") == 1 and state.field_total(7) == 6
+
+
+def test_pushing_own_colour_pushes_an_unmoved_figure_which_may_still_move(state):
+    """Rulings 4c and 5c."""
+    set_hand(state, 0, ["3x2", "2x3", "2x2", "4x1"])
+    set_position(state, {"b2": "P2", "c2": "P1 G2 T2 R1", "c3": "R1"})
+    play(state, "play 3x2", "figure b2 purple", "step E", "stop", "push purple")
+    assert count(state, "d2", "P") == 1
+    # the pushed purple figure on d2 had not moved: it may move now
+    play(state, "figure d2 purple", "step S", "stop")
+    assert count(state, "d3", "P") == 1

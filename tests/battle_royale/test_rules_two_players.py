@@ -130,3 +130,11 @@ def test_neutral_figures_are_not_moved_with_an_ordinary_card():
     set_hand(s, 0, ["2x2", "2x3", "3x2", "4x1"])
     play(s, "play 2x2")
     assert all(a.colour == "purple" for a in s.legal_actions() if hasattr(a, "colour"))
+
+
+def test_an_any_colour_card_may_move_neutral_figures():
+    """Ruling 13a: neutral figures do not move on their own, but a card may move them."""
+    s = two(spec={"b2": "P1 T2", "c3": "G1"})
+    set_hand(s, 0, ["1x3-any", "2x2", "3x2", "4x1"])
+    play(s, "play 1x3-any", "figure b2 turquoise", "step N", "stop")
+    assert count(s, "b1", "T") == 1
