@@ -204,6 +204,8 @@ class Roller:
         """
         if not outcomes:
             raise DiceError("a chance node with no outcomes cannot be resolved")
+        if sum(p for _, p in outcomes) != 1 or any(p < 0 for _, p in outcomes):
+            raise DiceError("chance outcome probabilities must be >= 0 and sum to exactly 1")
         denom = math.lcm(*(p.denominator for _, p in outcomes))
         pick = self._rng.randrange(denom)
         for outcome, p in outcomes:
@@ -211,7 +213,7 @@ class Roller:
             if pick < weight:
                 return outcome
             pick -= weight
-        raise DiceError("chance outcome probabilities do not sum to 1")
+        raise AssertionError("unreachable: the weights sum to the denominator")  # pragma: no cover
 
     def shuffle(self, items: list[Any]) -> None:
         self._rng.shuffle(items)

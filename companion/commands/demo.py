@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     line.append(f" win{'s' if len(winners) == 1 else ''} after {state.turn} turns: "
                 f"{state.end_reason}", style="bold green")
     console.print(Rule("Game over"))
-    console.print(line)
+    console.print(line, soft_wrap=True)
     return 0
 
 

@@ -82,3 +82,16 @@ def test_replay_rebuilds_the_state_and_checks_every_action():
     assert replay(fresh.config, history).snapshot() == fresh.snapshot()
     with pytest.raises(IllegalActionError):
         replay(fresh.config, [*history, parse_action("step N")])
+
+
+@pytest.mark.parametrize(
+    "action", [Step("n"), Step("X"), StartFigure(99, "purple"), StartFigure(-1, "purple"),
+               StartFigure(6, "pink")],
+)
+def test_malformed_actions_are_rejected_not_crashed_on(action):
+    s = game(4)
+    set_hand(s, 0, ["2x2", "2x3", "3x2", "4x1"])
+    play(s, "play 2x2", "figure b2 purple")
+    with pytest.raises(IllegalActionError) as err:
+        s.apply(action)
+    assert err.value.rule == "action format"

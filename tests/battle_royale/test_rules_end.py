@@ -93,3 +93,14 @@ def test_active_player_out_in_own_turn_finishes_it_and_is_skipped_after():
     play(s, "done")
     assert s.active == 1
     assert "player_out" in kinds(events)
+
+
+def test_a_move_that_leaves_every_figure_on_the_centre_ends_the_game_at_once():
+    from br_helpers import set_hand
+
+    s = game(3)
+    set_position(s, {"c3": "P1 G1 T1", "c4": "P1"})
+    set_hand(s, 0, ["2x2", "2x3", "3x2", "4x1"])
+    events = play(s, "play 2x2", "figure c4 purple", "step N", "stop")
+    assert s.is_terminal and s.winners == [0]
+    assert events[-1].kind == "game_over"

@@ -9,7 +9,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.games.battle_royale import actions as A
-from companion.games.battle_royale.layout import CENTRE, DIAGONAL, field_name, step
+from companion.games.battle_royale.layout import (
+    CELLS,
+    CENTRE,
+    DIAGONAL,
+    DIRECTIONS,
+    field_name,
+    step,
+)
 
 if TYPE_CHECKING:
     from companion.games.battle_royale.state import BattleRoyaleState
@@ -54,10 +61,28 @@ def why_illegal(state: BattleRoyaleState, action: A.Action) -> tuple[str, str]:
                               f"({_legal_kinds(state)})")
         return "chance", (f"{action.kind} is a die or card outcome, but now "
                           f"{PHASE_TEXT[phase]}; legal now: {_legal_kinds(state)}")
+    malformed = _malformed(state, action)
+    if malformed:
+        return "action format", malformed
     specific = _specific(state, action)
     if specific:
         return specific
     return "turn order", f"now {PHASE_TEXT.get(phase, phase)}; legal now: {_legal_kinds(state)}"
+
+
+def _malformed(state: BattleRoyaleState, action: A.Action) -> str | None:
+    """A value no position could make legal: a field off the grid, an unknown direction."""
+    for name in ("field", "to", "position"):
+        value = getattr(action, name, 0)
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < CELLS:
+            return f"{name} must be a field number 0..24 (a1..e5), got {value!r}"
+    direction = getattr(action, "direction", "N")
+    if direction not in DIRECTIONS:
+        return f"direction must be one of {', '.join(DIRECTIONS)}, got {direction!r}"
+    colour = getattr(action, "colour", None)
+    if colour is not None and colour not in state.colours:
+        return f"{colour!r} is not a colour in this game: {', '.join(state.colours)}"
+    return None
 
 
 def _specific(state: BattleRoyaleState, action: A.Action) -> tuple[str, str] | None:
@@ -77,8 +102,6 @@ def _specific(state: BattleRoyaleState, action: A.Action) -> tuple[str, str] | N
         return "rule 4 (movement)", "move the figure at least one step, or pick another action"
     if isinstance(action, A.Push) and phase == "push":
         cell, _, protected, _ = state.push_stack[-1]
-        if action.colour not in colour_names:
-            return "rule 5 (pushing)", f"{action.colour!r} is not a colour in this game"
         k = state.colour_index(action.colour)
         if state.counts[cell][k] == 0:
             return "rule 5 (pushing)", f"no {action.colour} figure stands on {field_name(cell)}"
@@ -117,8 +140,6 @@ def _why_start_figure(state: BattleRoyaleState, a: A.StartFigure) -> tuple[str, 
     rule = "rule 4 (movement)"
     card = state.card_in_play()
     assert card is not None
-    if a.colour not in state.colours:
-        return rule, f"{a.colour!r} is not a colour in this game"
     k = state.colour_index(a.colour)
     if k != state.active and not card.any_colour:
         return rule, (f"this card moves only {state.colours[state.active]} figures, "

@@ -523,6 +523,8 @@ class BattleRoyaleState:
     def _after_figure(self) -> None:
         card = self.card_in_play()
         assert card is not None
+        if self._check_end():  # a move can leave every figure on the centre
+            return
         if self.figures_moved >= card.figures:
             self._end_movement()
         else:

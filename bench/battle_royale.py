@@ -1,0 +1,194 @@
+"""Battle Royale engine benchmark: time per step and full random games per second.
+
+Run from the repository root::
+
+    python bench/battle_royale.py            # 200 games per player count
+    python bench/battle_royale.py --games 50 --json
+
+Two measurements, single process, for 2, 3 and 4 players:
+
+- step: random play (random bot, seeded chance) timing only ``legal_actions()``
+  plus ``apply()`` of every action, the work a table device does per action;
+- games: whole games with ``play_random_game`` (bots, chance and all), wall time.
+
+Targets (a Raspberry Pi must keep up with the table): a median step of at most
+0.5 ms and at least 20 full 4-player games per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from companion.dice import Roller  # noqa: E402
+from companion.games.battle_royale import BattleRoyaleConfig, new_game  # noqa: E402
+from companion.games.battle_royale.bot import play_random_game  # noqa: E402
+
+TARGET_STEP_MEDIAN_MS = 0.5
+TARGET_GAMES_PER_S_4P = 20.0
+PLAYER_COUNTS = (2, 3, 4)
+
+
+def step_times_ns(config: BattleRoyaleConfig, seed: int) -> list[int]:
+    """One random game; the time of ``legal_actions()`` + ``apply()`` of each action."""
+    state = new_game(config)
+    roller = Roller.seeded(seed)
+    rng = random.Random(seed)
+    times: list[int] = []
+    clock = time.perf_counter_ns
+    while not state.is_terminal:
+        t0 = clock()
+        legal = state.legal_actions()
+        t1 = clock()
+        if state.is_chance_node:
+            action = roller.choose(state.chance_outcomes())
+        else:
+            action = rng.choice([a for a in legal if not a.is_correction])
+        t2 = clock()
+        state.apply(action)
+        t3 = clock()
+        times.append((t1 - t0) + (t3 - t2))
+    return times
+
+
+def bench_steps(config: BattleRoyaleConfig, games: int, seed: int) -> dict[str, Any]:
+    times: list[int] = []
+    for i in range(games):
+        times.extend(step_times_ns(config, seed + i))
+    times.sort()
+    return {
+        "steps": len(times),
+        "median_ms": statistics.median(times) / 1e6,
+        "p90_ms": times[int(0.9 * (len(times) - 1))] / 1e6,
+        "p99_ms": times[int(0.99 * (len(times) - 1))] / 1e6,
+        "max_ms": times[-1] / 1e6,
+        "mean_steps_per_game": len(times) / games,
+    }
+
+
+def bench_games(config: BattleRoyaleConfig, games: int, seed: int) -> dict[str, Any]:
+    turns = 0
+    start = time.perf_counter()
+    for i in range(games):
+        turns += play_random_game(new_game(config), seed + i).turn
+    elapsed = time.perf_counter() - start
+    return {
+        "games": games,
+        "seconds": elapsed,
+        "games_per_s": games / elapsed,
+        "mean_turns": turns / games,
+    }
+
+
+def cpu_name() -> str:
+    """``platform.processor()``, or on Linux (a Pi) the model from ``/proc/cpuinfo``."""
+    name = platform.processor()
+    if name:
+        return name
+    try:
+        text = Path("/proc/cpuinfo").read_text("utf-8", errors="replace")
+    except OSError:
+        return "unknown"
+    for key in ("model name", "Model", "Hardware"):
+        for line in text.splitlines():
+            if line.split(":", 1)[0].strip() == key and ":" in line:
+                return line.split(":", 1)[1].strip()
+    return "unknown"
+
+
+def machine() -> dict[str, str]:
+    return {
+        "machine": platform.machine(),
+        "processor": cpu_name(),
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+    }
+
+
+def run(games: int, seed: int) -> dict[str, Any]:
+    results: dict[str, Any] = {}
+    for players in PLAYER_COUNTS:
+        config = BattleRoyaleConfig(players=players)
+        results[str(players)] = {
+            "step": bench_steps(config, games, seed),
+            "game": bench_games(config, games, seed),
+        }
+    worst_median = max(r["step"]["median_ms"] for r in results.values())
+    four = results["4"]["game"]["games_per_s"]
+    return {
+        "benchmark": "battle_royale",
+        "machine": machine(),
+        "games_per_player_count": games,
+        "seed": seed,
+        "results": results,
+        "targets": {
+            "step_median_ms_max": TARGET_STEP_MEDIAN_MS,
+            "games_per_s_4_players_min": TARGET_GAMES_PER_S_4P,
+        },
+        "meets_targets": {
+            "step_median": worst_median <= TARGET_STEP_MEDIAN_MS,
+            "games_per_s_4_players": four >= TARGET_GAMES_PER_S_4P,
+        },
+    }
+
+
+def report(summary: dict[str, Any]) -> str:
+    m = summary["machine"]
+    ok = {True: "ok", False: "MISSED"}
+    lines = [
+        f"Battle Royale benchmark: {summary['games_per_player_count']} games per player count, "
+        f"seed {summary['seed']}, single process",
+        f"machine: {m['machine']} ({m['processor']}), {m['platform']}",
+        f"python:  {m['implementation']} {m['python']}",
+        "",
+        f"{'players':>7}  {'steps':>7}  {'median ms':>9}  {'p90 ms':>7}  {'p99 ms':>7}  "
+        f"{'max ms':>7}  {'games/s':>8}  {'turns/game':>10}",
+    ]
+    for players, r in summary["results"].items():
+        s, g = r["step"], r["game"]
+        lines.append(
+            f"{players:>7}  {s['steps']:>7}  {s['median_ms']:>9.4f}  {s['p90_ms']:>7.4f}  "
+            f"{s['p99_ms']:>7.4f}  {s['max_ms']:>7.3f}  {g['games_per_s']:>8.1f}  "
+            f"{g['mean_turns']:>10.1f}"
+        )
+    worst = max(r["step"]["median_ms"] for r in summary["results"].values())
+    four = summary["results"]["4"]["game"]["games_per_s"]
+    met = summary["meets_targets"]
+    lines += [
+        "",
+        f"target: median step <= {TARGET_STEP_MEDIAN_MS} ms      measured (worst median) "
+        f"{worst:.4f} ms   {ok[met['step_median']]}",
+        f"target: >= {TARGET_GAMES_PER_S_4P:.0f} full 4-player games/s  measured "
+        f"{four:.1f} games/s   {ok[met['games_per_s_4_players']]}",
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200,
+                        help="games per player count (default 200)")
+    parser.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
+    parser.add_argument("--json", action="store_true", help="print a JSON summary")
+    args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error("--games must be 1 or more")
+    summary = run(args.games, args.seed)
+    print(json.dumps(summary, indent=2) if args.json else report(summary))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

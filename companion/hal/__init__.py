@@ -1,0 +1,126 @@
+"""Hardware abstraction for the table: role contracts, backends and solenoid safety.
+
+The table loop opens the hardware from the ``[hardware]`` configuration and
+uses it as a context manager, so every output is off again however the block
+ends::
+
+    from companion.hal import load_hardware_config, open_hardware
+
+    config = load_hardware_config(toml_document.get("hardware"))
+    with open_hardware(config) as hw:
+        hw.status_leds.show_turn("red")
+        hw.eliminator.arm("explosion-7")            # the rules engine armed one
+        while True:
+            event = hw.next_input(timeout=0.5)
+            if event is not None and event.is_trigger_press:
+                result = hw.eliminator.fire(event)  # FireResult: falsy, with a .reason
+                ...
+
+Importing this package does not import gpiozero: the ``gpio`` backend is
+loaded only when a ``gpio`` profile is opened. Nothing here knows about games.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from companion.hal.config import (
+    HardwareConfig,
+    HardwareConfigError,
+    PinMap,
+    load_hardware_config,
+    load_hardware_config_file,
+)
+from companion.hal.contracts import (
+    ARENA_SIZE,
+    DEFAULT_TURN_COLOURS,
+    DIE_FACES,
+    ArenaDisplay,
+    Buttons,
+    Cell,
+    CellState,
+    Eliminator,
+    FireRefused,
+    FireResult,
+    Frame,
+    Pulse,
+    Refusal,
+    StatusLeds,
+    Trigger,
+)
+from companion.hal.display import blank_frame, make_frame
+from companion.hal.events import BUTTON_NAMES, GestureTracker, InputEvent, InputHub
+from companion.hal.hardware import Hardware
+from companion.hal.safety import (
+    PULSE_HARD_CAP_MS,
+    SolenoidDriverError,
+    SolenoidGuard,
+    install_sigterm_handler,
+    sigterm_raises_exit,
+)
+from companion.hal.sim import ManualClock, open_sim
+
+__all__ = [
+    "ARENA_SIZE",
+    "BUTTON_NAMES",
+    "DEFAULT_TURN_COLOURS",
+    "DIE_FACES",
+    "PULSE_HARD_CAP_MS",
+    "ArenaDisplay",
+    "Buttons",
+    "Cell",
+    "CellState",
+    "Eliminator",
+    "FireRefused",
+    "FireResult",
+    "Frame",
+    "GestureTracker",
+    "Hardware",
+    "HardwareConfig",
+    "HardwareConfigError",
+    "InputEvent",
+    "InputHub",
+    "ManualClock",
+    "PinMap",
+    "Pulse",
+    "Refusal",
+    "SolenoidDriverError",
+    "SolenoidGuard",
+    "StatusLeds",
+    "Trigger",
+    "blank_frame",
+    "install_sigterm_handler",
+    "load_hardware_config",
+    "load_hardware_config_file",
+    "make_frame",
+    "open_hardware",
+    "open_sim",
+    "sigterm_raises_exit",
+]
+
+
+def open_hardware(
+    config: HardwareConfig | None = None,
+    *,
+    clock: Callable[[], float] | None = None,
+    unsafe_cooldown_override_s: float | None = None,
+) -> Hardware:
+    """
+    Open the backend that ``config.profile`` names and return its :class:`Hardware`.
+
+    :param config: validated settings; defaults to ``HardwareConfig()`` (sim).
+    :param clock: ``sim`` only: the clock to run on (e.g. a :class:`ManualClock`).
+    :param unsafe_cooldown_override_s:
+        Benchmarks only: replaces the configured cool-down, bypassing the
+        configuration's floor. Never use it on a table with people around it.
+    """
+    config = HardwareConfig() if config is None else config
+    if config.profile == "sim":
+        return open_sim(config, clock=clock, unsafe_cooldown_override_s=unsafe_cooldown_override_s)
+    if config.profile == "gpio":
+        if clock is not None:
+            raise ValueError("the gpio profile runs on the real clock; clock= is for sim only")
+        from companion.hal.gpio import open_gpio  # lazy: keeps gpiozero out of plain imports
+
+        return open_gpio(config, unsafe_cooldown_override_s=unsafe_cooldown_override_s)
+    raise ValueError(f"unknown hardware profile {config.profile!r}")  # pragma: no cover

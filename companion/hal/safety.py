@@ -1,0 +1,404 @@
+"""Solenoid safety: the guard every backend puts between the table and the coil.
+
+The solenoid can overheat and can hurt fingers. :class:`SolenoidGuard` wraps
+any switchable output (a gpiozero ``DigitalOutputDevice``, the simulator's
+coil) and is the only code that ever switches it on. It enforces:
+
+* the output is switched off when the guard is built and by :meth:`off` /
+  :meth:`close` at any time, from any thread;
+* a pulse fires only while armed (:meth:`arm`), only for a genuine trigger
+  press from the hardware's own input queue that was issued after arming (a
+  press queued earlier, or a button held down since before, never fires), and
+  at most once per press; firing consumes the arming;
+* the pulse is at most ``pulse_ms`` long, which can never exceed
+  :data:`PULSE_HARD_CAP_MS`; the guard switches the coil off itself (in a
+  ``finally`` block) before :meth:`fire` returns;
+* a cool-down of ``cooldown_s`` from the end of one pulse to the next;
+* a driver fault (switching on raises, the output reads back wrong, or the
+  output reports a fault) switches the coil off, latches, and refuses every
+  fire until :meth:`clear_fault`.
+
+It also holds the SIGTERM helper: turning SIGTERM into :exc:`SystemExit` so
+``finally`` blocks and ``__exit__`` methods (which switch outputs off) run
+when a service manager stops the process.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+import time
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
+from typing import Any, Protocol
+
+from companion.hal.contracts import Cell, FireResult, Pulse, Refusal
+from companion.hal.events import InputEvent, InputHub
+
+__all__ = [
+    "DEFAULT_COOLDOWN_S",
+    "DEFAULT_PULSE_MS",
+    "PULSE_HARD_CAP_MS",
+    "SolenoidDriverError",
+    "SolenoidGuard",
+    "SwitchOutput",
+    "install_sigterm_handler",
+    "sigterm_raises_exit",
+]
+
+log = logging.getLogger(__name__)
+
+#: No configuration can make a solenoid pulse longer than this.
+PULSE_HARD_CAP_MS = 250
+#: Default pulse length: enough to throw a tile, short enough to stay cool.
+DEFAULT_PULSE_MS = 60
+#: Default pause from the end of one pulse to the start of the next.
+DEFAULT_COOLDOWN_S = 3.0
+
+
+class SolenoidDriverError(RuntimeError):
+    """Raised by a solenoid output whose driver has failed."""
+
+
+class SwitchOutput(Protocol):
+    """What the guard needs of an output: gpiozero's ``DigitalOutputDevice`` fits.
+
+    An output may also have a ``fault`` attribute (a message, or None) that
+    the guard reads before and after switching on.
+    """
+
+    def on(self) -> None: ...
+
+    def off(self) -> None: ...
+
+    @property
+    def value(self) -> Any: ...
+
+
+class SolenoidGuard:
+    """
+    The safe :class:`~companion.hal.contracts.Eliminator`: arm, then fire on a press.
+
+    :param output:
+        The coil driver (``on()``, ``off()``, ``value``). Switched off at once.
+    :param inputs:
+        The hardware's :class:`~companion.hal.events.InputHub`; only trigger
+        presses it issued can fire.
+    :param pulse_ms:
+        Pulse length in milliseconds, 1 to :data:`PULSE_HARD_CAP_MS`.
+    :param cooldown_s:
+        Minimum seconds from the end of a pulse to the next pulse (>= 0; the
+        configuration enforces a higher floor for real tables).
+    :param clock:
+        Monotonic seconds; must be the clock that stamps the input events.
+    :param sleep:
+        Waits while the coil is on (``time.sleep``, or a simulated clock's).
+    :param position:
+        Reads the sensed Eliminator cell, if a sensor exists.
+    :param on_fault:
+        Called with the message after a driver fault (e.g. to darken the
+        whole table).
+    """
+
+    def __init__(
+        self,
+        output: SwitchOutput,
+        *,
+        inputs: InputHub,
+        pulse_ms: int = DEFAULT_PULSE_MS,
+        cooldown_s: float = DEFAULT_COOLDOWN_S,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+        position: Callable[[], Cell | None] | None = None,
+        on_fault: Callable[[str], None] | None = None,
+    ) -> None:
+        if isinstance(pulse_ms, bool) or not isinstance(pulse_ms, int | float):
+            raise TypeError(f"pulse_ms must be a number of milliseconds, not {pulse_ms!r}")
+        if not 0 < pulse_ms <= PULSE_HARD_CAP_MS:
+            raise ValueError(
+                f"pulse_ms={pulse_ms!r} is out of range: the solenoid pulse must be more than "
+                f"0 and at most {PULSE_HARD_CAP_MS} ms (the hard cap)"
+            )
+        if not cooldown_s >= 0:
+            raise ValueError(f"cooldown_s={cooldown_s!r} must be 0 or more seconds")
+        self._output = output
+        self._inputs = inputs
+        self._pulse_s = pulse_ms / 1000
+        self._cooldown_s = float(cooldown_s)
+        self._clock = clock
+        self._sleep = sleep
+        self._position = position
+        self._on_fault = on_fault
+        self._lock = threading.Lock()
+        self._armed = False
+        self._token: Hashable | None = None
+        self._armed_after_seq = 0
+        self._fired_seqs: set[int] = set()
+        self._pulsing_since: float | None = None
+        self._last_end: float | None = None
+        self._last_pulse: Pulse | None = None
+        self._pulse_count = 0
+        self._fault: str | None = None
+        self._closed = False
+        self.off()
+
+    # -- state -------------------------------------------------------------
+
+    @property
+    def pulse_ms(self) -> float:
+        """The pulse length in milliseconds."""
+        return self._pulse_s * 1000
+
+    @property
+    def cooldown_s(self) -> float:
+        """The cool-down between pulses in seconds."""
+        return self._cooldown_s
+
+    @property
+    def armed(self) -> bool:
+        """:data:`True` between :meth:`arm` and a fire or :meth:`disarm`."""
+        return self._armed
+
+    @property
+    def armed_token(self) -> Hashable | None:
+        """The token given to :meth:`arm`, while armed."""
+        return self._token
+
+    @property
+    def fault(self) -> str | None:
+        """The latched driver fault message, or :data:`None`."""
+        return self._fault
+
+    @property
+    def last_pulse(self) -> Pulse | None:
+        """The most recent pulse the guard fired."""
+        return self._last_pulse
+
+    @property
+    def pulse_count(self) -> int:
+        """How many pulses the guard has fired."""
+        return self._pulse_count
+
+    @property
+    def has_position_sensor(self) -> bool:
+        """:data:`True` if :attr:`position` comes from a sensor."""
+        return self._position is not None
+
+    @property
+    def position(self) -> Cell | None:
+        """The sensed cell above the Eliminator, or None if unknown or unsensed."""
+        return None if self._position is None else self._position()
+
+    @property
+    def on_fault(self) -> Callable[[str], None] | None:
+        """Called with the message after a driver fault; :class:`Hardware` sets it."""
+        return self._on_fault
+
+    @on_fault.setter
+    def on_fault(self, handler: Callable[[str], None] | None) -> None:
+        self._on_fault = handler
+
+    @property
+    def is_on(self) -> bool:
+        """:data:`True` if the coil output currently reads on."""
+        return bool(self._output.value)
+
+    # -- arming ------------------------------------------------------------
+
+    def arm(self, token: Hashable) -> None:
+        """Allow one pulse for the explosion *token*; presses from now on may fire."""
+        with self._lock:
+            self._armed = True
+            self._token = token
+            # presses already issued (even if still queued) are too early
+            self._armed_after_seq = self._inputs.last_seq
+
+    def disarm(self) -> None:
+        """Withdraw the arming; no-op if not armed."""
+        with self._lock:
+            self._armed = False
+            self._token = None
+
+    def clear_fault(self) -> None:
+        """Forget a latched driver fault, so that later fires are tried again."""
+        with self._lock:
+            self._fault = None
+
+    # -- firing ------------------------------------------------------------
+
+    def check(self, press: InputEvent) -> FireResult | None:
+        """Return the refusal :meth:`fire` would give for *press* now, or None."""
+        with self._lock:
+            return self._refusal(press, self._clock())
+
+    def fire(self, press: InputEvent) -> FireResult:
+        """
+        Fire one pulse for the trigger press *press*, or say why not.
+
+        Blocks for the pulse length (at most :data:`PULSE_HARD_CAP_MS`); the
+        coil is off again when this returns or raises.
+        """
+        with self._lock:
+            refusal = self._refusal(press, self._clock())
+            if refusal is not None:
+                return refusal
+            token = self._token
+            self._armed = False
+            self._token = None
+            self._fired_seqs.add(press.seq)
+            start = self._pulsing_since = self._clock()
+        fault: str | None = None
+        try:
+            try:
+                self._output.on()
+            except Exception as exc:
+                fault = f"switching the solenoid on failed: {exc}"
+            else:
+                fault = self._output_fault()
+                if fault is None and not self._output.value:
+                    fault = "the solenoid output read back off right after switching on"
+                if fault is None:
+                    self._sleep(self._pulse_s)
+        finally:
+            off_fault = self._switch_off()
+            end = self._clock()
+            with self._lock:
+                self._pulsing_since = None
+                self._last_end = end
+        fault = fault or off_fault or self._output_fault()
+        if fault is not None:
+            self._latch(fault)
+            return FireResult(False, Refusal.DRIVER_FAULT, fault, token)
+        pulse = Pulse(start, end - start, token)
+        with self._lock:
+            self._last_pulse = pulse
+            self._pulse_count += 1
+        return FireResult(True, None, "fired", token, pulse)
+
+    def _refusal(self, press: InputEvent, now: float) -> FireResult | None:
+        token = self._token
+        if self._closed:
+            return FireResult(False, Refusal.CLOSED, "the hardware is closed", token)
+        if self._fault is not None:
+            return FireResult(
+                False,
+                Refusal.DRIVER_FAULT,
+                f"driver fault latched ({self._fault}); check the driver, then clear_fault()",
+                token,
+            )
+        if not (
+            isinstance(press, InputEvent) and press.is_trigger_press and self._inputs.issued(press)
+        ):
+            return FireResult(
+                False,
+                Refusal.NOT_A_TRIGGER_PRESS,
+                f"only a trigger press from this hardware's input queue can fire, not {press!r}",
+                token,
+            )
+        if press.seq in self._fired_seqs:
+            return FireResult(
+                False, Refusal.ALREADY_FIRED, f"trigger press #{press.seq} already fired", token
+            )
+        if not self._armed:
+            return FireResult(False, Refusal.NOT_ARMED, "no explosion is armed", token)
+        if press.seq <= self._armed_after_seq:
+            return FireResult(
+                False,
+                Refusal.PRESS_BEFORE_ARMING,
+                f"trigger press #{press.seq} happened before the explosion was armed",
+                token,
+            )
+        if self._pulsing_since is not None:
+            wait = self._pulse_s - (now - self._pulsing_since) + self._cooldown_s
+        elif self._last_end is not None:
+            wait = self._cooldown_s - (now - self._last_end)
+        else:
+            wait = 0.0
+        if wait > 0:
+            return FireResult(
+                False,
+                Refusal.COOLING_DOWN,
+                f"cooling down: the solenoid may fire again in {wait:.1f} s "
+                f"(cool-down {self._cooldown_s:g} s)",
+                token,
+                retry_after_s=wait,
+            )
+        return None
+
+    def _output_fault(self) -> str | None:
+        fault = getattr(self._output, "fault", None)
+        return None if not fault else f"the solenoid driver reports a fault: {fault}"
+
+    def _switch_off(self) -> str | None:
+        """Switch the output off, trying twice; return a fault message if it fails."""
+        error: Exception | None = None
+        for _ in range(2):
+            try:
+                self._output.off()
+            except Exception as exc:
+                error = exc
+                continue
+            return None
+        log.critical("could not switch the solenoid off: %s", error)
+        return f"switching the solenoid off failed: {error}"
+
+    def _latch(self, fault: str) -> None:
+        with self._lock:
+            self._fault = fault
+            self._armed = False
+            self._token = None
+        log.error("solenoid driver fault: %s", fault)
+        if self._on_fault is not None:
+            self._on_fault(fault)
+
+    # -- shutdown ----------------------------------------------------------
+
+    def off(self) -> None:
+        """Switch the coil off now, from any thread, even mid-pulse."""
+        fault = self._switch_off()
+        if fault is not None:
+            with self._lock:
+                self._fault = fault
+
+    def close(self) -> None:
+        """Switch off and refuse every later fire."""
+        with self._lock:
+            self._closed = True
+            self._armed = False
+            self._token = None
+        self.off()
+
+
+def _raise_system_exit(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
+def install_sigterm_handler() -> Any:
+    """
+    Make SIGTERM raise :exc:`SystemExit` (exit status 143), so ``finally``
+    blocks and context managers switch the outputs off before the process ends.
+
+    Returns the previous handler. Raises :exc:`ValueError` off the main thread
+    (only the main thread may handle signals).
+    """
+    return signal.signal(signal.SIGTERM, _raise_system_exit)
+
+
+@contextmanager
+def sigterm_raises_exit() -> Iterator[bool]:
+    """
+    Context manager: SIGTERM raises :exc:`SystemExit` inside the block.
+
+    Yields :data:`True` if the handler was installed (only possible on the main
+    thread; elsewhere nothing changes) and restores the previous handler on
+    the way out.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield False
+        return
+    previous = install_sigterm_handler()
+    try:
+        yield True
+    finally:
+        signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)

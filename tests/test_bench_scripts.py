@@ -1,0 +1,48 @@
+"""The benchmark scripts under bench/ run (a tiny workload) and print their summary."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_bench(*args: str) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    return subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "battle_royale.py"), *args],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+    )
+
+
+def test_battle_royale_bench_json() -> None:
+    result = run_bench("--games", "3", "--json")
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert {"machine", "results", "targets", "meets_targets", "games_per_player_count"} <= set(
+        summary
+    )
+    assert summary["games_per_player_count"] == 3
+    assert {"machine", "processor", "python"} <= set(summary["machine"])
+    assert set(summary["results"]) == {"2", "3", "4"}
+    for result_for_count in summary["results"].values():
+        step, game = result_for_count["step"], result_for_count["game"]
+        assert {"steps", "median_ms", "p90_ms", "p99_ms", "max_ms"} <= set(step)
+        assert {"games", "seconds", "games_per_s", "mean_turns"} <= set(game)
+        assert step["steps"] > 0 and step["median_ms"] > 0
+        assert game["games"] == 3 and game["games_per_s"] > 0
+    assert summary["targets"] == {"step_median_ms_max": 0.5, "games_per_s_4_players_min": 20.0}
+    assert set(summary["meets_targets"]) == {"step_median", "games_per_s_4_players"}
+
+
+def test_battle_royale_bench_text() -> None:
+    result = run_bench("--games", "1")
+    assert result.returncode == 0, result.stderr
+    assert "median step <= 0.5 ms" in result.stdout
+    assert ">= 20 full 4-player games/s" in result.stdout
+    assert "python:" in result.stdout

@@ -1,0 +1,201 @@
+"""The ``companion`` command line: roll, dice, demo, help, version and lazy imports."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Sequence
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from companion import __version__
+from companion.cli import main
+from companion.dice import get_die
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(argv: Sequence[str]) -> int:
+    """``main(argv)``'s exit code, whether it returns or argparse exits."""
+    try:
+        return main(list(argv))
+    except SystemExit as exc:
+        return 0 if exc.code is None else int(exc.code)
+
+
+def run_python(*args: str) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    return subprocess.run(
+        [sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
+
+
+# --- roll -------------------------------------------------------------------------------
+
+
+def test_seeded_roll_is_deterministic(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["roll", "doom", "5", "--seed", "3"]) == 0
+    first = capsys.readouterr().out
+    assert run(["roll", "doom", "5", "--seed", "3"]) == 0
+    second = capsys.readouterr().out
+    assert first == second
+    assert first.startswith("doom: ")
+    labels = first.removeprefix("doom: ").strip().split(", ")
+    assert len(labels) == 5
+    assert set(labels) <= {f.label for f in get_die("doom").faces}
+
+
+def test_seeded_roll_json_matches_text(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["roll", "d20", "7", "--seed", "11", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["seed"] == 11
+    assert run(["roll", "d20", "7", "--seed", "11"]) == 0
+    assert capsys.readouterr().out.strip() == "d20: " + ", ".join(data["faces"])
+
+
+def test_roll_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["roll", "star", "3", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["die"] == "star"
+    assert data["seed"] is None
+    assert len(data["faces"]) == 3
+    assert set(data["faces"]) <= {"two_red_stars", "one_yellow_star", "blank"}
+
+
+def test_roll_default_count_is_one(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["roll", "red", "--json"]) == 0
+    faces = json.loads(capsys.readouterr().out)["faces"]
+    assert len(faces) == 1
+    assert faces[0] in {str(n) for n in range(1, 7)}
+
+
+def test_roll_unknown_die(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["roll", "nosuchdie"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "companion: error:" in captured.err
+    assert "unknown die 'nosuchdie'" in captured.err
+    assert "doom" in captured.err  # lists what is known
+
+
+def test_roll_zero_dice_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["roll", "d6", "0"])
+    assert info.value.code == 2
+    assert "must be 1 or more" in capsys.readouterr().err
+
+
+def test_roll_count_must_be_a_number(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["roll", "d6", "lots"]) == 2
+    assert "'lots' is not a whole number" in capsys.readouterr().err
+
+
+def test_roll_too_many_dice(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["roll", "d6", "20000"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "at most 10000" in captured.err
+
+
+def test_roll_plain_die_out_of_range(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["roll", "d1"]) == 2
+    assert "2..1000 sides" in capsys.readouterr().err
+
+
+# --- dice -------------------------------------------------------------------------------
+
+
+def test_dice_lists_the_table_dice(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["dice"]) == 0
+    out = capsys.readouterr().out
+    for name in ("doom", "star", "red", "black", "blue"):
+        assert name in out
+
+
+def test_dice_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["dice", "--json"]) == 0
+    dice = json.loads(capsys.readouterr().out)
+    names = [d["name"] for d in dice]
+    assert {"doom", "star", "red", "black", "blue"} <= set(names)
+    for die in dice:
+        probabilities = [Fraction(f["probability"]) for f in die["faces"]]
+        assert sum(probabilities) == 1, die["name"]
+        assert probabilities == [
+            get_die(die["name"]).distribution()[f["id"]] for f in die["faces"]
+        ]
+
+
+# --- demo -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [2, 7])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_demo_plays_to_a_winner(
+    players: int, seed: int, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Rich wraps at 80 columns when not on a terminal; a long end reason would split the
+    # final line, so give the console room.
+    monkeypatch.setenv("COLUMNS", "200")
+    assert run(["demo", "--players", str(players), "--seed", str(seed)]) == 0
+    out = capsys.readouterr().out
+    lines = [line for line in out.splitlines() if line.strip()]
+    assert "win" in lines[-1]
+    assert "Game over" in lines[-2]
+    assert f"{players} bots, seed {seed}" in out
+
+
+def test_demo_is_repeatable(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "200")
+    assert run(["demo", "--players", "3", "--seed", "5"]) == 0
+    first = capsys.readouterr().out
+    assert run(["demo", "--players", "3", "--seed", "5"]) == 0
+    assert capsys.readouterr().out == first
+
+
+def test_demo_rejects_an_unknown_layout(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["demo", "--layout", "nowhere"]) == 2
+    assert "unknown layout 'nowhere'" in capsys.readouterr().err
+
+
+def test_demo_rejects_five_players(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["demo", "--players", "5"]) == 2
+    assert "invalid choice" in capsys.readouterr().err
+
+
+# --- help, version, imports -------------------------------------------------------------
+
+
+def test_help_exits_zero(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["--help"])
+    assert info.value.code == 0
+    out = capsys.readouterr().out
+    assert "usage: companion" in out
+    for command in ("demo", "dice", "roll"):
+        assert command in out
+
+
+def test_no_command_prints_help_and_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run([]) == 2
+    assert "usage: companion" in capsys.readouterr().out
+
+
+def test_importing_the_cli_stays_light() -> None:
+    result = run_python(
+        "-c", "import companion.cli, sys; print('rich' in sys.modules, 'gpiozero' in sys.modules)"
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "False False"
+
+
+def test_python_m_companion_version() -> None:
+    result = run_python("-m", "companion", "--version")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == f"companion {__version__}"
