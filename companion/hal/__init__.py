@@ -8,7 +8,7 @@ ends::
 
     config = load_hardware_config(toml_document.get("hardware"))
     with open_hardware(config) as hw:
-        hw.status_leds.show_turn("red")
+        hw.status_leds.show_turn("purple")
         hw.eliminator.arm("explosion-7")            # the rules engine armed one
         while True:
             event = hw.next_input(timeout=0.5)

@@ -20,8 +20,8 @@ Example::
     solenoid = 24
 
     [hardware.pins.turn]    # if given, replaces the colour list (in table order)
-    red = 5
-    blue = 6
+    purple = 5
+    grey = 6
 
     [hardware.pins.die]     # the four Doom-die faces
     explosion = 26
@@ -74,7 +74,7 @@ DEFAULT_PINS: Mapping[str, int] = MappingProxyType(
 )
 #: Default BCM pins of the turn LEDs, in table order.
 DEFAULT_TURN_PINS: Mapping[str, int] = MappingProxyType(
-    {"red": 5, "blue": 6, "green": 12, "yellow": 13}
+    {"purple": 5, "grey": 6, "turquoise": 12, "red": 13}
 )
 #: Default BCM pins of the Doom-die LEDs.
 DEFAULT_DIE_PINS: Mapping[str, int] = MappingProxyType(

@@ -50,7 +50,7 @@ __all__ = [
 ARENA_SIZE = 5
 
 #: Player colours with a turn LED, in default order.
-DEFAULT_TURN_COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow")
+DEFAULT_TURN_COLOURS: tuple[str, ...] = ("purple", "grey", "turquoise", "red")
 
 #: The faces of the Doom die, one status LED each.
 DIE_FACES: tuple[str, ...] = ("battle_royale", "move_eliminator", "explosion", "free_choice")

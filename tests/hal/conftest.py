@@ -1,0 +1,49 @@
+"""Fixtures for the hardware layer: gpiozero's MockFactory, a manual clock, open hardware."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory
+
+from companion.hal import Hardware, HardwareConfig, ManualClock, open_hardware
+
+
+@pytest.fixture
+def mock_factory() -> Iterator[MockFactory]:
+    """gpiozero's own MockFactory as the default pin factory, reset after the test."""
+    previous = Device.pin_factory
+    factory = MockFactory()
+    Device.pin_factory = factory
+    try:
+        yield factory
+    finally:
+        factory.reset()
+        factory.close()
+        Device.pin_factory = previous
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock()
+
+
+@pytest.fixture
+def sim_hw(clock: ManualClock) -> Iterator[Hardware]:
+    """Simulated hardware with default settings on a manual clock."""
+    with open_hardware(HardwareConfig(profile="sim"), clock=clock) as hw:
+        yield hw
+
+
+@pytest.fixture
+def gpio_config() -> HardwareConfig:
+    return HardwareConfig(profile="gpio", hold_s=0.2)
+
+
+@pytest.fixture
+def gpio_hw(mock_factory: MockFactory, gpio_config: HardwareConfig) -> Iterator[Hardware]:
+    """The gpio backend on mock pins."""
+    with open_hardware(gpio_config) as hw:
+        yield hw

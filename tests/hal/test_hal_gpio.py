@@ -1,0 +1,256 @@
+"""The gpio backend on gpiozero's MockFactory: real gpiozero devices, mock pins."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from gpiozero import LED, Device
+from gpiozero.exc import GPIOPinInUse
+from gpiozero.pins.mock import MockFactory
+from hal_helpers import ever_high, high_periods
+
+from companion.hal import (
+    DIE_FACES,
+    ArenaDisplay,
+    Buttons,
+    CellState,
+    Eliminator,
+    Hardware,
+    HardwareConfig,
+    HardwareConfigError,
+    Refusal,
+    StatusLeds,
+    Trigger,
+    load_hardware_config,
+    open_hardware,
+)
+
+
+def pins(factory: MockFactory, config: HardwareConfig):
+    p = config.pins
+    return factory.pin(p.trigger), factory.pin(p.solenoid)
+
+
+def trigger_press(hw: Hardware, trigger_pin) -> object:
+    """Press the red button (pull-up: pressed = driven low); return its queued event."""
+    trigger_pin.drive_low()
+    while (event := hw.next_input(timeout=1.0)) is not None:
+        if event.is_trigger_press:
+            return event
+    raise AssertionError("no trigger press arrived")
+
+
+def test_devices_use_gpiozeros_configured_factory(gpio_hw, mock_factory, gpio_config) -> None:
+    p = gpio_config.pins
+    assert mock_factory.pin(p.solenoid).function == "output"
+    for pin in (p.trigger, p.roll, p.select, p.confirm):
+        assert mock_factory.pin(pin).function == "input"
+        assert mock_factory.pin(pin).pull == "up"
+    for pin in (*p.turn.values(), *p.die.values()):
+        assert mock_factory.pin(pin).function == "output"
+    assert Device.pin_factory is mock_factory
+
+
+def test_roles_fulfil_the_contracts(gpio_hw) -> None:
+    assert isinstance(gpio_hw.trigger, Trigger)
+    assert isinstance(gpio_hw.buttons, Buttons)
+    assert isinstance(gpio_hw.eliminator, Eliminator)
+    assert isinstance(gpio_hw.status_leds, StatusLeds)
+    assert isinstance(gpio_hw.display, ArenaDisplay)
+    assert gpio_hw.profile == "gpio" and gpio_hw.eliminator.position is None
+
+
+def test_output_low_at_start(gpio_hw, mock_factory, gpio_config) -> None:
+    _, solenoid = pins(mock_factory, gpio_config)
+    assert solenoid.state is False
+    assert not ever_high(solenoid)
+    assert not any(gpio_hw.status_leds.state().values())
+
+
+def test_never_fires_unarmed(gpio_hw, mock_factory, gpio_config) -> None:
+    trigger, solenoid = pins(mock_factory, gpio_config)
+    event = trigger_press(gpio_hw, trigger)
+    assert gpio_hw.eliminator.fire(event).reason is Refusal.NOT_ARMED
+    assert not ever_high(solenoid)
+
+
+def test_callbacks_only_enqueue(gpio_hw, mock_factory, gpio_config) -> None:
+    trigger, solenoid = pins(mock_factory, gpio_config)
+    gpio_hw.eliminator.arm("armed")
+    trigger.drive_low()
+    time.sleep(0.02)
+    # The press is waiting on the queue; nothing fired behind the table loop's back.
+    assert not ever_high(solenoid)
+    assert gpio_hw.eliminator.armed
+    event = gpio_hw.next_input(timeout=0)
+    assert event is not None and (event.kind, event.button) == ("press", "trigger")
+    assert gpio_hw.next_input(timeout=0) is None
+
+
+@pytest.mark.parametrize("pulse_ms", [20, 60])
+def test_fires_on_armed_press_with_measured_pulse_length(mock_factory, pulse_ms) -> None:
+    config = HardwareConfig(profile="gpio", pulse_ms=pulse_ms, hold_s=0.2)
+    with open_hardware(config) as hw:
+        trigger, solenoid = pins(mock_factory, config)
+        hw.eliminator.arm("boom")
+        result = hw.eliminator.fire(trigger_press(hw, trigger))
+        assert result.fired and result.token == "boom"
+        assert solenoid.state is False
+        (measured,) = high_periods(solenoid)
+        assert measured == pytest.approx(pulse_ms / 1000, abs=0.015)
+        assert measured >= pulse_ms / 1000
+
+
+def test_pulse_above_cap_is_a_config_error() -> None:
+    with pytest.raises(HardwareConfigError) as info:
+        load_hardware_config({"profile": "gpio", "pulse_ms": 300})
+    assert info.value.key == "hardware.pulse_ms"
+    assert "250" in str(info.value) and "300" in str(info.value)
+
+
+def test_one_press_fires_once(gpio_hw, mock_factory, gpio_config) -> None:
+    trigger, solenoid = pins(mock_factory, gpio_config)
+    gpio_hw.eliminator.arm(1)
+    event = trigger_press(gpio_hw, trigger)
+    assert gpio_hw.eliminator.fire(event)
+    gpio_hw.eliminator.arm(2)
+    assert gpio_hw.eliminator.fire(event).reason is Refusal.ALREADY_FIRED
+    assert len(high_periods(solenoid)) == 1
+
+
+def test_cool_down_refusal(gpio_hw, mock_factory, gpio_config) -> None:
+    trigger, solenoid = pins(mock_factory, gpio_config)
+    gpio_hw.eliminator.arm(1)
+    assert gpio_hw.eliminator.fire(trigger_press(gpio_hw, trigger))
+    trigger.drive_high()
+    gpio_hw.eliminator.arm(2)
+    second = gpio_hw.eliminator.fire(trigger_press(gpio_hw, trigger))
+    assert second.reason is Refusal.COOLING_DOWN
+    assert 2.5 < second.retry_after_s <= 3.0
+    assert len(high_periods(solenoid)) == 1 and solenoid.state is False
+
+
+def test_button_held_since_before_arming_never_fires(gpio_hw, mock_factory, gpio_config) -> None:
+    trigger, solenoid = pins(mock_factory, gpio_config)
+    early = trigger_press(gpio_hw, trigger)  # pressed, and stays down (stuck)
+    gpio_hw.eliminator.arm("x")
+    assert gpio_hw.eliminator.fire(early).reason is Refusal.PRESS_BEFORE_ARMING
+    assert gpio_hw.next_input(timeout=0) is None  # a held button sends no new press
+    assert not ever_high(solenoid)
+
+
+def test_output_low_after_exception_in_with_block(mock_factory, gpio_config) -> None:
+    _, solenoid = pins(mock_factory, gpio_config)
+    with (
+        pytest.raises(RuntimeError, match="rules engine crashed"),
+        open_hardware(gpio_config) as hw,
+    ):
+        hw.status_leds.show_turn("purple")
+        solenoid.state = True  # the coil is on when the crash happens
+        assert solenoid.state is True
+        raise RuntimeError("rules engine crashed")
+    assert solenoid.state is False
+    assert [s.state for s in solenoid.states] == [False, True, False]
+    assert mock_factory.pin(gpio_config.pins.turn["purple"]).state is False
+    assert hw.closed
+
+
+def test_driver_fault_switches_outputs_off_and_is_reported(
+    gpio_hw, mock_factory, gpio_config
+) -> None:
+    trigger, solenoid = pins(mock_factory, gpio_config)
+    real_set_state = solenoid._set_state
+
+    def failing_set_state(value):
+        if value:
+            raise OSError("MOSFET driver not responding")
+        real_set_state(value)
+
+    solenoid._set_state = failing_set_state  # the pin driver fails when switching on
+    gpio_hw.status_leds.show_turn("grey")
+    gpio_hw.status_leds.show_die("explosion")
+    gpio_hw.display.show([[CellState.FIELD] * 5] * 5)
+    gpio_hw.eliminator.arm("x")
+    result = gpio_hw.eliminator.fire(trigger_press(gpio_hw, trigger))
+    assert result.reason is Refusal.DRIVER_FAULT
+    assert "MOSFET driver not responding" in result.message
+    assert "MOSFET driver not responding" in gpio_hw.eliminator.fault
+    assert solenoid.state is False and not ever_high(solenoid)
+    assert not any(gpio_hw.status_leds.state().values())
+    assert gpio_hw.display.frame[0][0] is CellState.OFF
+
+
+def test_status_leds_on_pins(gpio_hw, mock_factory, gpio_config) -> None:
+    p = gpio_config.pins
+    leds = gpio_hw.status_leds
+    assert leds.colours == ("purple", "grey", "turquoise", "red") and leds.faces == DIE_FACES
+    leds.show_turn("turquoise")
+    leds.show_die("move_eliminator")
+    lit = {pin for pin in (*p.turn.values(), *p.die.values()) if mock_factory.pin(pin).state}
+    assert lit == {p.turn["turquoise"], p.die["move_eliminator"]}
+    leds.show_turn("red")
+    assert mock_factory.pin(p.turn["turquoise"]).state is False
+    assert mock_factory.pin(p.turn["red"]).state is True
+    assert leds.state()["red"] and not leds.state()["turquoise"]
+    leds.show_die(None)
+    assert not any(mock_factory.pin(pin).state for pin in p.die.values())
+    with pytest.raises(ValueError, match="pink"):
+        leds.show_turn("pink")
+
+
+def test_buttons_press_long_press_release(gpio_hw, mock_factory, gpio_config) -> None:
+    roll = mock_factory.pin(gpio_config.pins.roll)
+    roll.drive_low()
+    assert gpio_hw.buttons.is_pressed("roll")
+    held = gpio_hw.next_input(1.0), gpio_hw.next_input(1.0)  # hold_s is 0.2 here
+    roll.drive_high()
+    released = gpio_hw.next_input(1.0)
+    assert [(e.kind, e.button) for e in (*held, released)] == [
+        ("press", "roll"),
+        ("long_press", "roll"),
+        ("release", "roll"),
+    ]
+    assert held[1].t - held[0].t == pytest.approx(0.2, abs=0.1)
+    assert not gpio_hw.buttons.is_pressed("roll")
+
+
+def test_trigger_reports_pressed_state(gpio_hw, mock_factory, gpio_config) -> None:
+    trigger, _ = pins(mock_factory, gpio_config)
+    assert not gpio_hw.trigger.is_pressed
+    trigger.drive_low()
+    assert gpio_hw.trigger.is_pressed
+
+
+def test_display_keeps_the_last_frame(gpio_hw) -> None:
+    gpio_hw.display.set_cell((2, 2), "centre")
+    gpio_hw.display.set_cell((0, 4), CellState.ELIMINATOR)
+    assert gpio_hw.display.frame[2][2] is CellState.CENTRE
+    assert gpio_hw.display.render().splitlines()[0] == "    E"
+
+
+def test_close_releases_pins(mock_factory, gpio_config) -> None:
+    open_hardware(gpio_config).close()
+    with open_hardware(gpio_config) as hw:  # pins are free again
+        assert not hw.closed
+    assert hw.closed
+    hw.close()  # idempotent
+
+
+def test_failed_open_releases_what_it_opened(mock_factory, gpio_config) -> None:
+    squatter = LED(gpio_config.pins.die["free_choice"])  # the last pin the backend claims
+    try:
+        with pytest.raises(GPIOPinInUse):
+            open_hardware(gpio_config)
+        solenoid = mock_factory.pin(gpio_config.pins.solenoid)
+        assert solenoid.function == "input" and not ever_high(solenoid)
+        assert mock_factory.pin(gpio_config.pins.trigger).when_changed is None
+    finally:
+        squatter.close()
+    with open_hardware(gpio_config):
+        pass
+
+
+def test_gpio_profile_refuses_a_fake_clock(mock_factory, gpio_config, clock) -> None:
+    with pytest.raises(ValueError, match="sim only"):
+        open_hardware(gpio_config, clock=clock)

@@ -1,0 +1,342 @@
+"""SolenoidGuard: every safety rule on its own, with the simulator's coil and a manual clock."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+
+import pytest
+
+from companion.hal import (
+    PULSE_HARD_CAP_MS,
+    FireRefused,
+    InputEvent,
+    InputHub,
+    ManualClock,
+    Refusal,
+    SolenoidGuard,
+    sigterm_raises_exit,
+)
+from companion.hal.safety import install_sigterm_handler
+from companion.hal.sim import SimSolenoid
+
+
+@pytest.fixture
+def hub(clock: ManualClock) -> InputHub:
+    return InputHub(clock)
+
+
+@pytest.fixture
+def coil(clock: ManualClock) -> SimSolenoid:
+    return SimSolenoid(clock)
+
+
+def make_guard(coil, hub, clock, **kwargs) -> SolenoidGuard:
+    return SolenoidGuard(coil, inputs=hub, clock=clock, sleep=clock.sleep, **kwargs)
+
+
+@pytest.fixture
+def guard(coil: SimSolenoid, hub: InputHub, clock: ManualClock) -> SolenoidGuard:
+    return make_guard(coil, hub, clock)
+
+
+def press(hub: InputHub, clock: ManualClock, button: str = "trigger") -> InputEvent:
+    clock.advance(0.01)
+    return hub.emit("press", button)  # type: ignore[arg-type]
+
+
+def test_output_switched_off_when_guard_is_built(coil, hub, clock) -> None:
+    coil.on()  # e.g. left on by whatever ran before
+    make_guard(coil, hub, clock)
+    assert coil.value is False
+
+
+def test_never_fires_unarmed(guard, coil, hub, clock) -> None:
+    result = guard.fire(press(hub, clock))
+    assert not result
+    assert result.reason is Refusal.NOT_ARMED
+    assert coil.history == [] and coil.pulses == []
+
+
+def test_fires_on_armed_press_and_switches_itself_off(guard, coil, hub, clock) -> None:
+    guard.arm("boom-1")
+    event = press(hub, clock)
+    result = guard.fire(event)
+    assert result.fired and result.reason is None and result.token == "boom-1"
+    assert coil.value is False  # off again before fire() returned
+    assert len(coil.pulses) == 1
+    assert coil.pulses[0].length_s == pytest.approx(0.060, abs=1e-9)
+    assert coil.pulses[0].start == pytest.approx(event.t)
+    assert result.pulse is not None and result.pulse.length_s == pytest.approx(0.060, abs=1e-9)
+    assert guard.pulse_count == 1 and guard.last_pulse == result.pulse
+
+
+def test_fire_consumes_the_arming(guard, hub, clock) -> None:
+    guard.arm("boom")
+    assert guard.armed and guard.armed_token == "boom"
+    assert guard.fire(press(hub, clock))
+    assert not guard.armed and guard.armed_token is None
+    clock.advance(10)
+    assert guard.fire(press(hub, clock)).reason is Refusal.NOT_ARMED
+
+
+def test_one_press_fires_at_most_once(guard, coil, hub, clock) -> None:
+    guard.arm("a")
+    event = press(hub, clock)
+    assert guard.fire(event)
+    clock.advance(10)
+    guard.arm("b")
+    again = guard.fire(event)
+    assert again.reason is Refusal.ALREADY_FIRED and "already fired" in again.message
+    assert guard.armed  # the refusal did not consume the new arming
+    assert len(coil.pulses) == 1
+
+
+def test_press_before_arming_does_not_fire(guard, coil, hub, clock) -> None:
+    early = press(hub, clock)  # e.g. a button held down, or pressed too early
+    clock.advance(0.5)
+    guard.arm("late")
+    result = guard.fire(early)
+    assert result.reason is Refusal.PRESS_BEFORE_ARMING
+    assert coil.pulses == []
+
+
+@pytest.mark.parametrize(
+    ("kind", "button"),
+    [("release", "trigger"), ("long_press", "trigger"), ("press", "roll"), ("press", "confirm")],
+)
+def test_only_trigger_presses_fire(guard, coil, hub, clock, kind, button) -> None:
+    guard.arm("x")
+    clock.advance(0.01)
+    event = hub.emit(kind, button)
+    assert guard.fire(event).reason is Refusal.NOT_A_TRIGGER_PRESS
+    assert coil.pulses == [] and guard.armed
+
+
+def test_hand_made_or_foreign_events_do_not_fire(guard, coil, hub, clock) -> None:
+    guard.arm("x")
+    clock.advance(0.01)
+    forged = InputEvent("press", "trigger", clock(), 99)
+    foreign = InputHub(clock).emit("press", "trigger")
+    assert guard.fire(forged).reason is Refusal.NOT_A_TRIGGER_PRESS
+    assert guard.fire(foreign).reason is Refusal.NOT_A_TRIGGER_PRESS
+    assert guard.fire("trigger").reason is Refusal.NOT_A_TRIGGER_PRESS  # type: ignore[arg-type]
+    assert coil.pulses == []
+
+
+def test_cool_down_refuses_with_time_left(guard, coil, hub, clock) -> None:
+    guard.arm(1)
+    assert guard.fire(press(hub, clock))
+    clock.advance(1.0)
+    guard.arm(2)
+    early = press(hub, clock)  # 1.01 s after the pulse ended
+    refused = guard.fire(early)
+    assert refused.reason is Refusal.COOLING_DOWN
+    assert refused.retry_after_s == pytest.approx(3.0 - 1.01)
+    assert "cooling down" in refused.message and "2.0 s" in refused.message
+    assert guard.armed  # still armed: the player just presses again later
+    clock.advance(refused.retry_after_s)
+    assert guard.fire(press(hub, clock))
+    assert len(coil.pulses) == 2
+    gap = coil.pulses[1].start - (coil.pulses[0].start + coil.pulses[0].length_s)
+    assert gap >= 3.0
+
+
+def test_cool_down_is_configurable(coil, hub, clock) -> None:
+    guard = make_guard(coil, hub, clock, cooldown_s=0.5)
+    guard.arm(1)
+    assert guard.fire(press(hub, clock))
+    clock.advance(0.5)
+    guard.arm(2)
+    assert guard.fire(press(hub, clock))
+
+
+def test_pulse_length_is_configurable_up_to_the_hard_cap(coil, hub, clock) -> None:
+    guard = make_guard(coil, hub, clock, pulse_ms=PULSE_HARD_CAP_MS)
+    guard.arm(1)
+    assert guard.fire(press(hub, clock))
+    assert coil.pulses[0].length_s == pytest.approx(0.250, abs=1e-9)
+
+
+@pytest.mark.parametrize("pulse_ms", [PULSE_HARD_CAP_MS + 1, 300, 10_000, 0, -5])
+def test_pulse_above_hard_cap_is_rejected(coil, hub, clock, pulse_ms) -> None:
+    with pytest.raises(ValueError, match="at most 250 ms"):
+        make_guard(coil, hub, clock, pulse_ms=pulse_ms)
+
+
+def test_negative_cool_down_is_rejected(coil, hub, clock) -> None:
+    with pytest.raises(ValueError, match="cooldown_s"):
+        make_guard(coil, hub, clock, cooldown_s=-1)
+
+
+def test_driver_fault_on_switch_on(guard, coil, hub, clock) -> None:
+    faults: list[str] = []
+    guard.on_fault = faults.append
+    coil.inject_fault("gate driver dead")
+    guard.arm("x")
+    result = guard.fire(press(hub, clock))
+    assert result.reason is Refusal.DRIVER_FAULT and "gate driver dead" in result.message
+    assert coil.value is False
+    assert guard.fault is not None and "gate driver dead" in guard.fault
+    assert faults == [guard.fault]
+    assert not guard.armed
+
+
+def test_driver_fault_is_latched_until_cleared(guard, coil, hub, clock) -> None:
+    coil.inject_fault("over-current")
+    guard.arm(1)
+    guard.fire(press(hub, clock))
+    coil.clear_fault()  # repaired, but nobody acknowledged the fault yet
+    clock.advance(10)
+    guard.arm(2)
+    refused = guard.fire(press(hub, clock))
+    assert refused.reason is Refusal.DRIVER_FAULT and "clear_fault" in refused.message
+    guard.clear_fault()
+    assert guard.fire(press(hub, clock))
+    assert len(coil.pulses) == 1
+
+
+def test_driver_reporting_a_fault_cuts_the_pulse(guard, coil, hub, clock) -> None:
+    coil.inject_fault("thermal shutdown", raise_on_switch=False)
+    guard.arm(1)
+    result = guard.fire(press(hub, clock))
+    assert result.reason is Refusal.DRIVER_FAULT and "thermal shutdown" in result.message
+    assert coil.value is False
+    assert [p.length_s for p in coil.pulses] == [0.0]  # switched off at once, no sleep
+
+
+class DeadOutput(SimSolenoid):
+    """A driver whose output never reads back on."""
+
+    @property
+    def value(self) -> bool:
+        return False
+
+
+def test_output_that_reads_back_off_is_a_fault(hub, clock) -> None:
+    coil = DeadOutput(clock)
+    guard = make_guard(coil, hub, clock)
+    guard.arm(1)
+    result = guard.fire(press(hub, clock))
+    assert result.reason is Refusal.DRIVER_FAULT and "read back" in result.message
+
+
+class StuckOnOutput(SimSolenoid):
+    """A driver that refuses to switch off."""
+
+    def off(self) -> None:
+        if self.value:
+            raise OSError("gate stuck high")
+
+
+def test_output_that_will_not_switch_off_is_a_fault(hub, clock) -> None:
+    coil = StuckOnOutput(clock)
+    guard = make_guard(coil, hub, clock)
+    guard.arm(1)
+    result = guard.fire(press(hub, clock))
+    assert result.reason is Refusal.DRIVER_FAULT and "switching the solenoid off" in result.message
+
+
+def test_exception_during_pulse_still_switches_off(coil, hub, clock) -> None:
+    def interrupted_sleep(seconds: float) -> None:
+        clock.advance(seconds / 3)
+        raise KeyboardInterrupt
+
+    guard = SolenoidGuard(coil, inputs=hub, clock=clock, sleep=interrupted_sleep)
+    guard.arm(1)
+    with pytest.raises(KeyboardInterrupt):
+        guard.fire(press(hub, clock))
+    assert coil.value is False
+    assert coil.pulses[0].length_s == pytest.approx(0.020, abs=1e-9)
+
+
+def test_off_works_mid_pulse_from_elsewhere(coil, hub, clock) -> None:
+    seen: list[bool] = []
+
+    def sleep_then_emergency_off(seconds: float) -> None:
+        seen.append(coil.value)
+        guard.off()  # e.g. Hardware.all_off() from a signal handler or another thread
+        seen.append(coil.value)
+
+    guard = SolenoidGuard(coil, inputs=hub, clock=clock, sleep=sleep_then_emergency_off)
+    guard.arm(1)
+    guard.fire(press(hub, clock))
+    assert seen == [True, False]
+
+
+def test_closed_guard_refuses(guard, coil, hub, clock) -> None:
+    guard.arm(1)
+    guard.close()
+    assert guard.fire(press(hub, clock)).reason is Refusal.CLOSED
+    assert coil.pulses == []
+
+
+def test_check_reports_without_firing(guard, coil, hub, clock) -> None:
+    event = press(hub, clock)
+    assert guard.check(event).reason is Refusal.NOT_ARMED
+    guard.arm(1)
+    assert guard.check(event).reason is Refusal.PRESS_BEFORE_ARMING
+    assert guard.check(press(hub, clock)) is None
+    assert coil.pulses == []
+
+
+def test_raise_if_refused(guard, hub, clock) -> None:
+    with pytest.raises(FireRefused) as info:
+        guard.fire(press(hub, clock)).raise_if_refused()
+    assert info.value.result.reason is Refusal.NOT_ARMED
+
+
+def test_concurrent_presses_fire_once() -> None:
+    hub = InputHub()
+    coil = SimSolenoid(time.monotonic)
+    guard = SolenoidGuard(coil, inputs=hub, pulse_ms=5, cooldown_s=0)
+    guard.arm("once")
+    events = [hub.emit("press", "trigger") for _ in range(8)]
+    start = threading.Barrier(len(events))
+    results = []
+
+    def fire(event: InputEvent) -> None:
+        start.wait()
+        results.append(guard.fire(event))
+
+    threads = [threading.Thread(target=fire, args=(e,)) for e in events]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sum(r.fired for r in results) == 1
+    assert len(coil.pulses) == 1
+    assert {r.reason for r in results if not r.fired} <= {Refusal.NOT_ARMED}
+
+
+def test_sigterm_handler_raises_system_exit() -> None:
+    previous = signal.getsignal(signal.SIGTERM)
+    with sigterm_raises_exit() as installed:
+        assert installed
+        handler = signal.getsignal(signal.SIGTERM)
+        with pytest.raises(SystemExit) as info:
+            handler(signal.SIGTERM, None)
+        assert info.value.code == 128 + signal.SIGTERM
+        with pytest.raises(SystemExit):
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(1)  # the handler interrupts this
+    assert signal.getsignal(signal.SIGTERM) == previous
+
+
+def test_sigterm_helper_off_the_main_thread_installs_nothing() -> None:
+    outcome: list[object] = []
+
+    def run() -> None:
+        with sigterm_raises_exit() as installed:
+            outcome.append(installed)
+        try:
+            install_sigterm_handler()
+        except ValueError as exc:
+            outcome.append(exc)
+
+    t = threading.Thread(target=run)
+    t.start()
+    t.join()
+    assert outcome[0] is False and isinstance(outcome[1], ValueError)
