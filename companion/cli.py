@@ -57,6 +57,43 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--data", help="Battle Royale data file (cards, layouts)")
     demo.set_defaults(handler="companion.commands.demo:run")
 
+    play = sub.add_parser("play", help="run a game at the table (assist or tracked mode)")
+    play.add_argument("game", choices=("battle-royale",), help="the game")
+    play.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
+    play.add_argument("--mode", choices=("assist", "tracked"), default="tracked",
+                      help="assist: the pieces on the table are the truth; tracked: every "
+                      "figure is entered (default)")
+    play.add_argument("--hardware", choices=("sim", "gpio"), default="sim",
+                      help="sim: simulated hardware (default); gpio: the Pi's pins")
+    play.add_argument("--bots", type=int, default=None,
+                      help="tracked mode: how many seats bots play, the last ones "
+                      "(default: all but the first seat)")
+    play.add_argument("--seed", type=int, help="repeatable dice and bots")
+    play.add_argument("--layout", default="first-game", help="layout name from the data file")
+    play.add_argument("--data", help="Battle Royale data file (cards, layouts)")
+    play.add_argument("--start-player", type=int, help="seat that starts (default: drawn)")
+    play.add_argument("--config", help="table.toml with [game] and [hardware] settings")
+    play.add_argument("--speed", type=_positive_float, default=1.0,
+                      help="bot playback speed factor on a terminal")
+    play.set_defaults(handler="companion.commands.play:run")
+
+    selftest = sub.add_parser("selftest", help="check every LED, button and the solenoid")
+    selftest.add_argument("--hardware", choices=("sim", "gpio"), default=None,
+                          help="hardware profile (default: from --config, else sim)")
+    selftest.add_argument("--config", help="table.toml with a [hardware] table")
+    selftest.add_argument("--fire", action="store_true",
+                          help="also fire one test pulse, after a typed confirmation")
+    selftest.add_argument("--timeout", type=_positive_float, default=10.0,
+                          help="seconds to wait for each button press (default 10)")
+    selftest.set_defaults(handler="companion.commands.selftest:run")
+
+    serve = sub.add_parser("serve", help="the headless Pi service (assist mode)")
+    serve.add_argument("--config", help="table.toml (default: /etc/companion/table.toml "
+                       "if present, else built-in defaults on simulated hardware)")
+    serve.add_argument("--hardware", choices=("sim", "gpio"), default=None,
+                       help="override the config's hardware profile")
+    serve.set_defaults(handler="companion.commands.serve:run")
+
     dice = sub.add_parser("dice", help="list the table dice with faces and probabilities")
     dice.add_argument("--json", action="store_true", help="machine-readable output")
     dice.set_defaults(handler="companion.commands.roll:list_dice")
