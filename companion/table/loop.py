@@ -1,0 +1,281 @@
+"""The table loop: one game state + one hardware set. The only place the two meet.
+
+:class:`TableLoop` holds what every mode shares: status LEDs for the turn, the
+Doom die rolled on the roll button with a short LED animation, the arena
+display, and the Eliminator's fire sequence (arm, wait for the red button,
+fire through the solenoid guard). :class:`TrackedTable` runs the full engine;
+the assist-mode loop lives in :mod:`companion.table.assist`.
+
+The loop does not know which backend it has: it only uses the roles of
+:class:`companion.hal.Hardware`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Protocol
+
+from companion.dice import Roller
+from companion.games.battle_royale.events import Event
+from companion.games.battle_royale.layout import field_name, parse_field
+from companion.games.battle_royale.state import IllegalActionError
+from companion.hal import DIE_FACES, Hardware, Refusal
+from companion.table.arena_frame import arena_frame
+from companion.table.people import Agent, SimOperator, TableStopped, TerminalInput
+
+ROLL_ANIMATION_STEPS = 6
+ROLL_ANIMATION_STEP_S = 0.05
+POLL_S = 0.05
+
+
+class TableView(Protocol):
+    """Where the loop tells people what happens (the rich dashboard, or a test's list)."""
+
+    def update(self, state: Any, events: Sequence[Event]) -> None: ...
+
+    def message(self, text: str) -> None: ...
+
+    def prompt(self, text: str, options: Sequence[str] = ()) -> None: ...
+
+
+class TableLoop:
+    """Shared machinery of the table modes.
+
+    ``sleep`` waits on the hardware's clock (a :class:`~companion.hal.ManualClock`
+    in simulations advances instantly). ``operator`` presses buttons on simulated
+    hardware when no person is present; ``terminal`` lets a person at a laptop
+    type commands; on simulated hardware ``roll``, ``fire`` (the red button),
+    ``select`` and ``confirm`` are pressed for them.
+    """
+
+    def __init__(
+        self,
+        state: Any,
+        hw: Hardware,
+        roller: Roller,
+        view: TableView,
+        *,
+        sleep: Callable[[float], None] = time.sleep,
+        operator: SimOperator | None = None,
+        terminal: TerminalInput | None = None,
+    ) -> None:
+        self.state = state
+        self.hw = hw
+        self.roller = roller
+        self.view = view
+        self.sleep = sleep
+        self.operator = operator
+        self.terminal = terminal
+        self.highlight: set[int] = set()
+        self.blink: set[int] = set()
+        self.fire_results: list[Any] = []
+
+    # -- output ------------------------------------------------------------------------
+
+    def paint(self) -> None:
+        """Show the arena on the display (fields, holes, centre, Eliminator, marks)."""
+        self.hw.display.show(
+            arena_frame(
+                self.state.present,
+                self.state.eliminator,
+                highlight=self.highlight,
+                blink=self.blink,
+            )
+        )
+
+    def show_turn(self) -> None:
+        colours = self.hw.status_leds.colours
+        colour = self.state.colours[self.state.active]
+        self.hw.status_leds.show_turn(colour if colour in colours else None)
+
+    def animate_roll(self, face: str) -> None:
+        """A short rolling animation over the die LEDs, ending on ``face``."""
+        for i in range(ROLL_ANIMATION_STEPS):
+            self.hw.status_leds.show_die(DIE_FACES[i % len(DIE_FACES)])
+            self.sleep(ROLL_ANIMATION_STEP_S)
+        self.hw.status_leds.show_die(face)
+
+    # -- input -------------------------------------------------------------------------
+
+    def seat_is_bot(self, seat: int) -> bool:
+        """Whether a bot plays ``seat`` (then the simulated operator presses for it)."""
+        return False
+
+    def wait_for(
+        self,
+        buttons: Iterable[str],
+        prompt: str,
+        kinds: Iterable[str] = ("press",),
+        *,
+        seat: int | None = None,
+        operator_presses: str | None = None,
+    ) -> Any:
+        """Wait for a press of one of ``buttons`` (or a typed command naming one).
+
+        Returns the :class:`~companion.hal.InputEvent`. When a simulated
+        operator stands in for ``seat`` (a bot's seat, or any seat when no
+        person is at the table), it presses ``operator_presses`` (default: the
+        first button) first.
+        """
+        buttons, kinds = set(buttons), set(kinds)
+        self.view.prompt(prompt)
+        if self.operator is not None and (
+            self.terminal is None or (seat is not None and self.seat_is_bot(seat))
+        ):
+            self.operator.press(operator_presses or sorted(buttons)[0])
+        while True:
+            event = self.hw.next_input(timeout=0 if self.terminal else POLL_S)
+            if event is not None:
+                if event.button in buttons and event.kind in kinds:
+                    return event
+                continue
+            if self.terminal is not None:
+                self._typed_button(self.terminal.poll(POLL_S))
+
+    TYPED = {
+        "roll": "roll",
+        "r": "roll",
+        "fire": "trigger",
+        "f": "trigger",
+        "select": "select",
+        "s": "select",
+        "confirm": "confirm",
+        "c": "confirm",
+    }
+
+    def _typed_button(self, line: str | None) -> None:
+        if line is None:
+            return
+        if line in ("quit", "q"):
+            raise TableStopped("quit")
+        button = self.TYPED.get(line.lower())
+        if button is None:
+            self.view.message(f"{line!r}: type roll, fire, select or confirm")
+        elif self.hw.sim is None:
+            self.view.message("on real hardware, press the button itself")
+        else:
+            self.hw.sim.tap(button, 0.03)
+
+    # -- chance and the Doom die -------------------------------------------------------
+
+    def resolve_chance(self) -> Any:
+        """Pick the chance node's outcome; a Doom roll waits for the roll button."""
+        outcomes = self.state.chance_outcomes()
+        first = outcomes[0][0]
+        if hasattr(first, "face"):
+            seat = self.state.active
+            extra = " (extra roll: only an explosion counts)" if first.kind == "extra-roll" else ""
+            self.wait_for(
+                {"roll"},
+                f"{self.state.colours[seat]}: press ROLL for the Doom die{extra}",
+                seat=seat,
+            )
+            action = self.roller.choose(outcomes)
+            self.animate_roll(action.face)
+            return action
+        return self.roller.choose(outcomes)
+
+    # -- the Eliminator ----------------------------------------------------------------
+
+    def fire_sequence(self, cell: int, token: str) -> bool:
+        """Arm, blink the field, wait for the red button, fire through the guard.
+
+        Returns whether a pulse fired. A refusal for cool-down waits and asks
+        again; a driver fault is reported and the players remove the tile by hand.
+        """
+        guard = self.hw.eliminator
+        guard.arm(token)
+        self.blink = {cell}
+        self.paint()
+        self.view.message(f"explosion under {field_name(cell)}: hit the red button")
+        try:
+            while True:
+                press = self.wait_for(
+                    {"trigger"}, "hit the RED BUTTON to fire the Eliminator", seat=self.state.active
+                )
+                result = guard.fire(press)
+                self.fire_results.append(result)
+                if result.fired:
+                    self.view.message(f"Eliminator fired ({result.pulse.length_s * 1000:.0f} ms)")
+                    return True
+                if result.reason == Refusal.COOLING_DOWN:
+                    self.view.message(f"solenoid cooling down: {result.retry_after_s:.1f} s")
+                    self.sleep(result.retry_after_s or 0.1)
+                    guard.arm(token)
+                    continue
+                if result.reason in (Refusal.DRIVER_FAULT, Refusal.CLOSED):
+                    self.view.message(
+                        f"solenoid fault ({result.message}): lift the tile "
+                        f"{field_name(cell)} out by hand"
+                    )
+                    return False
+                # a stale or repeated press: keep waiting for a fresh one
+                guard.arm(token)
+        finally:
+            guard.disarm()
+            self.blink = set()
+
+
+class TrackedTable(TableLoop):
+    """Tracked mode: the full engine; every seat has an agent (bot or person)."""
+
+    def __init__(
+        self,
+        state: Any,
+        hw: Hardware,
+        roller: Roller,
+        view: TableView,
+        agents: dict[int, Agent],
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(state, hw, roller, view, **kwargs)
+        self.agents = agents
+
+    def seat_is_bot(self, seat: int) -> bool:
+        return bool(getattr(self.agents.get(seat), "is_bot", False))
+
+    def run(self) -> Any:
+        """Play to the end of the game; returns the final state."""
+        if self.state.turn:  # resuming mid-game; a new game lights its first turn on start
+            self.show_turn()
+        self.paint()
+        self.view.update(self.state, [])
+        while not self.state.is_terminal:
+            self.step()
+        self.hw.status_leds.show_turn(None)
+        return self.state
+
+    def step(self) -> list[Event]:
+        state = self.state
+        if state.is_chance_node:
+            action = self.resolve_chance()
+        else:
+            seat = state.current_player
+            agent = self.agents[seat]
+            while True:
+                action = agent.choose(state, state.legal_actions())
+                try:
+                    events = state.apply(action)
+                    break
+                except IllegalActionError as exc:
+                    if getattr(agent, "is_bot", False):
+                        raise
+                    self.view.message(str(exc))
+            self.react(events)
+            self.view.update(state, events)
+            return events
+        events = state.apply(action)
+        self.react(events)
+        self.view.update(state, events)
+        return events
+
+    def react(self, events: Sequence[Event]) -> None:
+        """Map engine events onto the hardware."""
+        for event in events:
+            if event.kind == "turn_started":
+                self.show_turn()
+            elif event.kind == "explosion_armed":
+                cell = parse_field(event.data["field"])
+                self.fire_sequence(cell, f"turn-{self.state.turn}-{event.data['field']}")
+        self.paint()
