@@ -57,19 +57,23 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--data", help="Battle Royale data file (cards, layouts)")
     demo.set_defaults(handler="companion.commands.demo:run")
 
-    play = sub.add_parser("play", help="run a game at the table (assist or tracked mode)")
+    play = sub.add_parser(
+        "play", help="run a game at the table (assist or tracked mode)",
+        description="Settings come from --config (a table.toml) when given; flags override it.")
     play.add_argument("game", choices=("battle-royale",), help="the game")
-    play.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
-    play.add_argument("--mode", choices=("assist", "tracked"), default="tracked",
-                      help="assist: the pieces on the table are the truth; tracked: every "
-                      "figure is entered (default)")
-    play.add_argument("--hardware", choices=("sim", "gpio"), default="sim",
+    play.add_argument("--players", type=int, choices=(2, 3, 4), help="2, 3 or 4 (default 4)")
+    play.add_argument("--mode", choices=("assist", "tracked"),
+                      help="assist: the pieces on the table are the truth, buttons drive the "
+                      "companion; tracked: every figure is entered or played by bots (default)")
+    play.add_argument("--hardware", choices=("sim", "gpio"),
                       help="sim: simulated hardware (default); gpio: the Pi's pins")
-    play.add_argument("--bots", type=int, default=None,
-                      help="tracked mode: how many seats bots play, the last ones "
-                      "(default: all but the first seat)")
+    play.add_argument("--bots", type=int,
+                      help="tracked mode: how many seats bots play, the last ones (default: "
+                      "all but the first)")
+    play.add_argument("--autoplay", action="store_true",
+                      help="simulated people press the simulated buttons (sim hardware only)")
     play.add_argument("--seed", type=int, help="repeatable dice and bots")
-    play.add_argument("--layout", default="first-game", help="layout name from the data file")
+    play.add_argument("--layout", help="layout name from the data file (default first-game)")
     play.add_argument("--data", help="Battle Royale data file (cards, layouts)")
     play.add_argument("--start-player", type=int, help="seat that starts (default: drawn)")
     play.add_argument("--config", help="table.toml with [game] and [hardware] settings")
@@ -90,6 +94,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="the headless Pi service (assist mode)")
     serve.add_argument("--config", help="table.toml (default: /etc/companion/table.toml "
                        "if present, else built-in defaults on simulated hardware)")
+    serve.add_argument("--autoplay", action="store_true",
+                       help="simulated people press the buttons (sim hardware; for trying it)")
+    serve.add_argument("--games", type=_positive_int,
+                       help="stop after this many games (default: run until stopped)")
     serve.add_argument("--hardware", choices=("sim", "gpio"), default=None,
                        help="override the config's hardware profile")
     serve.set_defaults(handler="companion.commands.serve:run")

@@ -161,7 +161,7 @@ def test_demo_is_repeatable(
 
 def test_demo_rejects_an_unknown_layout(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["demo", "--layout", "nowhere"]) == 2
-    assert "unknown layout 'nowhere'" in capsys.readouterr().err
+    assert 'game.layout = "nowhere" is not a known layout' in capsys.readouterr().err
 
 
 def test_demo_rejects_five_players(capsys: pytest.CaptureFixture[str]) -> None:

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import argparse
 
+from companion.cli import CommandError
 from companion.commands.play import PlayOptions, play_game
+from companion.hal import HardwareConfig
+from companion.table.config import GameSettings, TableConfig, TableConfigError
 
 
 def run(args: argparse.Namespace) -> int:
-    options = PlayOptions(
-        players=args.players, mode="tracked", hardware="sim", bots=args.players,
-        seed=args.seed, layout=args.layout, data=args.data, start_player=None,
-        speed=args.speed, title=f"Battle Royale demo: {args.players} bots, seed {args.seed}",
-    )
-    return play_game(options)
+    try:
+        game = GameSettings(mode="tracked", players=args.players, bots=args.players,
+                            layout=args.layout, data_file=args.data)
+        table = TableConfig(game, HardwareConfig(profile="sim"), "companion demo")
+    except TableConfigError as exc:
+        raise CommandError(str(exc)) from None
+    title = f"Battle Royale demo: {args.players} bots, seed {args.seed}"
+    return play_game(PlayOptions(table, seed=args.seed, speed=args.speed, title=title))

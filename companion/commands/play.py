@@ -1,10 +1,16 @@
-"""``companion play battle-royale``: a game at the table, on simulated or real hardware."""
+"""``companion play battle-royale``: a game at the table, on simulated or real hardware.
+
+Settings come from ``--config`` (a ``table.toml``) when given, else from the
+built-in defaults (tracked mode, 4 players, simulated hardware); flags given on
+the command line override either.
+"""
 
 from __future__ import annotations
 
 import argparse
 import random
 import sys
+import time
 from dataclasses import dataclass
 
 from rich.console import Console
@@ -12,9 +18,15 @@ from rich.rule import Rule
 
 from companion.cli import CommandError
 from companion.dice import Roller
-from companion.games.battle_royale import BattleRoyaleConfig, ConfigError, new_game, parse_action
-from companion.hal import HardwareConfig, HardwareConfigError, ManualClock, open_hardware
-from companion.table.loop import TrackedTable
+from companion.games.battle_royale import BattleRoyaleConfig, new_game, parse_action
+from companion.hal import Hardware, HardwareConfig, ManualClock, open_hardware
+from companion.table.config import (
+    GameSettings,
+    TableConfig,
+    TableConfigError,
+    load_table_config,
+)
+from companion.table.loop import TableLoop, TrackedTable
 from companion.table.people import (
     BotAgent,
     SimOperator,
@@ -26,102 +38,129 @@ from companion.table.shorthand import expand_move
 from companion.ui.battle_royale import colour_text
 from companion.ui.dashboard import Dashboard
 
-TURN_PACE_S = 0.4  # on a terminal, at --speed 1, when only bots play
+TURN_PACE_S = 0.4  # on a terminal, at --speed 1, when nobody types
 
 
 @dataclass
 class PlayOptions:
-    players: int
-    mode: str
-    hardware: str
-    bots: int
-    seed: int | None
-    layout: str
-    data: str | None
-    start_player: int | None
-    speed: float
+    """A resolved ``play``/``demo``/``serve`` request."""
+
+    table: TableConfig
+    seed: int | None = None
+    speed: float = 1.0
     title: str = "Battle Royale"
-    config_path: str | None = None
+    autoplay: bool = False  # simulated people press the buttons (sim hardware only)
+
+
+def _override(args: argparse.Namespace) -> dict[str, object]:
+    names = {"players": "players", "mode": "mode", "bots": "bots", "layout": "layout",
+             "data": "data_file", "start_player": "start_player"}
+    return {key: getattr(args, arg) for arg, key in names.items()
+            if getattr(args, arg, None) is not None}
+
+
+def resolve_table(args: argparse.Namespace, default_mode: str) -> TableConfig:
+    """The table config from ``--config`` or defaults, with the command-line flags applied."""
+    try:
+        if args.config:
+            base = load_table_config(args.config)
+        else:
+            base = TableConfig(GameSettings(mode=default_mode), HardwareConfig(profile="sim"))
+        game = base.game
+        changes = _override(args)
+        if changes:
+            values = {**game.to_mapping(), **changes}
+            if "players" in changes and changes["players"] != game.players:
+                values["colours"] = []  # the default colours for the new player count
+            values["colours"] = tuple(values["colours"])
+            game = GameSettings(**values)
+        table = TableConfig(game, base.hardware, base.source)
+        return table.with_profile(getattr(args, "hardware", None))
+    except TableConfigError as exc:
+        raise CommandError(str(exc)) from None
 
 
 def run(args: argparse.Namespace) -> int:
-    bots = args.players - 1 if args.bots is None else args.bots
-    if not 0 <= bots <= args.players:
-        raise CommandError(f"--bots must be 0..{args.players} for {args.players} players")
-    options = PlayOptions(
-        players=args.players, mode=args.mode, hardware=args.hardware, bots=bots, seed=args.seed,
-        layout=args.layout, data=args.data, start_player=args.start_player, speed=args.speed,
-        config_path=args.config,
-    )
-    return play_game(options)
-
-
-def _hardware_config(options: PlayOptions) -> HardwareConfig:
-    if options.config_path is None:
-        return HardwareConfig(profile=options.hardware)
-    from companion.table.config import TableConfigError, load_table_config
-
-    try:
-        table = load_table_config(options.config_path)
-    except TableConfigError as exc:
-        raise CommandError(str(exc)) from None
-    try:
-        return HardwareConfig(**{**table.hardware.__dict__, "profile": options.hardware})
-    except (HardwareConfigError, TypeError) as exc:
-        raise CommandError(str(exc)) from None
+    tracked = args.mode == "tracked" or (args.mode is None and not args.config)
+    if args.bots is None and tracked and not args.config and not args.autoplay:
+        args.bots = (args.players or 4) - 1  # one person at the terminal, bots for the rest
+    if args.autoplay and tracked and args.bots is None:
+        args.bots = args.players or 4
+    table = resolve_table(args, default_mode="tracked")
+    return play_game(PlayOptions(table, seed=args.seed, speed=args.speed,
+                                 autoplay=args.autoplay))
 
 
 def play_game(options: PlayOptions) -> int:
-    if options.mode == "assist":
-        from companion.commands.assist import play_assist
-
-        return play_assist(options)
-    try:
-        config = BattleRoyaleConfig(players=options.players, layout=options.layout,
-                                    data_file=options.data, start_player=options.start_player)
-    except (ConfigError, ValueError) as exc:
-        raise CommandError(str(exc)) from None
-    hw_config = _hardware_config(options)
-    humans = options.players - options.bots
+    """Run one game at the table; exit code 0 when it ends with a winner."""
+    game = options.table.game
     console = Console()
     seed = options.seed if options.seed is not None else random.SystemRandom().randrange(2**32)
     roller = Roller.seeded(seed) if options.seed is not None else Roller()
     rng = random.Random(seed)
+    hw_config = options.table.hardware
     sim = hw_config.profile == "sim"
+    nobody_types = options.autoplay or (game.mode == "tracked" and game.bots == game.players)
+    if options.autoplay and not sim:
+        raise CommandError("--autoplay lets simulated people press simulated buttons: "
+                           "use it with --hardware sim")
     # simulated hardware runs on simulated time, so cool-downs do not slow a bot game
-    clock = ManualClock() if sim else None
-    live = console.is_terminal and humans == 0
+    clock = ManualClock() if sim and nobody_types else None
+    live = console.is_terminal and nobody_types
     pace = TURN_PACE_S / options.speed if live else 0.0
-    state = new_game(config)
+    config = game.battle_royale_config()
     console.print(Rule(options.title))
-    console.print(f"{options.players} players ({humans} at the terminal, {options.bots} bots), "
-                  f"{options.mode} mode, {hw_config.profile} hardware, seed {seed}, "
-                  f"layout {config.layout}")
-    terminal = TerminalInput() if humans else None
-    if terminal is not None and not sys.stdin.isatty():
-        console.print("reading moves from standard input")
+    humans = "simulated people" if nobody_types else (
+        "people at the table" if game.mode == "assist" else
+        f"{game.players - game.bots} at the terminal, {game.bots} bots")
+    console.print(f"{game.players} players ({humans}), {game.mode} mode, {hw_config.profile} "
+                  f"hardware, seed {seed}, layout {config.layout}", soft_wrap=True)
+    terminal = None if nobody_types else TerminalInput()
+    if terminal is not None and sim:
+        console.print("type roll / select / confirm / fire (or r, s, c, f) to press the "
+                      "simulated buttons; quit to stop", soft_wrap=True)
+    sleep = clock.sleep if clock is not None else time.sleep
+    state = None
     try:
         with open_hardware(hw_config, clock=clock) as hw, \
                 Dashboard(console, hw, live=live, pace_s=pace, title=options.title) as view:
-            agents = {}
-            for seat in range(options.players):
-                if seat < humans:
-                    assert terminal is not None
-                    agents[seat] = TerminalAgent(terminal, view, parse_action, expand_move)
-                else:
-                    agents[seat] = BotAgent(rng)
-            operator = SimOperator(hw) if sim else None
-            table = TrackedTable(state, hw, roller, view, agents,
-                                 sleep=clock.sleep if clock else __import__("time").sleep,
-                                 operator=operator, terminal=terminal)
-            table.run()
+            operator = SimOperator(hw, rng=random.Random(seed)) if sim else None
+            loop = _make_loop(game, config, hw, roller, view, rng, operator, terminal, sleep)
+            state = loop.state
+            loop.run()
     except (TableStopped, EOFError) as exc:
-        console.print(f"game stopped ({exc}) after {len(state.history)} actions")
+        done = len(state.history) if state is not None else 0
+        console.print(f"game stopped ({exc}) after {done} actions")
         return 1
+    _print_result(console, state)
+    return 0
+
+
+def _make_loop(game: GameSettings, config: BattleRoyaleConfig, hw: Hardware, roller: Roller,
+               view: Dashboard, rng: random.Random, operator: SimOperator | None,
+               terminal: TerminalInput | None, sleep: object) -> TableLoop:
+    if game.mode == "assist":
+        from companion.games.battle_royale.assist import new_assist_game
+        from companion.table.assist import AssistTable
+
+        return AssistTable(new_assist_game(config), hw, roller, view, sleep=sleep,
+                           operator=operator, terminal=terminal)
+    agents = {}
+    for seat in range(game.players):
+        if seat in game.bot_seats or terminal is None:
+            agents[seat] = BotAgent(rng)
+        else:
+            agents[seat] = TerminalAgent(terminal, view, parse_action, expand_move)
+    if terminal is not None and not sys.stdin.isatty():
+        view.message("reading moves from standard input")
+    return TrackedTable(new_game(config), hw, roller, view, agents, sleep=sleep,
+                        operator=operator, terminal=terminal)
+
+
+def _print_result(console: Console, state: object) -> None:
     winners = [state.colours[s] for s in state.winners]
     line = colour_text(winners[0], " and ".join(winners))
     line.append(f" win{'s' if len(winners) == 1 else ''} after {state.turn} turns: "
                 f"{state.end_reason}", style="bold green")
     console.print(Rule("Game over"))
     console.print(line, soft_wrap=True)
-    return 0

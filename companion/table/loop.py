@@ -110,6 +110,7 @@ class TableLoop:
         *,
         seat: int | None = None,
         operator_presses: str | None = None,
+        operate: bool = True,
     ) -> Any:
         """Wait for a press of one of ``buttons`` (or a typed command naming one).
 
@@ -120,7 +121,7 @@ class TableLoop:
         """
         buttons, kinds = set(buttons), set(kinds)
         self.view.prompt(prompt)
-        if self.operator is not None and (
+        if operate and self.operator is not None and (
             self.terminal is None or (seat is not None and self.seat_is_bot(seat))
         ):
             self.operator.press(operator_presses or sorted(buttons)[0])
@@ -185,7 +186,8 @@ class TableLoop:
         again; a driver fault is reported and the players remove the tile by hand.
         """
         guard = self.hw.eliminator
-        guard.arm(token)
+        if guard.armed_token != token:
+            guard.arm(token)
         self.blink = {cell}
         self.paint()
         self.view.message(f"explosion under {field_name(cell)}: hit the red button")

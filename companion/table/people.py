@@ -89,12 +89,18 @@ class TerminalInput:
 class SimOperator:
     """Presses simulated buttons for a table where no person is present."""
 
-    def __init__(self, hw: Hardware, tap_s: float = 0.03) -> None:
+    def __init__(self, hw: Hardware, tap_s: float = 0.03,
+                 rng: random.Random | None = None) -> None:
         if hw.sim is None:
             raise ValueError("the simulated operator needs simulated hardware (profile sim)")
         self.hw = hw
         self.tap_s = tap_s
+        self.rng = rng if rng is not None else random.Random(0)
         self.presses: list[str] = []
+
+    def pick(self, choices: Sequence[int]) -> int:
+        """Which of ``choices`` the simulated people take (seeded, so runs repeat)."""
+        return self.rng.choice(list(choices))
 
     def press(self, button: str) -> None:
         assert self.hw.sim is not None

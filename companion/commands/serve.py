@@ -1,0 +1,73 @@
+"""``companion serve``: the headless table service in assist mode (systemd runs it on the Pi).
+
+Opens the hardware once, then plays game after game: the buttons drive it, the
+screen (if any) shows the live dashboard, and a new game starts when CONFIRM is
+pressed after the last one ended. SIGTERM (``systemctl stop``) switches the
+solenoid and every LED off and exits with status 143.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import random
+import time
+from pathlib import Path
+
+from rich.console import Console
+
+from companion.cli import CommandError
+from companion.dice import Roller
+from companion.games.battle_royale.assist import new_assist_game
+from companion.hal import HardwareConfigError, ManualClock, open_hardware
+from companion.table.assist import AssistTable
+from companion.table.config import TableConfigError, default_table_config, load_table_config
+from companion.table.people import SimOperator
+from companion.ui.dashboard import Dashboard
+
+SYSTEM_CONFIG = Path("/etc/companion/table.toml")
+
+
+def run(args: argparse.Namespace) -> int:
+    started = time.monotonic()
+    console = Console()
+    path = args.config or (str(SYSTEM_CONFIG) if SYSTEM_CONFIG.exists() else None)
+    try:
+        table = load_table_config(path) if path else default_table_config()
+        table = table.with_profile(args.hardware)
+    except (TableConfigError, HardwareConfigError) as exc:
+        raise CommandError(str(exc)) from None
+    if table.game.mode != "assist":
+        raise CommandError(f"{table.source}: game.mode = {table.game.mode!r}: serve runs assist "
+                           "mode (set mode = \"assist\"), or use 'companion play' for tracked mode")
+    sim = table.hardware.profile == "sim"
+    if args.autoplay and not sim:
+        raise CommandError("--autoplay presses simulated buttons: use it with --hardware sim")
+    clock = ManualClock() if args.autoplay else None
+    config = table.game.battle_royale_config()
+    roller = Roller()
+    try:
+        with open_hardware(table.hardware, clock=clock) as hw:
+            console.print(f"companion serve: ready ({table.hardware.profile} hardware, "
+                          f"{config.players} players, config {table.source}) in "
+                          f"{time.monotonic() - started:.2f} s", soft_wrap=True)
+            operator = SimOperator(hw, rng=random.Random(0)) if args.autoplay else None
+            sleep = clock.sleep if clock is not None else time.sleep
+            live = console.is_terminal and not args.autoplay
+            for number in itertools.count(1):
+                with Dashboard(console, hw, live=live, title=f"Battle Royale, game {number}") \
+                        as view:
+                    table_loop = AssistTable(new_assist_game(config), hw, roller, view,
+                                             sleep=sleep, operator=operator)
+                    state = table_loop.run()
+                    names = " and ".join(state.colours[s] for s in state.winners)
+                    console.print(f"game {number} over after {state.turn} turns: {names} "
+                                  f"won ({state.end_reason})", soft_wrap=True)
+                    if args.games and number >= args.games:
+                        break
+                    table_loop.wait_for({"confirm"}, "press CONFIRM to start a new game")
+    except SystemExit as exc:
+        console.print("companion serve: stopped, solenoid and LEDs off")
+        return int(exc.code or 0)
+    console.print("companion serve: finished, solenoid and LEDs off")
+    return 0

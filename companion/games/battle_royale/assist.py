@@ -1,0 +1,743 @@
+"""Battle Royale in assist mode: the pieces on the table are the truth.
+
+The companion does not track figures or cards. It runs the turn order, rolls the
+Doom die (as chance nodes), knows where the Eliminator is and which fields are
+holes, works out which fields collapse after an explosion, arms the explosion
+(the table fires the solenoid when the red button is hit), and applies the
+two-player rules (the extra roll after every turn, no Battle Royale in the first
+3 turns). The players move figures, push, capture and count by hand, and only
+confirm and choose with the buttons at the table.
+
+Like the full engine, :class:`AssistState` is pure: ``legal_actions()`` is the
+single source of legality, ``apply()`` rejects anything else with an
+:class:`~companion.games.battle_royale.state.IllegalActionError` and changes
+nothing, chance nodes list their outcomes with exact probabilities, and a game
+is its config plus its action history (:func:`replay_assist`).
+
+Rule numbers refer to ``docs/rules/battle-royale.md``; the assist-mode phases
+and rulings are in ``docs/rules/battle-royale-assist.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, fields
+from fractions import Fraction
+from itertools import combinations
+from typing import Any, ClassVar
+
+from companion.games.battle_royale import actions as A
+from companion.games.battle_royale.actions import Action, ActionFormatError
+from companion.games.battle_royale.config import DOOM_FACES, BattleRoyaleConfig
+from companion.games.battle_royale.data import DOOM_ACTIONS
+from companion.games.battle_royale.events import EVENT_KINDS, Event
+from companion.games.battle_royale.layout import (
+    CELLS,
+    CENTRE,
+    connected_to_centre,
+    field_name,
+    neighbours,
+)
+from companion.games.battle_royale.state import (
+    CHANCE,
+    NO_BATTLE_ROYALE_TURNS,
+    TERMINAL,
+    IllegalActionError,
+)
+
+__all__ = [
+    "ASSIST_ACTION_TYPES", "ASSIST_EVENT_KINDS", "ASSIST_PHASES", "CHANCE", "TERMINAL",
+    "AssistState", "CardExtra", "DeclareOut", "DeclareWinner", "Fired", "Removed",
+    "Resolved", "assist_action_from_dict", "new_assist_game", "parse_assist_action",
+    "replay_assist",
+]
+
+# --- assist-mode actions -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CardExtra(Action):
+    """The card played this turn has an extra action (``face``): it runs before the Doom roll.
+
+    Declared when movement is done, instead of ``continue``.
+    """
+
+    kind: ClassVar[str] = "card-extra"
+    face: str
+
+
+@dataclass(frozen=True)
+class Fired(Action):
+    """The Eliminator has fired: the armed field is gone."""
+
+    kind: ClassVar[str] = "fired"
+
+
+@dataclass(frozen=True)
+class Removed(Action):
+    """The table is cleared after an explosion: the exploded tile, figures that fell out of
+    the arena and every collapsed field (with its figures) are in the box."""
+
+    kind: ClassVar[str] = "removed"
+
+
+@dataclass(frozen=True)
+class Resolved(Action):
+    """The players have resolved the Battle Royale by hand, field by field."""
+
+    kind: ClassVar[str] = "resolved"
+
+
+@dataclass(frozen=True)
+class DeclareOut(Action):
+    """The player in ``seat`` has no figure left in the arena (rule 11)."""
+
+    kind: ClassVar[str] = "out"
+    seat: int
+
+
+@dataclass(frozen=True)
+class DeclareWinner(Action):
+    """The players end the game (rule 12) and name the winner(s); several seats for a tie.
+
+    ``seats`` is kept sorted without repeats, so ``DeclareWinner((2, 0)) == DeclareWinner((0, 2))``.
+    """
+
+    kind: ClassVar[str] = "winner"
+    seats: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        try:
+            seats = tuple(sorted(set(self.seats)))
+        except TypeError:  # not a collection of comparable values: rejected as malformed
+            return
+        object.__setattr__(self, "seats", seats)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "seats": list(self.seats)}
+
+    @property
+    def notation(self) -> str:
+        return " ".join([self.kind, *(str(s) for s in self.seats)])
+
+
+_NEW_TYPES: tuple[type[Action], ...] = (
+    CardExtra, Fired, Removed, Resolved, DeclareOut, DeclareWinner,
+)
+_REUSED_TYPES: tuple[type[Action], ...] = (
+    A.StartPlayer, A.DoomRoll, A.ExtraRoll, A.MoveEliminator, A.ChooseAction, A.Continue,
+    A.RemoveField, A.SetEliminator,
+)
+ASSIST_ACTION_TYPES: dict[str, type[Action]] = {cls.kind: cls for cls in _REUSED_TYPES + _NEW_TYPES}
+assert not {c.kind for c in _NEW_TYPES} & set(A.ACTION_TYPES), "assist kinds clash"
+
+_DECLARATIONS = (DeclareOut, DeclareWinner)
+_CORRECTIONS = (A.RemoveField, A.SetEliminator)
+
+# --- phases and events -------------------------------------------------------------------
+
+PHASE_TEXT = {
+    "start_player": "the start player is being drawn",
+    "movement": "the active player moves figures by hand, then says continue (or card-extra "
+                "<face> for a card with an extra action)",
+    "doom_roll": "the Doom die is rolled",
+    "choose": "free choice: the active player picks a Doom action",
+    "move_eliminator": "the active player moves the Eliminator",
+    "battle_royale": "the players resolve the Battle Royale by hand, then confirm with resolved",
+    "armed": "the explosion is armed: hit the red button, then confirm with fired",
+    "remove_fields": "the players clear the table after the explosion, then confirm with removed",
+    "extra_roll": "two players: the extra Doom-die roll",
+    "declare_winner": "only the centre is left: the players name the winner",
+    "game_over": "the game is over",
+}
+ASSIST_PHASES = tuple(PHASE_TEXT)
+CHANCE_PHASES = frozenset({"start_player", "doom_roll", "extra_roll"})
+# Phases where the table has just changed and the players may end the game or declare a
+# player out (rules 11 and 12 apply "sofort", the companion cannot see it).
+_DECLARE_PHASES = frozenset({"movement", "battle_royale", "remove_fields"})
+_CORRECTION_PHASES = frozenset({"movement", "remove_fields"})
+
+# The engine's event kinds plus two of assist mode's own.
+ASSIST_EVENT_KINDS = (
+    *EVENT_KINDS,
+    "confirmed",  # the players confirmed a step done by hand (data: step)
+    "winner_needed",  # only the centre is left: the players must name the winner
+)
+
+
+class AssistState:
+    """One game of Battle Royale in assist mode. Public attributes are read-only views.
+
+    - ``present[cell]``: whether the field is still in the arena (cells 0..24);
+    - ``eliminator``: the cell the Eliminator is under (starts under the centre);
+    - ``turn`` (1-based, counted over all players; 0 before the first turn), ``active``;
+    - ``out[seat]``: the players declared out;
+    - ``phase`` (see ``PHASE_TEXT``), ``doom_stage``: ``None`` during movement, ``"extra"``
+      (the card's extra action), ``"roll"`` (the Doom roll), ``"extra_roll"`` (two players);
+    - ``card_extra``: the extra action declared this turn, if any;
+    - ``exploded_field`` and ``collapsed_fields``: the last explosion and the fields that
+      collapsed with it (a ``remove`` correction in the clear-up adds to them);
+    - ``winners``, ``end_reason``, ``history``.
+    """
+
+    def __init__(self, config: BattleRoyaleConfig) -> None:
+        self.config = config
+        self.players = config.players
+        self.colours: tuple[str, ...] = config.colours
+        self.neutral_colour: str | None = config.neutral_colour
+        self._doom = config.doom_distribution()
+        layout = config.arena_layout.fields
+        self.present = [cell in layout for cell in range(CELLS)]
+        self.eliminator = CENTRE
+        self.turn = 0
+        self.start_player: int | None = config.start_player
+        self.active = config.start_player if config.start_player is not None else 0
+        self.out = [False] * self.players
+        self.phase = ""
+        self.doom_stage: str | None = None
+        self.card_extra: str | None = None
+        self.exploded_field: int | None = None
+        self.collapsed_fields: list[int] = []
+        self.winners: list[int] = []
+        self.end_reason = ""
+        self.history: list[Action] = []
+        self._events: list[Event] = []
+        self._legal: list[Action] | None = None
+        if self.start_player is None:
+            self.phase = "start_player"
+        else:
+            self._start_turn(self.start_player)
+        self.initial_events = self._events
+        self._events = []
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.phase == "game_over"
+
+    @property
+    def is_chance_node(self) -> bool:
+        return self.phase in CHANCE_PHASES
+
+    @property
+    def current_player(self) -> int:
+        """The seat to choose now (the active player; declarations are the table's),
+        ``CHANCE`` at a chance node, ``TERMINAL`` at the end."""
+        if self.phase == "game_over":
+            return TERMINAL
+        if self.phase in CHANCE_PHASES:
+            return CHANCE
+        return self.active
+
+    @property
+    def prompt(self) -> str:
+        """What the table waits for, in words."""
+        return PHASE_TEXT[self.phase]
+
+    def colour_of(self, seat: int) -> str:
+        return self.colours[seat]
+
+    def fields(self) -> list[int]:
+        return [c for c in range(CELLS) if self.present[c]]
+
+    def players_in(self) -> list[int]:
+        """Seats not declared out."""
+        return [s for s in range(self.players) if not self.out[s]]
+
+    def eliminator_targets(self) -> list[int]:
+        """Rule 8: the up to 8 neighbouring positions that lie under a field (centre included)."""
+        return sorted(n for _, n in neighbours(self.eliminator, True) if self.present[n])
+
+    def explosion_armed_field(self) -> int | None:
+        """The field the Eliminator will blow up (phase ``armed``), else ``None``.
+
+        The table blinks this field and fires the solenoid when the red button is hit.
+        """
+        return self.eliminator if self.phase == "armed" else None
+
+    def battle_royale_suspended(self) -> bool:
+        """Rule 13: two players have no Battle Royale in the first 3 turns."""
+        return self.players == 2 and self.turn <= NO_BATTLE_ROYALE_TURNS
+
+    # ------------------------------------------------------------------ legality
+
+    def legal_actions(self) -> list[Action]:
+        """Every action allowed now (chance outcomes at a chance node)."""
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return list(self._legal)
+
+    def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
+        """At a chance node: each outcome with its exact probability (they sum to 1)."""
+        if self.phase == "start_player":
+            return [(A.StartPlayer(s), Fraction(1, self.players)) for s in range(self.players)]
+        if self.phase == "doom_roll":
+            return [(A.DoomRoll(f), p) for f, p in self._doom.items()]
+        if self.phase == "extra_roll":
+            return [(A.ExtraRoll(f), p) for f, p in self._doom.items()]
+        return []
+
+    def _compute_legal(self) -> list[Action]:
+        phase = self.phase
+        if phase in CHANCE_PHASES:
+            return [a for a, _ in self.chance_outcomes()]
+        acts: list[Action] = []
+        if phase == "movement":
+            acts = [A.Continue(), *(CardExtra(f) for f in DOOM_FACES)]
+        elif phase == "choose":
+            acts = [A.ChooseAction(f) for f in DOOM_ACTIONS
+                    if not (f == "battle_royale" and self.battle_royale_suspended())]
+        elif phase == "move_eliminator":
+            acts = [A.MoveEliminator(p) for p in self.eliminator_targets()]
+        elif phase == "battle_royale":
+            acts = [Resolved()]
+        elif phase == "armed":
+            acts = [Fired()]
+        elif phase == "remove_fields":
+            acts = [Removed()]
+        elif phase == "declare_winner":
+            return self._winner_actions()
+        if phase in _DECLARE_PHASES:
+            acts += [DeclareOut(s) for s in self.players_in()]
+            acts += self._winner_actions()
+        if phase in _CORRECTION_PHASES:
+            acts += [A.RemoveField(c) for c in self.fields() if c != CENTRE]
+            acts += [A.SetEliminator(p) for p in range(CELLS) if p != self.eliminator]
+        return acts
+
+    def _winner_actions(self) -> list[Action]:
+        """Every non-empty set of seats. The players judge who won (ruling A4)."""
+        seats = range(self.players)
+        return [DeclareWinner(c) for n in range(1, self.players + 1)
+                for c in combinations(seats, n)]
+
+    # ------------------------------------------------------------------ apply
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply a legal action and return the events it caused.
+
+        Raises :class:`IllegalActionError` (and changes nothing) for any action
+        that :meth:`legal_actions` does not list.
+        """
+        if action not in self.legal_actions():
+            rule, reason = self.why_illegal(action)
+            raise IllegalActionError(action, rule, reason)
+        self._events = []
+        self._legal = None
+        self.history.append(action)
+        getattr(self, "_do_" + type(action).__name__)(action)
+        return self._events
+
+    def _emit(self, kind: str, text: str, **data: Any) -> None:
+        self._events.append(Event(kind, text, data))
+
+    # turns -------------------------------------------------------------------
+
+    def _do_StartPlayer(self, a: A.StartPlayer) -> None:
+        self.start_player = a.seat
+        self._emit("setup", f"{self.colours[a.seat]} starts", seat=a.seat)
+        self._start_turn(a.seat)
+
+    def _start_turn(self, seat: int) -> None:
+        self.turn += 1
+        self.active = seat
+        self.doom_stage = None
+        self.card_extra = None
+        self.phase = "movement"
+        self._emit("turn_started", f"turn {self.turn}: {self.colours[seat]}",
+                   seat=seat, turn=self.turn)
+
+    def _end_turn(self) -> None:
+        for i in range(1, self.players + 1):
+            seat = (self.active + i) % self.players
+            if not self.out[seat]:
+                self._start_turn(seat)
+                return
+        raise AssertionError("every player is out but the game did not end")  # pragma: no cover
+
+    def _do_Continue(self, a: A.Continue) -> None:
+        self.doom_stage = "roll"
+        self.phase = "doom_roll"
+
+    def _do_CardExtra(self, a: CardExtra) -> None:
+        self.card_extra = a.face
+        self.doom_stage = "extra"
+        self._emit("doom_action", f"the card's extra action: {a.face.replace('_', ' ')}",
+                   face=a.face, source="card")
+        self._run_doom_action(a.face)
+
+    # Doom phase ---------------------------------------------------------------
+
+    def _do_DoomRoll(self, a: A.DoomRoll) -> None:
+        self._emit("doom_rolled", f"Doom die: {a.face.replace('_', ' ')}", face=a.face)
+        self._run_doom_action(a.face)
+
+    def _do_ExtraRoll(self, a: A.ExtraRoll) -> None:
+        self._emit("doom_rolled", f"extra Doom die: {a.face.replace('_', ' ')}",
+                   face=a.face, extra=True)
+        if a.face == "explosion":
+            self._run_doom_action("explosion")
+        else:
+            self._emit("nothing_happens", "the extra roll counts only an explosion")
+            self._doom_done()
+
+    def _do_ChooseAction(self, a: A.ChooseAction) -> None:
+        self._emit("doom_action", f"{self.colours[self.active]} chooses "
+                   f"{a.face.replace('_', ' ')}", face=a.face, source="choice")
+        self._run_doom_action(a.face)
+
+    def _run_doom_action(self, face: str) -> None:
+        if face == "free_choice":
+            self.phase = "choose"
+        elif face == "battle_royale":
+            if self.battle_royale_suspended():
+                self._emit("nothing_happens", "two players: no Battle Royale in the first 3 turns")
+                self._doom_done()
+            else:
+                self._emit("doom_action", "Battle Royale: resolve every field by hand in reading "
+                           "order (not the centre), then confirm", face="battle_royale",
+                           source="table")
+                self.phase = "battle_royale"
+        elif face == "move_eliminator":
+            if self.eliminator_targets():
+                self.phase = "move_eliminator"
+            else:
+                self._emit("nothing_happens", "the Eliminator has no field to move under")
+                self._doom_done()
+        elif face == "explosion":
+            if self.eliminator == CENTRE or not self.present[self.eliminator]:
+                where = "the centre" if self.eliminator == CENTRE else "a hole"
+                self._emit("doom_action", f"the Eliminator is under {where}: the explosion "
+                           "becomes move Eliminator", face="move_eliminator", source="explosion")
+                self._run_doom_action("move_eliminator")
+                return
+            cell = self.eliminator
+            self._emit("explosion_armed", f"explosion under {field_name(cell)}: hit the red "
+                       "button", field=field_name(cell), cell=cell)
+            self.phase = "armed"
+        else:  # pragma: no cover - faces are validated by the config and by legality
+            raise AssertionError(face)
+
+    def _do_MoveEliminator(self, a: A.MoveEliminator) -> None:
+        old = self.eliminator
+        self.eliminator = a.position
+        self._emit("eliminator_moved", f"Eliminator {field_name(old)} -> {field_name(a.position)}",
+                   **{"from": field_name(old)}, to=field_name(a.position))
+        self._doom_done()
+
+    def _do_Fired(self, a: Fired) -> None:
+        cell = self.eliminator
+        self.present[cell] = False
+        self.exploded_field = cell
+        self.collapsed_fields = []
+        self._emit("field_exploded", f"{field_name(cell)} explodes", field=field_name(cell),
+                   cell=cell)
+        self._collapse()
+        if not self._only_centre_left():
+            self.phase = "remove_fields"
+
+    def _collapse(self) -> None:
+        fields_now = self.fields()
+        loose = sorted(set(fields_now) - connected_to_centre(fields_now))
+        if not loose:
+            return
+        for cell in loose:
+            self.present[cell] = False
+        self.collapsed_fields.extend(loose)
+        names = [field_name(c) for c in loose]
+        self._emit("fields_collapsed", f"collapsed: {', '.join(names)}: take them off with "
+                   "their figures", fields=names, cells=loose)
+
+    def _only_centre_left(self) -> bool:
+        """Rule 12: only the centre is left, so the game ends; the players count."""
+        if self.fields() != [CENTRE]:
+            return False
+        self.phase = "declare_winner"
+        self._emit("winner_needed", "only the centre is left: the most figures on the centre "
+                   "wins, then the most prisoners; name the winner(s)")
+        return True
+
+    def _do_Removed(self, a: Removed) -> None:
+        self._emit("confirmed", "the table is cleared after the explosion", step="removed")
+        self._doom_done()
+
+    def _do_Resolved(self, a: Resolved) -> None:
+        self._emit("confirmed", "the Battle Royale is resolved", step="resolved")
+        self._doom_done()
+
+    def _doom_done(self) -> None:
+        if self.doom_stage == "extra":
+            self.doom_stage = "roll"
+            self.phase = "doom_roll"
+        elif self.doom_stage == "roll" and self.players == 2:
+            self.doom_stage = "extra_roll"
+            self.phase = "extra_roll"
+        else:
+            self._end_turn()
+
+    # declarations and corrections ---------------------------------------------
+
+    def _do_DeclareOut(self, a: DeclareOut) -> None:
+        self.out[a.seat] = True
+        self._emit("player_out", f"{self.colours[a.seat]} has no figure left in the arena",
+                   seat=a.seat)
+        left = self.players_in()
+        if len(left) == 1:
+            self._finish(left, f"every other player is out: only {self.colours[left[0]]} is "
+                         "left in the arena")
+
+    def _do_DeclareWinner(self, a: DeclareWinner) -> None:
+        if self.phase == "declare_winner":
+            reason = "only the centre is left: the players named the winner"
+        else:
+            reason = "the players declared the end of the game"
+        self._finish(list(a.seats), reason)
+
+    def _do_RemoveField(self, a: A.RemoveField) -> None:
+        self.present[a.field] = False
+        if self.phase != "remove_fields":
+            self.collapsed_fields = []
+        self._emit("correction", f"field {field_name(a.field)} removed", correction="remove",
+                   field=field_name(a.field))
+        self._collapse()
+        self._only_centre_left()
+
+    def _do_SetEliminator(self, a: A.SetEliminator) -> None:
+        self.eliminator = a.position
+        self._emit("correction", f"Eliminator set under {field_name(a.position)}",
+                   correction="set-eliminator", position=field_name(a.position))
+
+    def _finish(self, winners: list[int], reason: str) -> None:
+        self.winners = winners
+        self.end_reason = reason
+        self.phase = "game_over"
+        names = " and ".join(self.colours[s] for s in winners)
+        self._emit("game_over", f"{names} win{'s' if len(winners) == 1 else ''}: {reason}",
+                   winners=list(winners), reason=reason)
+
+    # ------------------------------------------------------------------ rejections
+
+    def why_illegal(self, action: Action) -> tuple[str, str]:
+        """``(rule, reason)`` for an action not in :meth:`legal_actions`; explains only."""
+        phase = self.phase
+        legal = ", ".join(sorted({a.kind for a in self.legal_actions()})) or "nothing"
+        now = f"now {PHASE_TEXT[phase]} (legal now: {legal})"
+        if phase == "game_over":
+            return "rule 12 (end of game)", f"the game is over ({self.end_reason})"
+        if type(action) not in ASSIST_ACTION_TYPES.values():
+            return "assist mode", (f"{action.kind} is not an assist-mode action: the players "
+                                   f"handle figures and cards by hand; legal now: {legal}")
+        if action.is_chance != self.is_chance_node:
+            if self.is_chance_node:
+                return "chance", f"{now}: apply one of the chance outcomes"
+            return "chance", f"{action.kind} is a die outcome, but {now}"
+        if self.is_chance_node:
+            return "chance", f"{action.notation} is not an outcome of this chance node"
+        malformed = self._malformed(action)
+        if malformed:
+            return "action format", malformed
+        return self._specific(action, now) or ("turn order", now)
+
+    def _malformed(self, action: Action) -> str | None:
+        for name in ("field", "position"):
+            value = getattr(action, name, 0)
+            if not _is_int(value) or not 0 <= value < CELLS:
+                return f"{name} must be a field number 0..24 (a1..e5), got {value!r}"
+        face = getattr(action, "face", DOOM_FACES[0])
+        if face not in DOOM_FACES:
+            return f"the Doom die's faces are {', '.join(DOOM_FACES)}, not {face!r}"
+        seats: list[Any] = []
+        if isinstance(action, DeclareOut):
+            seats = [action.seat]
+        elif isinstance(action, DeclareWinner):
+            if not isinstance(action.seats, tuple | list):
+                return f"seats must be a list of seats, got {action.seats!r}"
+            if not action.seats:
+                return "name at least one winning seat"
+            seats = list(action.seats)
+        for seat in seats:
+            if not _is_int(seat) or not 0 <= seat < self.players:
+                return f"seats are 0..{self.players - 1} in this game, got {seat!r}"
+        return None
+
+    def _specific(self, action: Action, now: str) -> tuple[str, str] | None:
+        phase = self.phase
+        if isinstance(action, CardExtra):
+            return "rule 6 (cards)", ("a card's extra action is declared once per turn, when "
+                                      f"movement is done and before the Doom roll; {now}")
+        if isinstance(action, A.Continue):
+            return "turn order", f"continue ends the movement phase; {now}"
+        if isinstance(action, A.MoveEliminator):
+            if phase != "move_eliminator":
+                return "rule 8 (move Eliminator)", (
+                    f"the Eliminator moves only when the Doom die says so; {now}")
+            targets = ", ".join(field_name(c) for c in self.eliminator_targets())
+            pos = action.position
+            if pos == self.eliminator:
+                why = "it must move one position"
+            elif not self.present[pos]:
+                why = f"{field_name(pos)} is a hole"
+            else:
+                why = f"{field_name(pos)} is not next to {field_name(self.eliminator)}"
+            return "rule 8 (move Eliminator)", (
+                f"{why}; the Eliminator moves one position (also diagonally) under a field, "
+                f"never under a hole: choose {targets}")
+        if isinstance(action, A.ChooseAction):
+            if phase == "choose" and action.face == "battle_royale":
+                return "rule 13 (two players)", ("no Battle Royale in the first 3 turns: choose "
+                                                 "move_eliminator or explosion")
+            if phase == "choose":
+                return "rule 10 (free choice)", "choose battle_royale, move_eliminator or explosion"
+            return "rule 10 (free choice)", f"a Doom action is chosen after free choice; {now}"
+        if isinstance(action, Fired):
+            return "rule 9 (explosion)", f"no explosion is armed; {now}"
+        if isinstance(action, Removed):
+            return "rule 9 (explosion)", f"there is nothing to clear after an explosion; {now}"
+        if isinstance(action, Resolved):
+            return "rule 7 (Battle Royale)", f"no Battle Royale is being resolved; {now}"
+        if isinstance(action, DeclareOut):
+            if phase in _DECLARE_PHASES:
+                return "rule 11 (players out)", f"{self.colours[action.seat]} is already out"
+            return "rule 11 (players out)", (
+                "players are declared out while the table waits for the players (movement, a "
+                f"Battle Royale, the clear-up after an explosion); {now}")
+        if isinstance(action, DeclareWinner):
+            return "rule 12 (end of game)", (
+                "the players name the winner while the table waits for them (movement, a Battle "
+                f"Royale, the clear-up after an explosion, only the centre left); {now}")
+        if isinstance(action, A.RemoveField | A.SetEliminator):
+            if phase not in _CORRECTION_PHASES:
+                return "corrections", ("corrections are entered during movement or the clear-up "
+                                       f"after an explosion; {now}")
+            if isinstance(action, A.SetEliminator):
+                where = field_name(action.position)
+                return "corrections", f"the Eliminator is already under {where}"
+            if action.field == CENTRE:
+                return "rule 9 (explosion)", "the centre field never leaves the arena"
+            return "corrections", f"{field_name(action.field)} is already a hole"
+        return None
+
+    # ------------------------------------------------------------------ snapshots
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything that makes the state, as plain JSON-able data."""
+        return {
+            "mode": "assist",
+            "phase": self.phase,
+            "turn": self.turn,
+            "active": self.active,
+            "start_player": self.start_player,
+            "colours": list(self.colours),
+            "neutral_colour": self.neutral_colour,
+            "present": list(self.present),
+            "eliminator": self.eliminator,
+            "armed": self.explosion_armed_field(),
+            "out": list(self.out),
+            "doom_stage": self.doom_stage,
+            "card_extra": self.card_extra,
+            "exploded_field": self.exploded_field,
+            "collapsed_fields": list(self.collapsed_fields),
+            "winners": list(self.winners),
+            "end_reason": self.end_reason,
+        }
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def new_assist_game(config: BattleRoyaleConfig | None = None) -> AssistState:
+    """A fresh assist-mode game (default config: 4 players, first-game layout, start drawn)."""
+    return AssistState(config or BattleRoyaleConfig())
+
+
+def replay_assist(config: BattleRoyaleConfig, history: Iterable[Action]) -> AssistState:
+    """Rebuild a state from its config and action log; every action is checked again."""
+    state = AssistState(config)
+    for action in history:
+        state.apply(action)
+    return state
+
+
+# --- reading actions ---------------------------------------------------------------------
+
+
+def _seat(kind: str, raw: Any, colours: Sequence[str] | None) -> int:
+    if colours is not None and isinstance(raw, str) and raw.lower() in colours:
+        return list(colours).index(raw.lower())
+    if _is_int(raw):
+        return raw
+    if isinstance(raw, str) and raw.strip().isdigit():
+        return int(raw)
+    named = f" or a colour ({', '.join(colours)})" if colours else ""
+    raise ActionFormatError(f"{kind}: a seat is a number{named}, got {raw!r}")
+
+
+def _face(kind: str, raw: Any) -> str:
+    if raw not in DOOM_FACES:
+        raise ActionFormatError(f"{kind}: face must be one of {', '.join(DOOM_FACES)}, got {raw!r}")
+    return raw
+
+
+def _usage(cls: type[Action]) -> str:
+    if cls is DeclareWinner:
+        return "winner <seat> [<seat> ...]"
+    return " ".join([cls.kind, *(f"<{f.name}>" for f in fields(cls))])
+
+
+def parse_assist_action(text: str, colours: Sequence[str] | None = None) -> Action:
+    """Read assist-mode notation: ``continue``, ``card-extra explosion``, ``fired``,
+    ``removed``, ``resolved``, ``out 2``, ``winner 0 1``, ``eliminator b2``, ``choose
+    explosion``, ``remove a1``, ``set-eliminator c3``, ``roll explosion``.
+
+    With ``colours`` (the seats' colours), seats may also be named by colour: ``out red``.
+    """
+    words = text.split()
+    if not words:
+        raise ActionFormatError("empty input: type an action such as 'continue' or 'fired'")
+    kind = words[0].lower()
+    cls = ASSIST_ACTION_TYPES.get(kind)
+    if cls is None:
+        known = ", ".join(sorted(k for k, c in ASSIST_ACTION_TYPES.items() if not c.is_chance))
+        raise ActionFormatError(f"unknown assist-mode action {words[0]!r}; actions are: {known}")
+    args = words[1:]
+    if cls is DeclareWinner:
+        if not args:
+            raise ActionFormatError(f"winner takes one or more seats: {_usage(cls)}")
+        return DeclareWinner(tuple(_seat(kind, w, colours) for w in args))
+    if cls is DeclareOut:
+        if len(args) != 1:
+            raise ActionFormatError(f"out takes 1 value: {_usage(cls)}")
+        return DeclareOut(_seat(kind, args[0], colours))
+    if cls is CardExtra:
+        if len(args) != 1:
+            raise ActionFormatError(f"card-extra takes 1 value: {_usage(cls)}")
+        return CardExtra(_face(kind, args[0].lower()))
+    if cls in _NEW_TYPES:
+        if args:
+            raise ActionFormatError(f"{kind} takes no value")
+        return cls()
+    return A.parse_action(" ".join([kind, *args]))
+
+
+def assist_action_from_dict(data: Any) -> Action:
+    """Rebuild an assist-mode action from its ``to_dict()`` output."""
+    if not isinstance(data, dict) or data.get("kind") not in ASSIST_ACTION_TYPES:
+        raise ActionFormatError(f"not a Battle Royale assist-mode action: {data!r}")
+    cls = ASSIST_ACTION_TYPES[data["kind"]]
+    if cls not in _NEW_TYPES:
+        return A.action_from_dict(data)
+    names = [f.name for f in fields(cls)]
+    if set(data) != {"kind", *names}:
+        raise ActionFormatError(f"{cls.kind}: expected fields {names}, got {sorted(set(data))}")
+    if cls is DeclareWinner:
+        seats = data["seats"]
+        if not isinstance(seats, list | tuple) or not seats:
+            raise ActionFormatError(f"winner: seats must be a non-empty list, got {seats!r}")
+        return DeclareWinner(tuple(_seat(cls.kind, s, None) for s in seats))
+    if cls is DeclareOut:
+        return DeclareOut(_seat(cls.kind, data["seat"], None))
+    if cls is CardExtra:
+        return CardExtra(_face(cls.kind, data["face"]))
+    return cls()

@@ -1,0 +1,159 @@
+"""Assist mode at the table, driven by button presses on simulated hardware."""
+
+import random
+
+import pytest
+from table_helpers import RecordingView, sim_hardware
+
+from companion.dice import Roller
+from companion.games.battle_royale import BattleRoyaleConfig
+from companion.games.battle_royale.assist import new_assist_game
+from companion.games.battle_royale.layout import parse_field
+from companion.hal import CellState
+from companion.table.assist import AssistTable
+from companion.table.people import SimOperator
+
+
+class FixedRoller:
+    """Rolls the faces it is told to, in order (chance nodes other than rolls: first outcome)."""
+
+    def __init__(self, *faces):
+        self.faces = list(faces)
+
+    def choose(self, outcomes):
+        if not hasattr(outcomes[0][0], "face"):
+            return outcomes[0][0]
+        face = self.faces.pop(0)
+        return next(a for a, _ in outcomes if a.face == face)
+
+
+def table(*faces, players=4, layout="first-game"):
+    hw, clock = sim_hardware()
+    state = new_assist_game(BattleRoyaleConfig(players=players, start_player=0, layout=layout))
+    view = RecordingView()
+    loop = AssistTable(state, hw, FixedRoller(*faces), view, sleep=clock.sleep)
+    loop.react(state.initial_events)
+    return loop, hw, view
+
+
+def cell_state(hw, name):
+    r, c = divmod(parse_field(name), 5)
+    return hw.display.frame[r][c]
+
+
+def test_roll_button_ends_movement_and_rolls_once():
+    loop, hw, _ = table("battle_royale")
+    with hw:
+        assert hw.status_leds.state()["purple"]  # turn LED of the start player
+        hw.sim.tap("roll")
+        loop.step()  # movement done
+        loop.step()  # the same press rolls: no second press needed
+        assert loop.state.phase == "battle_royale"
+        assert hw.status_leds.state()["battle_royale"]
+        hw.sim.tap("confirm")
+        loop.step()
+        assert loop.state.phase == "movement" and loop.state.active == 1
+        assert hw.status_leds.state()["grey"] and not hw.status_leds.state()["purple"]
+
+
+def test_move_eliminator_select_cycles_targets_confirm_chooses():
+    loop, hw, _ = table("move_eliminator")
+    with hw:
+        hw.sim.tap("roll")
+        loop.step()
+        loop.step()
+        assert loop.state.phase == "move_eliminator"
+        targets = loop.state.eliminator_targets()
+        hw.sim.tap("select")
+        hw.sim.tap("select")
+        hw.sim.tap("confirm")
+        loop.step()
+        assert loop.state.eliminator == targets[2]
+        # while choosing, the candidate blinked and the other targets were highlighted
+        seen = {s for _, frame in hw.sim.frames for row in frame for s in row}
+        assert {CellState.BLINK, CellState.HIGHLIGHT} <= seen
+        assert hw.display.frame[targets[2] // 5][targets[2] % 5] == CellState.ELIMINATOR
+
+
+LINE = "#....\n##...\n.#C..\n.....\n....."
+
+
+def test_explosion_blinks_fires_on_the_red_button_and_collapsed_tiles_blink_until_confirmed():
+    loop, hw, _ = table("move_eliminator", "explosion", layout=LINE)
+    with hw:
+        hw.sim.tap("roll")
+        loop.step()
+        loop.step()
+        options = loop.state.eliminator_targets()
+        presses = options.index(parse_field("b2"))
+        for _ in range(presses):
+            hw.sim.tap("select")
+        hw.sim.tap("confirm")
+        loop.step()
+        assert loop.state.eliminator == parse_field("b2")
+        # next player's turn: explosion under b2
+        hw.sim.tap("roll")
+        loop.step()
+        loop.step()
+        assert loop.state.phase == "armed"
+        assert hw.sim.pulses == []  # nothing fires before the red button
+        hw.sim.tap("trigger")
+        loop.step()
+        assert len(hw.sim.pulses) == 1 and abs(hw.sim.pulses[0].length_s - 0.06) < 1e-9
+        assert loop.state.phase == "remove_fields"
+        assert {cell_state(hw, n) for n in ("a1", "a2", "b2")} == {CellState.BLINK}
+        hw.sim.tap("confirm")
+        loop.step()
+        assert cell_state(hw, "a1") == CellState.HOLE
+        assert not hw.sim.coil_on
+
+
+def test_two_players_extra_roll_only_an_explosion_counts():
+    loop, hw, view = table("move_eliminator", "battle_royale", players=2)
+    with hw:
+        hw.sim.tap("roll")
+        loop.step()
+        loop.step()
+        hw.sim.tap("confirm")
+        loop.step()
+        assert loop.state.phase == "extra_roll"
+        hw.sim.tap("roll")
+        loop.step()
+        assert any(e.kind == "nothing_happens" for e in view.events)
+        assert loop.state.active == 1
+
+
+def test_driver_fault_asks_for_the_tile_by_hand():
+    loop, hw, view = table("move_eliminator", "explosion", layout=LINE)
+    with hw:
+        hw.sim.tap("roll")
+        loop.step()
+        loop.step()
+        for _ in range(loop.state.eliminator_targets().index(parse_field("b2"))):
+            hw.sim.tap("select")
+        hw.sim.tap("confirm")
+        loop.step()
+        hw.sim.inject_driver_fault()
+        hw.sim.tap("roll")
+        loop.step()
+        loop.step()
+        hw.sim.tap("trigger")
+        hw.sim.tap("confirm")
+        loop.step()
+        assert hw.sim.pulses == [] and loop.state.phase == "remove_fields"
+        assert any("by hand" in m for m in view.messages)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_full_assist_game_with_simulated_people(players):
+    hw, clock = sim_hardware()
+    state = new_assist_game(BattleRoyaleConfig(players=players))
+    view = RecordingView()
+    loop = AssistTable(state, hw, Roller.seeded(players), view, sleep=clock.sleep,
+                       operator=SimOperator(hw, rng=random.Random(players)))
+    with hw:
+        loop.run()
+        assert state.is_terminal and state.winners
+        exploded = [e for e in view.events if e.kind == "field_exploded"]
+        assert len(hw.sim.pulses) == len(exploded) > 0
+    assert not hw.sim.coil_on

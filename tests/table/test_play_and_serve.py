@@ -1,0 +1,89 @@
+"""The play and serve commands end to end on simulated hardware."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from companion.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_tracked_game_with_every_seat_a_bot_needs_no_input(capsys):
+    assert main(["play", "battle-royale", "--players", "3", "--bots", "3", "--seed", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "Game over" in out and "win" in out.splitlines()[-1]
+
+
+def test_assist_game_with_simulated_people(capsys):
+    assert main(["play", "battle-royale", "--mode", "assist", "--autoplay", "--players", "2",
+                 "--seed", "1"]) == 0
+    assert "the players named the winner" in capsys.readouterr().out
+
+
+def test_one_person_and_three_bots_from_standard_input(monkeypatch, capsys):
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\nb2 E\nend\nroll\n"))
+    code = main(["play", "battle-royale", "--seed", "2", "--start-player", "0"])
+    out = capsys.readouterr().out
+    assert code == 1  # the input ended before the game did
+    assert "purple b2 -> c2 (1 step)" in out
+    assert "Doom die" in out
+
+
+def test_autoplay_needs_simulated_hardware(capsys):
+    assert main(["play", "battle-royale", "--autoplay", "--hardware", "gpio"]) == 2
+    assert "--autoplay" in capsys.readouterr().err
+
+
+def test_bad_config_file_names_the_key(tmp_path, capsys):
+    bad = tmp_path / "table.toml"
+    bad.write_text('[game]\nplayers = 7\n[hardware]\npulse_ms = 400\n')
+    assert main(["play", "battle-royale", "--config", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "game.players" in err and "hardware.pulse_ms" in err
+
+
+def test_serve_refuses_tracked_mode(tmp_path, capsys):
+    cfg = tmp_path / "table.toml"
+    cfg.write_text('[game]\nmode = "tracked"\n')
+    assert main(["serve", "--config", str(cfg)]) == 2
+    assert "serve runs assist mode" in capsys.readouterr().err
+
+
+def test_serve_plays_games_with_simulated_people(capsys):
+    assert main(["serve", "--autoplay", "--games", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "ready" in out and "game 1 over" in out and "game 2 over" in out
+    assert "solenoid and LEDs off" in out
+
+
+def test_serve_stops_cleanly_on_sigterm():
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "120"}
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "serve"], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 20
+        line = ""
+        while "ready" not in line and time.monotonic() < deadline:
+            line = proc.stdout.readline()
+        assert "ready" in line
+        proc.send_signal(signal.SIGTERM)
+        out, _ = proc.communicate(timeout=20)
+    finally:
+        proc.kill()
+    assert proc.returncode == 143
+    assert "stopped, solenoid and LEDs off" in out
+
+
+@pytest.mark.parametrize("players", ["2", "4"])
+def test_demo_drives_the_simulated_hardware(players, capsys):
+    assert main(["demo", "--players", players, "--seed", "9"]) == 0
+    out = capsys.readouterr().out
+    assert "hardware (sim)" in out and "pulses fired" in out
