@@ -11,11 +11,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run_bench(*args: str) -> subprocess.CompletedProcess[str]:
+def run_bench(*args: str, script: str = "battle_royale.py") -> subprocess.CompletedProcess[str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     return subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "battle_royale.py"), *args],
+        [sys.executable, str(ROOT / "bench" / script), *args],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
     )
 
@@ -46,3 +46,12 @@ def test_battle_royale_bench_text() -> None:
     assert "median step <= 0.5 ms" in result.stdout
     assert ">= 20 full 4-player games/s" in result.stdout
     assert "python:" in result.stdout
+
+
+def test_serve_startup_bench_json() -> None:
+    result = run_bench("--runs", "1", "--json", script="serve_startup.py")
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert summary["help_s"]["median"] > 0 and summary["serve_ready_s"]["median"] > 0
+    assert summary["serve_rss_mb"]["peak"] > 0
+    assert set(summary["targets"]) == {"help_s", "serve_ready_s", "serve_rss_mb"}
