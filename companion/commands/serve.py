@@ -21,11 +21,16 @@ from companion.dice import Roller
 from companion.games.battle_royale.assist import new_assist_game
 from companion.hal import HardwareConfigError, ManualClock, open_hardware
 from companion.table.assist import AssistTable
-from companion.table.config import TableConfigError, default_table_config, load_table_config
+from companion.table.config import (
+    DEFAULT_TABLE_CONFIG_PATH,
+    TableConfigError,
+    default_table_config,
+    load_table_config,
+)
 from companion.table.people import SimOperator
 from companion.ui.dashboard import Dashboard
 
-SYSTEM_CONFIG = Path("/etc/companion/table.toml")
+SYSTEM_CONFIG = Path(DEFAULT_TABLE_CONFIG_PATH)
 
 
 def run(args: argparse.Namespace) -> int:

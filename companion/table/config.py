@@ -445,7 +445,9 @@ def table_config_from_mapping(
         data_file = values.get("data_file")
         if isinstance(data_file, str) and data_file.strip() and base_dir is not None:
             path = Path(data_file).expanduser()
-            values["data_file"] = str(path if path.is_absolute() else Path(base_dir) / path)
+            values["data_file"] = str(
+                path if path.is_absolute() else Path(base_dir).absolute() / path
+            )
         try:
             game = GameSettings(**values)
         except TableConfigError as exc:
