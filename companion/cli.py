@@ -55,6 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="playback speed factor on a terminal (2 = twice as fast)")
     demo.add_argument("--layout", default="first-game", help="layout name from the data file")
     demo.add_argument("--data", help="Battle Royale data file (cards, layouts)")
+    demo.add_argument("--journal", help="journal file (default: a new file in the data "
+                      "directory, shown on screen)")
     demo.set_defaults(handler="companion.commands.demo:run")
 
     play = sub.add_parser(
@@ -79,6 +81,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--config", help="table.toml with [game] and [hardware] settings")
     play.add_argument("--speed", type=_positive_float, default=1.0,
                       help="bot playback speed factor on a terminal")
+    play.add_argument("--journal", help="journal file (default: a new file in the data "
+                      "directory, shown on screen)")
     play.set_defaults(handler="companion.commands.play:run")
 
     selftest = sub.add_parser("selftest", help="check every LED, button and the solenoid")
@@ -100,7 +104,31 @@ def build_parser() -> argparse.ArgumentParser:
                        help="stop after this many games (default: run until stopped)")
     serve.add_argument("--hardware", choices=("sim", "gpio"), default=None,
                        help="override the config's hardware profile")
+    serve.add_argument("--journal-dir", help="where the service keeps its journals and looks "
+                       "for an unfinished game to resume (default: $STATE_DIRECTORY/journals, "
+                       "else the user's data directory)")
+    serve.add_argument("--new", action="store_true",
+                       help="start a new game even if an unfinished one could be resumed")
     serve.set_defaults(handler="companion.commands.serve:run")
+
+    resume = sub.add_parser("resume", help="continue a game from its journal (after a power cut)")
+    resume.add_argument("journal", help="the journal file (.jsonl)")
+    resume.add_argument("--until-line", type=_positive_int,
+                        help="use only the records up to this line (after a corrupt record); "
+                        "continues in a new journal file, the original is not changed")
+    resume.add_argument("--hardware", choices=("sim", "gpio"),
+                        help="hardware profile (default: the one the game started with)")
+    resume.add_argument("--config", help="table.toml for the [hardware] settings")
+    resume.set_defaults(handler="companion.commands.resume:run")
+
+    replay_cmd = sub.add_parser("replay", help="show a journalled game at its end or at a turn")
+    replay_cmd.add_argument("journal", help="the journal file (.jsonl)")
+    replay_cmd.add_argument("--turn", type=_positive_int,
+                            help="show the state at the end of this turn")
+    replay_cmd.add_argument("--until-line", type=_positive_int,
+                            help="read only the records up to this line")
+    replay_cmd.add_argument("--json", action="store_true", help="stable JSON for tools")
+    replay_cmd.set_defaults(handler="companion.commands.replay:run")
 
     dice = sub.add_parser("dice", help="list the table dice with faces and probabilities")
     dice.add_argument("--json", action="store_true", help="machine-readable output")

@@ -55,3 +55,12 @@ def test_serve_startup_bench_json() -> None:
     assert summary["help_s"]["median"] > 0 and summary["serve_ready_s"]["median"] > 0
     assert summary["serve_rss_mb"]["peak"] > 0
     assert set(summary["targets"]) == {"help_s", "serve_ready_s", "serve_rss_mb"}
+
+
+def test_journal_bench_json() -> None:
+    result = run_bench("--appends", "20", "--records", "150", "--runs", "1", "--json",
+                       script="journal.py")
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert summary["append_fsync_ms"]["count"] == 20 and summary["append_fsync_ms"]["median"] > 0
+    assert summary["resume_s"]["records"] >= 150 and summary["resume_s"]["median"] > 0

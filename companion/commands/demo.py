@@ -18,4 +18,5 @@ def run(args: argparse.Namespace) -> int:
     except TableConfigError as exc:
         raise CommandError(str(exc)) from None
     title = f"Battle Royale demo: {args.players} bots, seed {args.seed}"
-    return play_game(PlayOptions(table, seed=args.seed, speed=args.speed, title=title))
+    return play_game(PlayOptions(table, seed=args.seed, speed=args.speed, title=title,
+                                 journal=args.journal))

@@ -18,7 +18,7 @@ from rich.rule import Rule
 
 from companion.cli import CommandError
 from companion.dice import Roller
-from companion.games.battle_royale import BattleRoyaleConfig, new_game, parse_action
+from companion.games.battle_royale import BattleRoyaleConfig, parse_action
 from companion.hal import Hardware, HardwareConfig, ManualClock, open_hardware
 from companion.table.config import (
     GameSettings,
@@ -26,6 +26,7 @@ from companion.table.config import (
     TableConfigError,
     load_table_config,
 )
+from companion.table.journal import JournalError, new_journal_path
 from companion.table.loop import TableLoop, TrackedTable
 from companion.table.people import (
     BotAgent,
@@ -34,6 +35,7 @@ from companion.table.people import (
     TerminalAgent,
     TerminalInput,
 )
+from companion.table.session import GAME, GameSession, SessionSettings
 from companion.table.shorthand import expand_move
 from companion.ui.battle_royale import colour_text
 from companion.ui.dashboard import Dashboard
@@ -50,6 +52,8 @@ class PlayOptions:
     speed: float = 1.0
     title: str = "Battle Royale"
     autoplay: bool = False  # simulated people press the buttons (sim hardware only)
+    journal: str | None = None  # the journal file; None: a new file in the data directory
+    session: GameSession | None = None  # a resumed session (companion resume)
 
 
 def _override(args: argparse.Namespace) -> dict[str, object]:
@@ -88,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
         args.bots = args.players or 4
     table = resolve_table(args, default_mode="tracked")
     return play_game(PlayOptions(table, seed=args.seed, speed=args.speed,
-                                 autoplay=args.autoplay))
+                                 autoplay=args.autoplay, journal=args.journal))
 
 
 def play_game(options: PlayOptions) -> int:
@@ -120,31 +124,45 @@ def play_game(options: PlayOptions) -> int:
         console.print("type roll / select / confirm / fire (or r, s, c, f) to press the "
                       "simulated buttons; quit to stop", soft_wrap=True)
     sleep = clock.sleep if clock is not None else time.sleep
-    state = None
+    session = options.session or _start_session(options, config, seed)
+    console.print(f"journal: {session.journal_path}", soft_wrap=True)
     try:
         with open_hardware(hw_config, clock=clock) as hw, \
                 Dashboard(console, hw, live=live, pace_s=pace, title=options.title) as view:
             operator = SimOperator(hw, rng=random.Random(seed)) if sim else None
-            loop = _make_loop(game, config, hw, roller, view, rng, operator, terminal, sleep)
-            state = loop.state
+            loop = _make_loop(game, session, hw, roller, view, rng, operator, terminal, sleep)
             loop.run()
     except (TableStopped, EOFError) as exc:
-        done = len(state.history) if state is not None else 0
-        console.print(f"game stopped ({exc}) after {done} actions")
+        console.print(f"game stopped ({exc}) after {len(session.state.history)} actions; "
+                      f"continue it with: companion resume {session.journal_path}",
+                      soft_wrap=True)
         return 1
-    _print_result(console, state)
+    finally:
+        if session.journal is not None:
+            session.journal.close()
+    _print_result(console, session.state)
     return 0
 
 
-def _make_loop(game: GameSettings, config: BattleRoyaleConfig, hw: Hardware, roller: Roller,
+def _start_session(options: PlayOptions, config: BattleRoyaleConfig, seed: int) -> GameSession:
+    game = options.table.game
+    settings = SessionSettings(mode=game.mode, bots=game.bots,
+                               hardware=options.table.hardware.profile, seed=seed)
+    path = options.journal or new_journal_path(GAME, game.mode)
+    try:
+        return GameSession.start(config, settings, path)
+    except (JournalError, OSError) as exc:
+        raise CommandError(f"cannot start the journal: {exc}") from None
+
+
+def _make_loop(game: GameSettings, session: GameSession, hw: Hardware, roller: Roller,
                view: Dashboard, rng: random.Random, operator: SimOperator | None,
                terminal: TerminalInput | None, sleep: object) -> TableLoop:
     if game.mode == "assist":
-        from companion.games.battle_royale.assist import new_assist_game
         from companion.table.assist import AssistTable
 
-        return AssistTable(new_assist_game(config), hw, roller, view, sleep=sleep,
-                           operator=operator, terminal=terminal)
+        return AssistTable(session, hw, roller, view, sleep=sleep, operator=operator,
+                           terminal=terminal)
     agents = {}
     for seat in range(game.players):
         if seat in game.bot_seats or terminal is None:
@@ -153,8 +171,8 @@ def _make_loop(game: GameSettings, config: BattleRoyaleConfig, hw: Hardware, rol
             agents[seat] = TerminalAgent(terminal, view, parse_action, expand_move)
     if terminal is not None and not sys.stdin.isatty():
         view.message("reading moves from standard input")
-    return TrackedTable(new_game(config), hw, roller, view, agents, sleep=sleep,
-                        operator=operator, terminal=terminal)
+    return TrackedTable(session, hw, roller, view, agents, sleep=sleep, operator=operator,
+                        terminal=terminal)
 
 
 def _print_result(console: Console, state: object) -> None:

@@ -18,7 +18,6 @@ from rich.console import Console
 
 from companion.cli import CommandError
 from companion.dice import Roller
-from companion.games.battle_royale.assist import new_assist_game
 from companion.hal import HardwareConfigError, ManualClock, open_hardware
 from companion.table.assist import AssistTable
 from companion.table.config import (
@@ -27,10 +26,36 @@ from companion.table.config import (
     default_table_config,
     load_table_config,
 )
+from companion.table.journal import JournalError, default_journal_dir, new_journal_path
 from companion.table.people import SimOperator
+from companion.table.session import (
+    GAME,
+    GameSession,
+    SessionSettings,
+    find_unfinished,
+    resume_session,
+)
 from companion.ui.dashboard import Dashboard
 
 SYSTEM_CONFIG = Path(DEFAULT_TABLE_CONFIG_PATH)
+
+
+def _resume_last(console: Console, journals: Path) -> GameSession | None:
+    """The last unfinished assist game in ``journals``, rebuilt and checked, or None."""
+    path = find_unfinished(journals, mode="assist")
+    if path is None:
+        return None
+    try:
+        session, warnings = resume_session(path)
+    except JournalError as exc:
+        console.print(f"companion serve: cannot resume {path}: {exc}; starting a new game "
+                      "(the old journal is left as it is)", soft_wrap=True)
+        return None
+    for warning in warnings:
+        console.print(f"warning: {warning}", soft_wrap=True)
+    console.print(f"companion serve: resuming the unfinished game in {path} (turn "
+                  f"{session.state.turn})", soft_wrap=True)
+    return session
 
 
 def run(args: argparse.Namespace) -> int:
@@ -51,6 +76,9 @@ def run(args: argparse.Namespace) -> int:
     clock = ManualClock() if args.autoplay else None
     config = table.game.battle_royale_config()
     roller = Roller()
+    journals = Path(args.journal_dir) if args.journal_dir else default_journal_dir()
+    settings = SessionSettings(mode="assist", hardware=table.hardware.profile)
+    session = None if args.new else _resume_last(console, journals)
     try:
         with open_hardware(table.hardware, clock=clock) as hw:
             console.print(f"companion serve: ready ({table.hardware.profile} hardware, "
@@ -60,11 +88,17 @@ def run(args: argparse.Namespace) -> int:
             sleep = clock.sleep if clock is not None else time.sleep
             live = console.is_terminal and not args.autoplay
             for number in itertools.count(1):
+                if session is None:
+                    session = GameSession.start(config, settings,
+                                                new_journal_path(GAME, "assist", journals))
+                console.print(f"journal: {session.journal_path}", soft_wrap=True)
                 with Dashboard(console, hw, live=live, title=f"Battle Royale, game {number}") \
                         as view:
-                    table_loop = AssistTable(new_assist_game(config), hw, roller, view,
-                                             sleep=sleep, operator=operator)
+                    table_loop = AssistTable(session, hw, roller, view, sleep=sleep,
+                                             operator=operator)
                     state = table_loop.run()
+                    session.journal.close()
+                    session = None
                     names = " and ".join(state.colours[s] for s in state.winners)
                     console.print(f"game {number} over after {state.turn} turns: {names} "
                                   f"won ({state.end_reason})", soft_wrap=True)

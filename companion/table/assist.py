@@ -23,7 +23,9 @@ from companion.games.battle_royale.assist import (
 )
 from companion.games.battle_royale.events import Event
 from companion.games.battle_royale.layout import field_name
+from companion.hal import GestureTracker
 from companion.table.loop import TableLoop
+from companion.table.session import UndoRefused, fire_token
 
 CORRECTIONS = (A.RemoveField, A.SetEliminator)
 
@@ -54,13 +56,17 @@ class AssistTable(TableLoop):
 
     def run(self) -> Any:
         state = self.state
-        self.react(getattr(state, "initial_events", []))
-        self.view.update(state, getattr(state, "initial_events", []))
-        while not state.is_terminal:
+        first = [] if state.history else list(getattr(state, "initial_events", []))
+        if state.turn:
+            self.show_turn()  # a resumed game, or a start player set in the config
+        self.react(first)
+        self.view.update(state, first)
+        while not self.state.is_terminal:
             self.step()
+        self.session.finish()
         self.hw.status_leds.show_turn(None)
         self.paint()
-        return state
+        return self.state
 
     def step(self) -> list[Event]:
         state = self.state
@@ -68,6 +74,7 @@ class AssistTable(TableLoop):
             if self._roll_pressed and state.phase == "doom_roll":
                 self._roll_pressed = False
                 action = self.roller.choose(state.chance_outcomes())
+                self.session.commit(action)  # durable before the face is shown
                 self.animate_roll(action.face)
             else:
                 action = self.resolve_chance()
@@ -78,11 +85,18 @@ class AssistTable(TableLoop):
                 self.wait_for({"confirm"}, f"lift the tile {field_name(cell)} out by hand, "
                               "then press CONFIRM")
             action = Fired()
+            self.session.commit(action)
         else:
             action = self.choose_by_buttons()
-        events = state.apply(action)
+            if action is None:  # undone: the state was rebuilt
+                self.show_turn()
+                self.react([])
+                self.view.update(self.state, [])
+                return []
+            self.session.commit(action)
+        events = self.session.apply(action)
         self.react(events)
-        self.view.update(state, events)
+        self.view.update(self.state, events)
         return events
 
     def react(self, events: Sequence[Event]) -> None:
@@ -103,14 +117,19 @@ class AssistTable(TableLoop):
         self.paint()
 
     def fire_token(self, cell: int) -> str:
-        return f"turn-{self.state.turn}-{field_name(cell)}"
+        return fire_token(self.state.turn, field_name(cell))
 
     # -- choices with SELECT / CONFIRM ---------------------------------------------------
 
     def choose_by_buttons(self) -> Any:
+        """SELECT (short) cycles, CONFIRM takes, ROLL ends movement, SELECT held undoes.
+
+        Returns the chosen action, or ``None`` when an undo rebuilt the state.
+        """
         state = self.state
         options = [a for a in state.legal_actions() if not isinstance(a, CORRECTIONS)]
         index = 0
+        gestures = GestureTracker()
         if self.operator is not None and self.terminal is None:
             self._operate(options)
         while True:
@@ -120,11 +139,24 @@ class AssistTable(TableLoop):
             event = self.wait_for(
                 {"select", "confirm", "roll"},
                 f"{state.prompt}: {describe(state, choice)} - SELECT for the next choice "
-                f"({index + 1}/{len(options)}), CONFIRM to take it{roll_hint}",
-                seat=None, operate=False,
+                f"({index + 1}/{len(options)}), CONFIRM to take it{roll_hint}; hold SELECT "
+                "to undo",
+                kinds=("press", "long_press", "release"), seat=None, operate=False,
             )
             if event.button == "select":
-                index = (index + 1) % len(options)
+                gesture = gestures.feed(event)
+                if gesture == "short":
+                    index = (index + 1) % len(options)
+                elif gesture == "long":
+                    try:
+                        self.session.undo(1)
+                    except UndoRefused as exc:
+                        self.view.message(str(exc))
+                        continue
+                    self.view.message("undid the last choice")
+                    return None
+            elif event.kind != "press":
+                continue
             elif event.button == "confirm":
                 return choice
             elif isinstance(options[0], A.Continue):  # ROLL during movement

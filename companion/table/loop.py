@@ -22,7 +22,14 @@ from companion.games.battle_royale.layout import field_name, parse_field
 from companion.games.battle_royale.state import IllegalActionError
 from companion.hal import DIE_FACES, Hardware, Refusal
 from companion.table.arena_frame import arena_frame
-from companion.table.people import Agent, SimOperator, TableStopped, TerminalInput
+from companion.table.people import (
+    Agent,
+    SimOperator,
+    TableStopped,
+    TerminalInput,
+    UndoRequest,
+)
+from companion.table.session import GameSession, SessionSettings, UndoRefused, fire_token
 
 ROLL_ANIMATION_STEPS = 6
 ROLL_ANIMATION_STEP_S = 0.05
@@ -51,7 +58,7 @@ class TableLoop:
 
     def __init__(
         self,
-        state: Any,
+        game: Any,
         hw: Hardware,
         roller: Roller,
         view: TableView,
@@ -60,7 +67,9 @@ class TableLoop:
         operator: SimOperator | None = None,
         terminal: TerminalInput | None = None,
     ) -> None:
-        self.state = state
+        if not isinstance(game, GameSession):  # a bare state: play it without a journal
+            game = GameSession(game, game.config, SessionSettings(mode=_mode_of(game)))
+        self.session = game
         self.hw = hw
         self.roller = roller
         self.view = view
@@ -70,6 +79,11 @@ class TableLoop:
         self.highlight: set[int] = set()
         self.blink: set[int] = set()
         self.fire_results: list[Any] = []
+
+    @property
+    def state(self) -> Any:
+        """The game state (a new object after an undo)."""
+        return self.session.state
 
     # -- output ------------------------------------------------------------------------
 
@@ -173,9 +187,12 @@ class TableLoop:
                 seat=seat,
             )
             action = self.roller.choose(outcomes)
+            self.session.commit(action)  # durable before the face is shown
             self.animate_roll(action.face)
             return action
-        return self.roller.choose(outcomes)
+        action = self.roller.choose(outcomes)
+        self.session.commit(action)
+        return action
 
     # -- the Eliminator ----------------------------------------------------------------
 
@@ -196,6 +213,8 @@ class TableLoop:
                 press = self.wait_for(
                     {"trigger"}, "hit the RED BUTTON to fire the Eliminator", seat=self.state.active
                 )
+                if guard.check(press) is None:  # it will fire: journal that first
+                    self.session.fired(field_name(cell), token)
                 result = guard.fire(press)
                 self.fire_results.append(result)
                 if result.fired:
@@ -224,14 +243,14 @@ class TrackedTable(TableLoop):
 
     def __init__(
         self,
-        state: Any,
+        game: Any,
         hw: Hardware,
         roller: Roller,
         view: TableView,
         agents: dict[int, Agent],
         **kwargs: Any,
     ) -> None:
-        super().__init__(state, hw, roller, view, **kwargs)
+        super().__init__(game, hw, roller, view, **kwargs)
         self.agents = agents
 
     def seat_is_bot(self, seat: int) -> bool:
@@ -243,34 +262,51 @@ class TrackedTable(TableLoop):
             self.show_turn()
         self.paint()
         self.view.update(self.state, [])
+        if self.session.pending_fire is not None:  # resumed between an explosion and its fire
+            name, token = self.session.pending_fire
+            self.view.message(f"resumed: the explosion under {name} has not fired yet")
+            self.fire_sequence(parse_field(name), token)
         while not self.state.is_terminal:
             self.step()
+        self.session.finish()
         self.hw.status_leds.show_turn(None)
         return self.state
 
     def step(self) -> list[Event]:
-        state = self.state
-        if state.is_chance_node:
-            action = self.resolve_chance()
+        if self.state.is_chance_node:
+            action = self.resolve_chance()  # committed
         else:
-            seat = state.current_player
-            agent = self.agents[seat]
-            while True:
-                action = agent.choose(state, state.legal_actions())
-                try:
-                    events = state.apply(action)
-                    break
-                except IllegalActionError as exc:
-                    if getattr(agent, "is_bot", False):
-                        raise
-                    self.view.message(str(exc))
-            self.react(events)
-            self.view.update(state, events)
-            return events
-        events = state.apply(action)
+            action = self.decide()
+            if action is None:  # an undo: the state was rebuilt
+                self.show_turn()
+                self.paint()
+                self.view.update(self.state, [])
+                return []
+        events = self.session.apply(action)
         self.react(events)
-        self.view.update(state, events)
+        self.view.update(self.state, events)
         return events
+
+    def decide(self) -> Any:
+        """The current seat's choice, committed to the journal; ``None`` after an undo."""
+        agent = self.agents[self.state.current_player]
+        while True:
+            action = agent.choose(self.state, self.state.legal_actions())
+            if isinstance(action, UndoRequest):
+                try:
+                    self.session.undo(action.count)
+                except UndoRefused as exc:
+                    self.view.message(str(exc))
+                    continue
+                self.view.message(f"undid {action.count} action(s)")
+                return None
+            try:
+                self.session.commit(action)
+                return action
+            except IllegalActionError as exc:
+                if getattr(agent, "is_bot", False):
+                    raise
+                self.view.message(str(exc))
 
     def react(self, events: Sequence[Event]) -> None:
         """Map engine events onto the hardware."""
@@ -279,5 +315,9 @@ class TrackedTable(TableLoop):
                 self.show_turn()
             elif event.kind == "explosion_armed":
                 cell = parse_field(event.data["field"])
-                self.fire_sequence(cell, f"turn-{self.state.turn}-{event.data['field']}")
+                self.fire_sequence(cell, fire_token(self.state.turn, event.data["field"]))
         self.paint()
+
+
+def _mode_of(state: Any) -> str:
+    return "tracked" if hasattr(state, "counts") else "assist"

@@ -24,6 +24,13 @@ class TableStopped(Exception):
     """The people at the table stopped the game (typed quit, or the input ended)."""
 
 
+class UndoRequest:
+    """A person asked to take back their last ``count`` actions."""
+
+    def __init__(self, count: int = 1) -> None:
+        self.count = count
+
+
 class Agent(Protocol):
     """Chooses one of the legal actions for a seat."""
 
@@ -114,7 +121,8 @@ class TerminalAgent:
     Accepted input: an action (``play 2x3``, ``figure b2 purple``, ``step E``,
     ``push grey``), the number of a listed option, or a move shorthand ``b2 E N``
     (pick up your figure on b2, step east, step north, stop). ``?`` lists every
-    legal action including corrections.
+    legal action including corrections; ``undo`` (or ``undo 3``) takes back your
+    last actions of this turn.
     """
 
     is_bot = False
@@ -148,6 +156,12 @@ class TerminalAgent:
                 continue
             if line in ("quit", "q"):
                 raise TableStopped("quit")
+            if line == "undo" or line.startswith("undo "):
+                count = line[5:].strip() or "1"
+                if not count.isdigit():
+                    self.view.message("type undo, or undo followed by a number of actions")
+                    continue
+                return UndoRequest(int(count))
             if line == "?":
                 self.view.prompt("every legal action", [a.notation for a in legal])
                 continue

@@ -1,0 +1,94 @@
+"""``companion replay FILE``: the state of a journalled game at its end or at a turn.
+
+``--json`` prints a stable document for tools (``docs/journal.md`` describes it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from rich.console import Console
+
+from companion.cli import CommandError
+from companion.games.battle_royale.layout import CELLS, field_name
+from companion.table.journal import JournalError, read_journal
+from companion.table.session import GameSession, rebuild
+
+REPLAY_FORMAT = "companion-replay/1"
+
+
+def replay_document(session: GameSession, journal: str, records: int) -> dict[str, Any]:
+    """The stable JSON view of a replayed game."""
+    state = session.state
+    colours = list(state.colours)
+    doc: dict[str, Any] = {
+        "format": REPLAY_FORMAT,
+        "journal": journal,
+        "game": "battle-royale",
+        "mode": session.settings.mode,
+        "players": colours[: session.config.players],
+        "records": records,
+        "actions": len(state.history),
+        "turn": state.turn,
+        "phase": state.phase,
+        "active": colours[state.active] if state.turn else None,
+        "finished": state.is_terminal,
+        "winners": [colours[s] for s in state.winners],
+        "end_reason": state.end_reason,
+        "eliminator": field_name(state.eliminator),
+        "fields": [field_name(c) for c in range(CELLS) if state.present[c]],
+    }
+    if hasattr(state, "counts"):
+        doc["figures"] = {
+            field_name(c): {colours[k]: n for k, n in enumerate(state.counts[c]) if n}
+            for c in range(CELLS) if state.present[c] and any(state.counts[c])
+        }
+        doc["in_arena"] = {colours[k]: n for k, n in enumerate(state.arena_total)}
+        doc["prisoners"] = {
+            colours[s]: {colours[k]: n for k, n in enumerate(row) if n}
+            for s, row in enumerate(state.prisoners)
+        }
+        doc["box"] = {colours[k]: n for k, n in enumerate(state.box)}
+    else:
+        doc["out"] = [colours[s] for s, out in enumerate(state.out) if out]
+    return doc
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        contents = read_journal(args.journal, until_line=args.until_line)
+        session = rebuild(contents, until_turn=args.turn)
+    except JournalError as exc:
+        raise CommandError(str(exc)) from None
+    state = session.state
+    if args.turn is not None and (args.turn > state.turn or (
+            args.turn == state.turn and not state.is_terminal)):
+        ended = "the game ended" if state.is_terminal else "the journal ends"
+        raise CommandError(f"{ended} during turn {state.turn}: turn {args.turn} is not over "
+                           "in it; leave out --turn to see the last state")
+    console = Console(stderr=True)
+    for warning in contents.warnings:
+        console.print(f"warning: {warning}", style="yellow", soft_wrap=True)
+    if args.json:
+        print(json.dumps(replay_document(session, str(args.journal), len(contents.records)),
+                         indent=2, sort_keys=True))
+        return 0
+    out = Console()
+    when = f"after turn {args.turn}" if args.turn else (
+        "final" if state.is_terminal else f"turn {state.turn}, {state.phase}")
+    out.print(f"{args.journal}: {session.settings.mode} game, {when}", soft_wrap=True)
+    if hasattr(state, "counts"):
+        from companion.ui.battle_royale import arena_table, players_table
+
+        out.print(arena_table(state))
+        out.print(players_table(state))
+    else:
+        from companion.ui.dashboard import assist_arena
+
+        out.print(assist_arena(state))
+    if state.is_terminal:
+        names = " and ".join(state.colours[s] for s in state.winners)
+        out.print(f"winner: {names} ({state.end_reason})", soft_wrap=True)
+    return 0

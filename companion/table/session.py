@@ -1,0 +1,363 @@
+"""A game session: the game state plus its journal, undo, and resume after a power cut.
+
+The table loop goes through :class:`GameSession` for every action:
+
+1. :meth:`GameSession.commit` checks the action is legal and writes it to the
+   journal, durably (flush + fsync);
+2. only then does the table show a die face, fire, or apply it
+   (:meth:`GameSession.apply`), which also writes a checkpoint when a turn starts
+   and an ``end`` record when the game is over.
+
+:func:`resume_session` rebuilds a session from a journal by replaying the engine,
+checking every checkpoint, and continues writing to it.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from companion import __version__
+from companion.games.battle_royale import BattleRoyaleConfig, action_from_dict, new_game, replay
+from companion.games.battle_royale.assist import (
+    assist_action_from_dict,
+    new_assist_game,
+    replay_assist,
+)
+from companion.games.battle_royale.events import Event
+from companion.games.battle_royale.state import IllegalActionError
+from companion.table.journal import (
+    FORMAT,
+    JournalContents,
+    JournalError,
+    JournalWriter,
+    file_sha256,
+    read_journal,
+    state_digest,
+)
+
+GAME = "battle-royale"
+MODES = ("tracked", "assist")
+BUILTIN = "builtin:"
+
+
+class UndoRefused(ValueError):
+    """Nothing (or not that much) can be undone; the message says why."""
+
+
+@dataclass
+class SessionSettings:
+    """What a resumed session needs besides the game: mode, bots, hardware, seed."""
+
+    mode: str = "tracked"
+    bots: int = 0
+    hardware: str = "sim"
+    seed: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"mode": self.mode, "bots": self.bots, "hardware": self.hardware,
+                "seed": self.seed}
+
+
+def fire_token(turn: int, field_name: str) -> str:
+    """The token an explosion arms the solenoid guard with (and the journal records)."""
+    return f"turn-{turn}-{field_name}"
+
+
+def _builtin_sha(name: str) -> str:
+    import hashlib
+
+    data = resources.files("companion.data").joinpath(name).read_bytes()
+    return hashlib.sha256(data).hexdigest()
+
+
+def data_files(config: BattleRoyaleConfig) -> dict[str, dict[str, str]]:
+    """The data files a game uses, with their SHA-256, for the journal header."""
+    if config.data_file is None:
+        br = {"path": BUILTIN + "battle_royale.json", "sha256": _builtin_sha("battle_royale.json")}
+    else:
+        path = Path(config.data_file).resolve()
+        br = {"path": str(path), "sha256": file_sha256(path)}
+    dice = {"path": BUILTIN + "dice.json", "sha256": _builtin_sha("dice.json")}
+    return {"battle_royale": br, "dice": dice}
+
+
+def journal_header(config: BattleRoyaleConfig, settings: SessionSettings) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "software": __version__,
+        "game": GAME,
+        "mode": settings.mode,
+        "config": config.to_dict(),
+        "layout": config.arena_layout.draw(),
+        "players": list(config.colours),
+        "data_files": data_files(config),
+        "session": settings.to_dict(),
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+
+
+def new_state(mode: str, config: BattleRoyaleConfig) -> Any:
+    return new_assist_game(config) if mode == "assist" else new_game(config)
+
+
+def _replay(mode: str, config: BattleRoyaleConfig, history: list[Any]) -> Any:
+    return replay_assist(config, history) if mode == "assist" else replay(config, history)
+
+
+def decode_action(mode: str, data: Any) -> Any:
+    return assist_action_from_dict(data) if mode == "assist" else action_from_dict(data)
+
+
+@dataclass
+class GameSession:
+    """One game and its journal. ``journal`` may be None (nothing is written)."""
+
+    state: Any
+    config: BattleRoyaleConfig
+    settings: SessionSettings
+    journal: JournalWriter | None = None
+    barrier: int = 0  # history before this index can never be undone
+    fired_tokens: set[str] = field(default_factory=set)
+    # tracked mode: an explosion the engine resolved whose firing is not journalled yet
+    # (a power cut between the two): the table fires it when the game resumes
+    pending_fire: tuple[str, str] | None = None
+
+    @classmethod
+    def start(cls, config: BattleRoyaleConfig, settings: SessionSettings,
+              journal_path: str | Path | None) -> GameSession:
+        """A new game; its journal (if a path is given) starts with the header."""
+        state = new_state(settings.mode, config)
+        journal = None
+        if journal_path is not None:
+            journal = JournalWriter.create(journal_path, journal_header(config, settings))
+        return cls(state, config, settings, journal)
+
+    @property
+    def journal_path(self) -> Path | None:
+        return self.journal.path if self.journal else None
+
+    # -- the order: journal first, then act ---------------------------------------------
+
+    def commit(self, action: Any) -> None:
+        """Check ``action`` is legal now and make it durable in the journal.
+
+        Raises :class:`IllegalActionError` (nothing written) for an illegal action.
+        """
+        if action not in self.state.legal_actions():
+            self.state.apply(action)  # raises with the rule and the reason; changes nothing
+        if self.journal is not None:
+            self.journal.append("action", action=action.to_dict())
+
+    def apply(self, action: Any) -> list[Event]:
+        """Apply a committed action; writes a checkpoint when a turn starts."""
+        events = self.state.apply(action)
+        self._after(action, events)
+        return events
+
+    def _after(self, action: Any, events: list[Event], write: bool = True) -> None:
+        for event in events:
+            if event.kind == "explosion_armed" and self.settings.mode == "tracked":
+                field_name = event.data["field"]
+                self.pending_fire = (field_name, fire_token(self.state.turn, field_name))
+        turn_started = any(e.kind == "turn_started" for e in events)
+        if action.is_chance or turn_started or action.kind == "fired":
+            self.barrier = len(self.state.history)
+        if not write or self.journal is None:
+            return
+        if turn_started:
+            self.journal.append("checkpoint", actions=len(self.state.history),
+                                turn=self.state.turn, digest=state_digest(self.state.snapshot()))
+
+    def finish(self) -> None:
+        """Write the ``end`` record once the game is over and the table has acted on it."""
+        if self.journal is not None and self.state.is_terminal:
+            self.journal.append("end", winners=list(self.state.winners),
+                                reason=self.state.end_reason)
+
+    def fired(self, field_name: str, token: str) -> None:
+        """Record, durably, that the Eliminator is about to fire: undo never crosses it."""
+        self.barrier = len(self.state.history)
+        if self.pending_fire and self.pending_fire[1] == token:
+            self.pending_fire = None
+        if token in self.fired_tokens:
+            return
+        self.fired_tokens.add(token)
+        if self.journal is not None:
+            self.journal.append("fired", field=field_name, token=token,
+                                actions=len(self.state.history))
+
+    # -- undo ---------------------------------------------------------------------------
+
+    def undoable(self) -> int:
+        """How many of the last actions can be undone: this turn's data entry since the last
+        die roll, card draw or fired Eliminator."""
+        return len(self.state.history) - self.barrier
+
+    def undo(self, count: int = 1) -> Any:
+        """Take back the last ``count`` data-entry actions; the undo is journalled too."""
+        if count < 1:
+            raise UndoRefused("undo needs a count of 1 or more")
+        available = self.undoable()
+        if count > available:
+            if available == 0:
+                raise UndoRefused("nothing to undo: a die roll, a card drawn, a new turn or a "
+                                  "fired Eliminator cannot be undone")
+            raise UndoRefused(f"only {available} action(s) of this turn can be undone")
+        if self.journal is not None:
+            self.journal.append("undo", count=count)
+        self.state = _replay(self.settings.mode, self.config, self.state.history[:-count])
+        return self.state
+
+
+# -- resume ---------------------------------------------------------------------------------
+
+
+def _check_header(contents: JournalContents) -> tuple[BattleRoyaleConfig, SessionSettings]:
+    header, path = contents.header, contents.path
+    if header.get("game") != GAME:
+        raise JournalError(f"{path} is a journal of {header.get('game')!r}, not {GAME}; "
+                           "this command resumes Battle Royale games")
+    session = header.get("session") or {}
+    mode = header.get("mode")
+    if mode not in MODES:
+        raise JournalError(f"{path}: unknown mode {mode!r} in the header (expected "
+                           f"{' or '.join(MODES)})")
+    for name, entry in (header.get("data_files") or {}).items():
+        file = entry.get("path", "")
+        if file.startswith(BUILTIN):
+            if _builtin_sha(file[len(BUILTIN):]) != entry.get("sha256"):
+                raise JournalError(
+                    f"{path}: the built-in {name} data changed since this game started (it was "
+                    f"written by companion {header.get('software')}, this is {__version__}); "
+                    "replaying it could give another game. Resume it with the version that "
+                    "started it")
+        elif not Path(file).exists():
+            raise JournalError(f"{path}: the game uses the data file {file}, which is missing; "
+                               "put it back at that path to resume")
+        elif file_sha256(file) != entry.get("sha256"):
+            raise JournalError(f"{path}: the data file {file} changed since the game started; "
+                               "restore the version the game started with to resume")
+    try:
+        config = BattleRoyaleConfig.from_dict(header["config"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise JournalError(f"{path}, line 1: the game config in the header is not usable: "
+                           f"{exc}") from None
+    settings = SessionSettings(mode=mode, bots=int(session.get("bots", 0)),
+                               hardware=str(session.get("hardware", "sim")),
+                               seed=session.get("seed"))
+    return config, settings
+
+
+def rebuild(contents: JournalContents, *, until_turn: int | None = None) -> GameSession:
+    """Replay a journal into a session (without a writer); verifies every checkpoint.
+
+    Data-entry actions are held back until the next die roll, card draw,
+    checkpoint or fire (the points undo never crosses), so an ``undo`` record just
+    drops them instead of replaying the game again. With ``until_turn``, stops
+    when that turn is over (the next one has just begun).
+    """
+    config, settings = _check_header(contents)
+    session = GameSession(new_state(settings.mode, config), config, settings)
+    path = contents.path
+    held: list[tuple[int, Any]] = []  # (line, action) that an undo may still take back
+
+    def fail(line: int, why: str) -> JournalError:
+        return JournalError(f"{path}, line {line}: this record cannot be replayed ({why}). "
+                            f"Nothing was changed; 'companion resume {path} --until-line "
+                            f"{line - 1}' continues from the records before it")
+
+    def play(line: int, action: Any) -> None:
+        try:
+            events = session.state.apply(action)
+        except IllegalActionError as exc:
+            raise fail(line, str(exc)) from None
+        session._after(action, events, write=False)
+
+    def flush() -> None:
+        for line, action in held:
+            play(line, action)
+        held.clear()
+
+    for line, record in contents.records:
+        if until_turn is not None and session.state.turn > until_turn:
+            break
+        kind = record["type"]
+        if kind == "action":
+            try:
+                action = decode_action(settings.mode, record.get("action"))
+            except ValueError as exc:
+                raise fail(line, str(exc)) from None
+            if action.is_chance:
+                flush()
+                play(line, action)
+            else:
+                held.append((line, action))
+        elif kind == "undo":
+            count = record.get("count")
+            if not isinstance(count, int) or not 1 <= count <= len(held):
+                raise fail(line, f"undo of {count!r} action(s), but only {len(held)} of this "
+                           "turn's data entry can be undone there")
+            del held[-count:]
+        elif kind == "fired":
+            flush()
+            session.fired(str(record.get("field")), str(record.get("token")))
+        elif kind == "checkpoint":
+            flush()
+            digest = state_digest(session.state.snapshot())
+            if record.get("actions") != len(session.state.history) or \
+                    record.get("digest") != digest:
+                raise JournalError(
+                    f"{path}, line {line}: the replayed game does not match the checkpoint "
+                    "written during play (another rules version or data?). Nothing was "
+                    f"changed; inspect it with 'companion replay {path} --until-line "
+                    f"{line - 1}' and attach the file to a bug report")
+    flush()
+    return session
+
+
+def resume_session(path: str | Path, *, until_line: int | None = None,
+                   new_path: str | Path | None = None) -> tuple[GameSession, list[str]]:
+    """Rebuild a session from its journal and continue writing to it.
+
+    Every check runs before the file is touched, so a failed resume changes
+    nothing. With ``until_line``, the records up to that line are copied to a new
+    journal (``new_path``, default ``<name>.from-line-N.jsonl``), which continues;
+    the original is left as it is. Returns the session and the warnings
+    (a dropped torn record).
+    """
+    path = Path(path)
+    contents = read_journal(path, until_line=until_line)
+    session = rebuild(contents)
+    if contents.finished:
+        raise JournalError(f"{path}: this game is over ({contents.records[-1][1].get('reason')})"
+                           f"; see it with 'companion replay {path}'")
+    if until_line is not None:
+        target = Path(new_path) if new_path else path.with_name(
+            f"{path.stem}.from-line-{until_line}{path.suffix}")
+        if target.exists():
+            raise JournalError(f"{target} exists already; move it away or pass another name")
+        with open(path, "rb") as src, open(target, "xb") as dst:
+            dst.write(src.read(contents.valid_bytes))
+        shutil.copystat(path, target)
+        path = target
+    session.journal = JournalWriter.reopen(path, contents.valid_bytes, contents.next_n)
+    return session, contents.warnings
+
+
+def find_unfinished(directory: Path, mode: str | None = None) -> Path | None:
+    """The newest journal in ``directory`` whose game is not over (and of ``mode``)."""
+    if not directory.is_dir():
+        return None
+    for path in sorted(directory.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True):
+        try:
+            contents = read_journal(path)
+        except JournalError:
+            return path  # the newest game: resuming it will say what is wrong with it
+        if not contents.finished and (mode is None or contents.header.get("mode") == mode):
+            return path
+    return None
