@@ -15,9 +15,28 @@ from companion.games.battle_royale.state import (
     new_game,
     replay,
 )
+from companion.games.registry import GameInfo
+
+
+def _bot(rng):  # noqa: ANN001, ANN202 - the registry's signature
+    from companion.games.battle_royale.bot import RandomBot
+
+    return RandomBot(rng)
+
+
+GAME = GameInfo(
+    name="battle-royale",
+    title="Battle Royale",
+    config_from_dict=BattleRoyaleConfig.from_dict,
+    new_game=new_game,
+    replay=replay,
+    action_from_dict=action_from_dict,
+    parse_action=parse_action,
+    bot=_bot,
+)
 
 __all__ = [
     "CHANCE", "COLOURS", "TERMINAL", "Action", "BattleRoyaleConfig", "BattleRoyaleState",
-    "ConfigError", "Event", "IllegalActionError", "action_from_dict", "new_game",
+    "GAME", "ConfigError", "Event", "IllegalActionError", "action_from_dict", "new_game",
     "parse_action", "replay",
 ]
