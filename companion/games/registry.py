@@ -34,6 +34,7 @@ class GameInfo:
     action_from_dict: Callable[[Any], Any]
     parse_action: Callable[[str], Any]
     bot: Callable[[Any], Any]
+    builtin_data: str | None = None  # the game's data file in companion/data, if it has one
 
 
 # name -> the module whose GAME attribute is its GameInfo (imported on first use)

@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 from companion import __version__
-from companion.games.battle_royale import BattleRoyaleConfig, action_from_dict, new_game, replay
 from companion.games.battle_royale.assist import (
     assist_action_from_dict,
     new_assist_game,
@@ -30,6 +29,7 @@ from companion.games.battle_royale.assist import (
 )
 from companion.games.battle_royale.events import Event
 from companion.games.battle_royale.state import IllegalActionError
+from companion.games.registry import GameInfo, get_game
 from companion.table.journal import (
     FORMAT,
     JournalContents,
@@ -41,7 +41,7 @@ from companion.table.journal import (
 )
 
 GAME = "battle-royale"
-MODES = ("tracked", "assist")
+MODES = ("tracked", "assist")  # assist mode exists for Battle Royale
 BUILTIN = "builtin:"
 
 
@@ -57,10 +57,15 @@ class SessionSettings:
     bots: int = 0
     hardware: str = "sim"
     seed: int | None = None
+    game: str = GAME
 
     def to_dict(self) -> dict[str, Any]:
         return {"mode": self.mode, "bots": self.bots, "hardware": self.hardware,
                 "seed": self.seed}
+
+    @property
+    def info(self) -> GameInfo:
+        return get_game(self.game)
 
 
 def fire_token(turn: int, field_name: str) -> str:
@@ -75,42 +80,53 @@ def _builtin_sha(name: str) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def data_files(config: BattleRoyaleConfig) -> dict[str, dict[str, str]]:
+def data_files(config: Any, game: GameInfo) -> dict[str, dict[str, str]]:
     """The data files a game uses, with their SHA-256, for the journal header."""
-    if config.data_file is None:
-        br = {"path": BUILTIN + "battle_royale.json", "sha256": _builtin_sha("battle_royale.json")}
-    else:
-        path = Path(config.data_file).resolve()
-        br = {"path": str(path), "sha256": file_sha256(path)}
-    dice = {"path": BUILTIN + "dice.json", "sha256": _builtin_sha("dice.json")}
-    return {"battle_royale": br, "dice": dice}
+    files = {"dice": {"path": BUILTIN + "dice.json", "sha256": _builtin_sha("dice.json")}}
+    own = getattr(config, "data_file", None)
+    if own is not None:
+        path = Path(own).resolve()
+        files[game.name] = {"path": str(path), "sha256": file_sha256(path)}
+    elif game.builtin_data is not None:
+        files[game.name] = {"path": BUILTIN + game.builtin_data,
+                            "sha256": _builtin_sha(game.builtin_data)}
+    return files
 
 
-def journal_header(config: BattleRoyaleConfig, settings: SessionSettings) -> dict[str, Any]:
-    return {
+def journal_header(config: Any, settings: SessionSettings) -> dict[str, Any]:
+    game = settings.info
+    header = {
         "format": FORMAT,
         "software": __version__,
-        "game": GAME,
+        "game": game.name,
         "mode": settings.mode,
         "config": config.to_dict(),
-        "layout": config.arena_layout.draw(),
-        "players": list(config.colours),
-        "data_files": data_files(config),
+        "players": list(getattr(config, "colours", ()) or getattr(config, "players", ())),
+        "data_files": data_files(config, game),
         "session": settings.to_dict(),
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
     }
+    if hasattr(config, "arena_layout"):
+        header["layout"] = config.arena_layout.draw()
+    return header
 
 
-def new_state(mode: str, config: BattleRoyaleConfig) -> Any:
-    return new_assist_game(config) if mode == "assist" else new_game(config)
+def new_state(settings: SessionSettings, config: Any) -> Any:
+    if settings.mode == "assist":
+        return new_assist_game(config)
+    return settings.info.new_game(config)
 
 
-def _replay(mode: str, config: BattleRoyaleConfig, history: list[Any]) -> Any:
-    return replay_assist(config, history) if mode == "assist" else replay(config, history)
+def _replay(settings: SessionSettings, config: Any, history: list[Any]) -> Any:
+    if settings.mode == "assist":
+        return replay_assist(config, history)
+    return settings.info.replay(config, history)
 
 
-def decode_action(mode: str, data: Any) -> Any:
-    return assist_action_from_dict(data) if mode == "assist" else action_from_dict(data)
+def decode_action(settings: SessionSettings, data: Any) -> Any:
+    if settings.mode == "assist":
+        return assist_action_from_dict(data)
+    return settings.info.action_from_dict(data)
 
 
 @dataclass
@@ -118,7 +134,7 @@ class GameSession:
     """One game and its journal. ``journal`` may be None (nothing is written)."""
 
     state: Any
-    config: BattleRoyaleConfig
+    config: Any
     settings: SessionSettings
     journal: JournalWriter | None = None
     barrier: int = 0  # history before this index can never be undone
@@ -128,10 +144,10 @@ class GameSession:
     pending_fire: tuple[str, str] | None = None
 
     @classmethod
-    def start(cls, config: BattleRoyaleConfig, settings: SessionSettings,
+    def start(cls, config: Any, settings: SessionSettings,
               journal_path: str | Path | None) -> GameSession:
         """A new game; its journal (if a path is given) starts with the header."""
-        state = new_state(settings.mode, config)
+        state = new_state(settings, config)
         journal = None
         if journal_path is not None:
             journal = JournalWriter.create(journal_path, journal_header(config, settings))
@@ -171,7 +187,8 @@ class GameSession:
             return
         if turn_started:
             self.journal.append("checkpoint", actions=len(self.state.history),
-                                turn=self.state.turn, digest=state_digest(self.state.snapshot()))
+                                turn=getattr(self.state, "turn", None),
+                                digest=state_digest(self.state.snapshot()))
 
     def finish(self) -> None:
         """Write the ``end`` record once the game is over and the table has acted on it."""
@@ -210,21 +227,26 @@ class GameSession:
             raise UndoRefused(f"only {available} action(s) of this turn can be undone")
         if self.journal is not None:
             self.journal.append("undo", count=count)
-        self.state = _replay(self.settings.mode, self.config, self.state.history[:-count])
+        self.state = _replay(self.settings, self.config, self.state.history[:-count])
         return self.state
 
 
 # -- resume ---------------------------------------------------------------------------------
 
 
-def _check_header(contents: JournalContents) -> tuple[BattleRoyaleConfig, SessionSettings]:
+def _check_header(contents: JournalContents, game: str | None = None
+                  ) -> tuple[Any, SessionSettings]:
     header, path = contents.header, contents.path
-    if header.get("game") != GAME:
-        raise JournalError(f"{path} is a journal of {header.get('game')!r}, not {GAME}; "
-                           "this command resumes Battle Royale games")
+    name = header.get("game")
+    if game is not None and name != game:
+        raise JournalError(f"{path} is a journal of {name!r}, not {game}")
+    try:
+        info = get_game(str(name))
+    except KeyError as exc:
+        raise JournalError(f"{path}: {exc.args[0]}; this companion cannot resume it") from None
     session = header.get("session") or {}
     mode = header.get("mode")
-    if mode not in MODES:
+    if mode not in MODES or (mode == "assist" and name != GAME):
         raise JournalError(f"{path}: unknown mode {mode!r} in the header (expected "
                            f"{' or '.join(MODES)})")
     for name, entry in (header.get("data_files") or {}).items():
@@ -243,17 +265,18 @@ def _check_header(contents: JournalContents) -> tuple[BattleRoyaleConfig, Sessio
             raise JournalError(f"{path}: the data file {file} changed since the game started; "
                                "restore the version the game started with to resume")
     try:
-        config = BattleRoyaleConfig.from_dict(header["config"])
+        config = info.config_from_dict(header["config"])
     except (KeyError, TypeError, ValueError) as exc:
         raise JournalError(f"{path}, line 1: the game config in the header is not usable: "
                            f"{exc}") from None
     settings = SessionSettings(mode=mode, bots=int(session.get("bots", 0)),
                                hardware=str(session.get("hardware", "sim")),
-                               seed=session.get("seed"))
+                               seed=session.get("seed"), game=info.name)
     return config, settings
 
 
-def rebuild(contents: JournalContents, *, until_turn: int | None = None) -> GameSession:
+def rebuild(contents: JournalContents, *, until_turn: int | None = None,
+            game: str | None = None) -> GameSession:
     """Replay a journal into a session (without a writer); verifies every checkpoint.
 
     Data-entry actions are held back until the next die roll, card draw,
@@ -261,8 +284,8 @@ def rebuild(contents: JournalContents, *, until_turn: int | None = None) -> Game
     drops them instead of replaying the game again. With ``until_turn``, stops
     when that turn is over (the next one has just begun).
     """
-    config, settings = _check_header(contents)
-    session = GameSession(new_state(settings.mode, config), config, settings)
+    config, settings = _check_header(contents, game)
+    session = GameSession(new_state(settings, config), config, settings)
     path = contents.path
     held: list[tuple[int, Any]] = []  # (line, action) that an undo may still take back
 
@@ -289,7 +312,7 @@ def rebuild(contents: JournalContents, *, until_turn: int | None = None) -> Game
         kind = record["type"]
         if kind == "action":
             try:
-                action = decode_action(settings.mode, record.get("action"))
+                action = decode_action(settings, record.get("action"))
             except ValueError as exc:
                 raise fail(line, str(exc)) from None
             if action.is_chance:
@@ -321,7 +344,8 @@ def rebuild(contents: JournalContents, *, until_turn: int | None = None) -> Game
 
 
 def resume_session(path: str | Path, *, until_line: int | None = None,
-                   new_path: str | Path | None = None) -> tuple[GameSession, list[str]]:
+                   new_path: str | Path | None = None,
+                   game: str | None = None) -> tuple[GameSession, list[str]]:
     """Rebuild a session from its journal and continue writing to it.
 
     Every check runs before the file is touched, so a failed resume changes
@@ -332,7 +356,7 @@ def resume_session(path: str | Path, *, until_line: int | None = None,
     """
     path = Path(path)
     contents = read_journal(path, until_line=until_line)
-    session = rebuild(contents)
+    session = rebuild(contents, game=game)
     if contents.finished:
         raise JournalError(f"{path}: this game is over ({contents.records[-1][1].get('reason')})"
                            f"; see it with 'companion replay {path}'")

@@ -109,7 +109,7 @@ def test_corrupt_record_in_the_middle_stops_with_the_line_and_changes_nothing(tm
     ("change", "message"),
     [
         (lambda h: {**h, "format": "companion-journal/9"}, "is not one this companion reads"),
-        (lambda h: {**h, "game": "spartacus"}, "not battle-royale"),
+        (lambda h: {**h, "game": "chess"}, "unknown game .chess.*cannot resume it"),
         (lambda h: {**h, "data_files": {"battle_royale": {"path": "/gone/br.json",
                                                           "sha256": "0"}}}, "is missing"),
         (lambda h: {**h, "data_files": {"dice": {"path": "builtin:dice.json",

@@ -33,6 +33,7 @@ GAME = GameInfo(
     action_from_dict=action_from_dict,
     parse_action=parse_action,
     bot=_bot,
+    builtin_data="battle_royale.json",
 )
 
 __all__ = [
