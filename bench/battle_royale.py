@@ -117,6 +117,25 @@ def machine() -> dict[str, str]:
     }
 
 
+def bot_move_ms(games: int, seed: int) -> float:
+    """Median time of the random bot's ``choose`` in 4-player games (its whole decision)."""
+    from companion.games.battle_royale.bot import RandomBot
+
+    times: list[int] = []
+    for i in range(games):
+        state = new_game(BattleRoyaleConfig(players=4))
+        roller, bot = Roller.seeded(seed + i), RandomBot(random.Random(seed + i))
+        while not state.is_terminal:
+            if state.is_chance_node:
+                state.apply(roller.choose(state.chance_outcomes()))
+                continue
+            t0 = time.perf_counter_ns()
+            action = bot.choose(state)
+            times.append(time.perf_counter_ns() - t0)
+            state.apply(action)
+    return statistics.median(times) / 1e6
+
+
 def run(games: int, seed: int) -> dict[str, Any]:
     results: dict[str, Any] = {}
     for players in PLAYER_COUNTS:
@@ -133,6 +152,7 @@ def run(games: int, seed: int) -> dict[str, Any]:
         "games_per_player_count": games,
         "seed": seed,
         "results": results,
+        "bot_move_median_ms": bot_move_ms(max(1, games // 10), seed),
         "targets": {
             "step_median_ms_max": TARGET_STEP_MEDIAN_MS,
             "games_per_s_4_players_min": TARGET_GAMES_PER_S_4P,

@@ -64,3 +64,27 @@ def test_journal_bench_json() -> None:
     summary = json.loads(result.stdout)
     assert summary["append_fsync_ms"]["count"] == 20 and summary["append_fsync_ms"]["median"] > 0
     assert summary["resume_s"]["records"] >= 150 and summary["resume_s"]["median"] > 0
+
+
+def test_dice_fairness_bench_json() -> None:
+    result = run_bench("--rolls", "600", "--json", script="dice_fairness.py")
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    dice = {r["die"] for r in summary["results"]}
+    assert {"doom", "star", "red", "black", "blue", "d6", "d20"} <= dice
+    assert all(0 <= r["p_value"] <= 1 and r["rolls"] == 600 for r in summary["results"])
+
+
+def test_bench_run_writes_every_section(tmp_path) -> None:
+    out = tmp_path / "performance.md"
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    result = subprocess.run([sys.executable, str(ROOT / "bench" / "run"), "--quick", "--out",
+                             str(out)], cwd=ROOT, env=env, capture_output=True, text=True,
+                            timeout=300)
+    assert result.returncode == 0, result.stderr
+    text = out.read_text()
+    for heading in ("## Battle Royale engine", "## Red button to solenoid",
+                    "## Start-up and memory", "## Journal", "## Dice fairness"):
+        assert heading in text
+    assert "python bench/" in text  # every figure names the command that reproduces it
