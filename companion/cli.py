@@ -107,6 +107,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--journal-dir", help="where the service keeps its journals and looks "
                        "for an unfinished game to resume (default: $STATE_DIRECTORY/journals, "
                        "else the user's data directory)")
+    serve.add_argument("--journal", help="journal file of the first game: continued if it "
+                       "exists and is unfinished, else a new game starts in it")
     serve.add_argument("--new", action="store_true",
                        help="start a new game even if an unfinished one could be resumed")
     serve.set_defaults(handler="companion.commands.serve:run")

@@ -43,11 +43,17 @@ SYSTEM_CONFIG = Path(DEFAULT_TABLE_CONFIG_PATH)
 def _resume_last(console: Console, journals: Path) -> GameSession | None:
     """The last unfinished assist game in ``journals``, rebuilt and checked, or None."""
     path = find_unfinished(journals, mode="assist")
-    if path is None:
-        return None
+    return None if path is None else _resume_file(console, path, fallback=True)
+
+
+def _resume_file(console: Console, path: Path, fallback: bool = False) -> GameSession | None:
+    """Resume the assist game in ``path``; a finished or broken one is an error unless
+    ``fallback`` (then the service says why and starts a new game)."""
     try:
         session, warnings = resume_session(path)
     except JournalError as exc:
+        if not fallback:
+            raise CommandError(str(exc)) from None
         console.print(f"companion serve: cannot resume {path}: {exc}; starting a new game "
                       "(the old journal is left as it is)", soft_wrap=True)
         return None
@@ -78,7 +84,12 @@ def run(args: argparse.Namespace) -> int:
     roller = Roller()
     journals = Path(args.journal_dir) if args.journal_dir else default_journal_dir()
     settings = SessionSettings(mode="assist", hardware=table.hardware.profile)
-    session = None if args.new else _resume_last(console, journals)
+    first_journal = Path(args.journal) if args.journal else None
+    if first_journal is not None and first_journal.exists() and not args.new:
+        session = _resume_file(console, first_journal)  # a named journal: continue that game
+        first_journal = None
+    else:
+        session = None if args.new else _resume_last(console, journals)
     try:
         with open_hardware(table.hardware, clock=clock) as hw:
             console.print(f"companion serve: ready ({table.hardware.profile} hardware, "
@@ -89,8 +100,9 @@ def run(args: argparse.Namespace) -> int:
             live = console.is_terminal and not args.autoplay
             for number in itertools.count(1):
                 if session is None:
-                    session = GameSession.start(config, settings,
-                                                new_journal_path(GAME, "assist", journals))
+                    path = first_journal or new_journal_path(GAME, "assist", journals)
+                    first_journal = None
+                    session = GameSession.start(config, settings, path)
                 console.print(f"journal: {session.journal_path}", soft_wrap=True)
                 with Dashboard(console, hw, live=live, title=f"Battle Royale, game {number}") \
                         as view:

@@ -87,3 +87,11 @@ def test_demo_drives_the_simulated_hardware(players, capsys):
     assert main(["demo", "--players", players, "--seed", "9"]) == 0
     out = capsys.readouterr().out
     assert "hardware (sim)" in out and "pulses fired" in out
+
+
+def test_serve_journal_file_is_continued_and_a_finished_one_refused(tmp_path, capsys):
+    journal = tmp_path / "table.jsonl"
+    assert main(["serve", "--autoplay", "--games", "1", "--journal", str(journal)]) == 0
+    assert f"journal: {journal}" in capsys.readouterr().out
+    assert main(["serve", "--autoplay", "--games", "1", "--journal", str(journal)]) == 2
+    assert "this game is over" in capsys.readouterr().err
