@@ -143,6 +143,60 @@ def build_parser() -> argparse.ArgumentParser:
     roll.add_argument("--seed", type=int, help="repeatable rolls (demos, tests, replays)")
     roll.add_argument("--json", action="store_true", help="machine-readable output")
     roll.set_defaults(handler="companion.commands.roll:roll")
+    glad = sub.add_parser(
+        "gladiatoren", help="Kampf der Gladiatoren: play, demo, dice only, combat assistant",
+        description="Kampf der Gladiatoren (Knizia, 2002): a tracked game, a bot demo, the star "
+        "dice only, or the combat assistant with exact odds.")
+    gsub = glad.add_subparsers(dest="gladiatoren_command", metavar="MODE", required=True)
+    gplay = gsub.add_parser("play", help="a tracked game: people at the terminal, bots for the "
+                            "other seats")
+    gplay.add_argument("--players", type=int, choices=(2, 3, 4, 5), help="2..5 (default 3)")
+    gplay.add_argument("--bots", type=int, help="how many seats bots play, the last ones "
+                       "(default: all but the first)")
+    gplay.add_argument("--bot-seats", help="bots for these seats instead, e.g. 0,2")
+    gplay.add_argument("--start-player", type=int, help="the oldest player's seat (default 0)")
+    gplay.add_argument("--seed", type=int, help="repeatable dice and bots")
+    gplay.add_argument("--data", help="gladiator data file (arena, animals; default: built-in)")
+    gplay.add_argument("--hardware", choices=("sim", "gpio"), default="sim",
+                       help="sim: simulated buttons and display (default); gpio: the Pi's pins")
+    gplay.add_argument("--speed", type=_positive_float, default=1.0,
+                       help="bot playback speed factor on a terminal")
+    gplay.add_argument("--journal", help="journal file (default: a new file in the data "
+                       "directory, shown on screen)")
+    gplay.set_defaults(handler="companion.commands.gladiatoren:run_play")
+    gdemo = gsub.add_parser("demo", help="watch a full seeded game of bots")
+    gdemo.add_argument("--players", type=int, choices=(2, 3, 4, 5), default=4)
+    gdemo.add_argument("--seed", type=int, default=2002, help="seed (default 2002)")
+    gdemo.add_argument("--data", help="gladiator data file")
+    gdemo.add_argument("--speed", type=_positive_float, default=1.0,
+                       help="playback speed factor on a terminal")
+    gdemo.add_argument("--journal", help="journal file (default: a new file in the data "
+                       "directory)")
+    gdemo.set_defaults(handler="companion.commands.gladiatoren:run_demo")
+    gdice = gsub.add_parser("dice", help="roll star dice only: red double, yellow single, blank")
+    gdice.add_argument("count", nargs="?", type=_positive_int, default=1,
+                       help="how many dice (default 1)")
+    gdice.add_argument("--rolls", type=_positive_int, default=1, help="how many rolls")
+    gdice.add_argument("--loop", action="store_true",
+                       help="roll again on every Enter (a number: that many dice; q stops)")
+    gdice.add_argument("--hardware", choices=("sim", "gpio"),
+                       help="wait for the ROLL button and show the dice on the arena display")
+    gdice.add_argument("--seed", type=int, help="repeatable rolls")
+    gdice.add_argument("--json", action="store_true", help="one JSON line per roll")
+    gdice.set_defaults(handler="companion.commands.gladiatoren:run_dice")
+    gcombat = gsub.add_parser(
+        "combat", help="combat assistant: odds, then the combat step by step",
+        description="Sides as short text: gladiators ('spear sword sword shield', '2 sword net') "
+        "or an animal ('lion'); '*' is a hit star already on the field.")
+    gcombat.add_argument("challenger", help="the challenging team (or animal)")
+    gcombat.add_argument("defender", help="the challenged team or animal")
+    gcombat.add_argument("--auto", action="store_true",
+                         help="the companion makes every choice (the odds policy)")
+    gcombat.add_argument("--seed", type=int, help="repeatable dice")
+    gcombat.add_argument("--data", help="gladiator data file (animals)")
+    gcombat.add_argument("--hardware", choices=("sim", "gpio"), default="sim",
+                         help="gpio: wait for the real ROLL button")
+    gcombat.set_defaults(handler="companion.commands.gladiatoren:run_combat")
     return parser
 
 

@@ -44,6 +44,11 @@ def run(args: argparse.Namespace) -> int:
     state = session.state
     console.print(f"resuming {session.journal_path}: turn {state.turn}, "
                   f"{len(state.history)} actions replayed and checked", soft_wrap=True)
+    if session.settings.game == "gladiatoren":
+        from companion.commands.gladiatoren import run_play
+
+        return run_play(argparse.Namespace(hardware=args.hardware or session.settings.hardware),
+                        session=session)
     table = table_for(session, args.hardware, args.config)
     autoplay = table.game.mode == "tracked" and table.game.bots == table.game.players
     return play_game(PlayOptions(table, seed=None, title="Battle Royale (resumed)",

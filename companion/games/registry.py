@@ -40,6 +40,7 @@ class GameInfo:
 # name -> the module whose GAME attribute is its GameInfo (imported on first use)
 GAME_MODULES: dict[str, str] = {
     "battle-royale": "companion.games.battle_royale",
+    "gladiatoren": "companion.games.kampf_der_gladiatoren",
 }
 
 

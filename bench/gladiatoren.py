@@ -1,0 +1,205 @@
+"""Kampf der Gladiatoren benchmark: combat odds, time per step, full random games per second.
+
+Run from the repository root::
+
+    python bench/gladiatoren.py              # 100 games per player count
+    python bench/gladiatoren.py --games 20 --json
+    python bench/gladiatoren.py --quick --json   # tiny sizes (bench/run --quick)
+
+Three measurements, single process:
+
+- odds: the exact loss distribution of the largest combat, computed cold (every
+  cache cleared first): a team of four swords (5 dice) against a 5-sword animal
+  with 2 shields and a trident (5 dice, rerolls, shields), and a team-against-team
+  combat with nets, tridents and shields. Target: at most 50 ms;
+- step: random play (random bot, seeded chance) timing only ``legal_actions()``
+  plus ``apply()`` of every action, for 2, 3, 4 and 5 players;
+- games: whole random games (bots, chance and all) per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from companion.dice import Roller  # noqa: E402
+from companion.games.kampf_der_gladiatoren import GladiatorenConfig, new_game  # noqa: E402
+from companion.games.kampf_der_gladiatoren.bot import play_random_game  # noqa: E402
+from companion.games.kampf_der_gladiatoren.data import Animal  # noqa: E402
+from companion.games.kampf_der_gladiatoren.odds import (  # noqa: E402
+    animal_fighter,
+    clear_caches,
+    combat_odds,
+    team_fighter,
+)
+
+TARGET_ODDS_MS = 50.0
+PLAYER_COUNTS = (2, 3, 4, 5)
+# the largest combat: 5 dice against 5 dice, the animal with a reroll and shields
+BEAST = Animal("titan", "Titan (benchmark)", hits=6, swords=5, shields=2, tridents=1, spears=0)
+COMBATS = {
+    "4 swords (5 dice) vs 5-sword animal with 2 shields and a reroll": (
+        lambda: team_fighter(["sword"] * 4), lambda: animal_fighter(BEAST)),
+    "team vs team: nets, reroll, shields": (
+        lambda: team_fighter(["net", "sword", "sword", "trident"], 1),
+        lambda: team_fighter(["spear", "net", "sword", "shield"], 1)),
+}
+
+
+def bench_odds(runs: int) -> dict[str, Any]:
+    out = {}
+    for name, (a, b) in COMBATS.items():
+        times = []
+        for _ in range(runs):
+            clear_caches()
+            challenger, defender = a(), b()
+            t0 = time.perf_counter()
+            odds = combat_odds(challenger, defender)
+            times.append((time.perf_counter() - t0) * 1000)
+        assert sum(odds.joint.values()) == 1
+        out[name] = {"runs": runs, "median_ms": statistics.median(times), "max_ms": max(times),
+                     "outcomes": len(odds.joint)}
+    return out
+
+
+def step_times_ns(config: GladiatorenConfig, seed: int) -> list[int]:
+    """One random game; the time of ``legal_actions()`` + ``apply()`` of each action."""
+    state = new_game(config)
+    roller = Roller.seeded(seed)
+    rng = random.Random(seed)
+    times: list[int] = []
+    clock = time.perf_counter_ns
+    while not state.is_terminal:
+        t0 = clock()
+        legal = state.legal_actions()
+        t1 = clock()
+        action = roller.choose(state.chance_outcomes()) if state.is_chance_node \
+            else rng.choice(legal)
+        t2 = clock()
+        state.apply(action)
+        t3 = clock()
+        times.append((t1 - t0) + (t3 - t2))
+    return times
+
+
+def bench_steps(config: GladiatorenConfig, games: int, seed: int) -> dict[str, Any]:
+    times: list[int] = []
+    for i in range(games):
+        times.extend(step_times_ns(config, seed + i))
+    times.sort()
+    return {
+        "steps": len(times),
+        "median_ms": statistics.median(times) / 1e6,
+        "p90_ms": times[int(0.9 * (len(times) - 1))] / 1e6,
+        "p99_ms": times[int(0.99 * (len(times) - 1))] / 1e6,
+        "max_ms": times[-1] / 1e6,
+        "mean_steps_per_game": len(times) / games,
+    }
+
+
+def bench_games(config: GladiatorenConfig, games: int, seed: int) -> dict[str, Any]:
+    turns = 0
+    start = time.perf_counter()
+    for i in range(games):
+        turns += play_random_game(new_game(config), seed + i).turn
+    elapsed = time.perf_counter() - start
+    return {"games": games, "seconds": elapsed, "games_per_s": games / elapsed,
+            "mean_turns": turns / games}
+
+
+def machine() -> dict[str, str]:
+    processor = platform.processor()
+    if not processor:
+        try:
+            for line in Path("/proc/cpuinfo").read_text("utf-8", errors="replace").splitlines():
+                if line.split(":", 1)[0].strip() in ("model name", "Model"):
+                    processor = line.split(":", 1)[1].strip()
+                    break
+        except OSError:
+            pass
+    return {"machine": platform.machine(), "processor": processor or "unknown",
+            "platform": platform.platform(), "python": platform.python_version(),
+            "implementation": platform.python_implementation()}
+
+
+def run(games: int, seed: int, odds_runs: int) -> dict[str, Any]:
+    odds = bench_odds(odds_runs)
+    results = {}
+    for players in PLAYER_COUNTS:
+        config = GladiatorenConfig(players=players)
+        results[str(players)] = {"step": bench_steps(config, games, seed),
+                                 "game": bench_games(config, games, seed)}
+    worst = max(o["median_ms"] for o in odds.values())
+    return {
+        "benchmark": "gladiatoren",
+        "machine": machine(),
+        "games_per_player_count": games,
+        "seed": seed,
+        "odds": odds,
+        "results": results,
+        "targets": {"odds_ms_max": TARGET_ODDS_MS},
+        "meets_targets": {"odds": worst <= TARGET_ODDS_MS},
+    }
+
+
+def report(summary: dict[str, Any]) -> str:
+    m = summary["machine"]
+    lines = [
+        f"Kampf der Gladiatoren benchmark: {summary['games_per_player_count']} games per player "
+        f"count, seed {summary['seed']}, single process",
+        f"machine: {m['machine']} ({m['processor']}), {m['platform']}",
+        f"python:  {m['implementation']} {m['python']}",
+        "",
+        "combat odds, computed cold (caches cleared):",
+    ]
+    for name, o in summary["odds"].items():
+        lines.append(f"  {name}: median {o['median_ms']:.2f} ms, max {o['max_ms']:.2f} ms "
+                     f"({o['outcomes']} outcomes, {o['runs']} runs)")
+    lines += ["", f"{'players':>7}  {'steps':>7}  {'median ms':>9}  {'p90 ms':>7}  "
+              f"{'p99 ms':>7}  {'max ms':>7}  {'games/s':>8}  {'turns/game':>10}"]
+    for players, r in summary["results"].items():
+        s, g = r["step"], r["game"]
+        lines.append(f"{players:>7}  {s['steps']:>7}  {s['median_ms']:>9.4f}  "
+                     f"{s['p90_ms']:>7.4f}  {s['p99_ms']:>7.4f}  {s['max_ms']:>7.3f}  "
+                     f"{g['games_per_s']:>8.1f}  {g['mean_turns']:>10.1f}")
+    worst = max(o["max_ms"] for o in summary["odds"].values())
+    ok = "ok" if summary["meets_targets"]["odds"] else "MISSED"
+    lines += ["", f"target: largest combat odds <= {TARGET_ODDS_MS:.0f} ms   measured (worst "
+              f"median) {max(o['median_ms'] for o in summary['odds'].values()):.2f} ms, "
+              f"worst run {worst:.2f} ms   {ok}"]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=100,
+                        help="games per player count (default 100)")
+    parser.add_argument("--odds-runs", type=int, default=20,
+                        help="cold odds computations per combat (default 20)")
+    parser.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
+    parser.add_argument("--json", action="store_true", help="print a JSON summary")
+    parser.add_argument("--quick", action="store_true",
+                        help="tiny sizes for a smoke test (3 games, 2 odds runs)")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.games, args.odds_runs = 3, 2
+    if args.games < 1 or args.odds_runs < 1:
+        parser.error("--games and --odds-runs must be 1 or more")
+    summary = run(args.games, args.seed, args.odds_runs)
+    print(json.dumps(summary, indent=2) if args.json else report(summary))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,274 @@
+"""Kampf der Gladiatoren actions: every chance outcome and every choice is one small action.
+
+An action is a frozen dataclass, so it can be compared, hashed, listed by
+``legal_actions()`` and written to a log. Its ``notation`` is the short text
+used on the terminal and in journals; :func:`parse_action` reads it back.
+
+- chance (``is_chance``): ``draw lion`` (the next animal from the face-down
+  stack), ``roll 1 2 0`` (a roll: double stars, single stars, blanks);
+- entry: ``carrier E sword`` (a new carrier with one gladiator), ``add E net``;
+- animals: ``place F``;
+- the turn: ``challenge E I`` (team on E challenges I), ``challenge E>H L``
+  (move E to H first), ``animal lion F G`` (a player without gladiators sets
+  the lion on / moves it to F and challenges G);
+- combat: ``net sword`` (neutralise one), ``reroll`` / ``keep``,
+  ``give spear`` / ``give sword inactive`` (give up a gladiator).
+
+Field ids are upper case (``E``), animals and gladiator kinds lower case.
+There are no correction actions: the companion tracks every piece.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from companion.games.kampf_der_gladiatoren.rules import KINDS
+
+
+class ActionFormatError(ValueError):
+    """Text or data that is not an action; the message says the expected form."""
+
+
+@dataclass(frozen=True)
+class Action:
+    """Base class. ``kind`` names the action in notation and in logs."""
+
+    kind: ClassVar[str] = ""
+    is_chance: ClassVar[bool] = False
+    is_correction: ClassVar[bool] = False
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"kind": self.kind}
+        for f in fields(self):
+            data[f.name] = getattr(self, f.name)
+        return data
+
+    @property
+    def notation(self) -> str:
+        return " ".join([self.kind, *(str(getattr(self, f.name)) for f in fields(self))])
+
+    def __str__(self) -> str:
+        return self.notation
+
+
+# --- chance ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DrawAnimal(Action):
+    """The next animal from the face-down stack (a uniform draw from those left)."""
+
+    kind: ClassVar[str] = "draw"
+    is_chance: ClassVar[bool] = True
+    animal: str
+
+
+@dataclass(frozen=True)
+class Roll(Action):
+    """A roll of the star dice: how many show a double star, a single star, a blank."""
+
+    kind: ClassVar[str] = "roll"
+    is_chance: ClassVar[bool] = True
+    doubles: int
+    singles: int
+    blanks: int
+
+    @property
+    def counts(self) -> tuple[int, int, int]:
+        return (self.doubles, self.singles, self.blanks)
+
+
+# --- entry and animals -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlaceCarrier(Action):
+    """Entry: set a new carrier on a free field with one gladiator of this kind."""
+
+    kind: ClassVar[str] = "carrier"
+    field: str
+    gladiator: str
+
+
+@dataclass(frozen=True)
+class AddGladiator(Action):
+    """Entry: add one gladiator to the own carrier on ``field`` (fewer than 4 on it)."""
+
+    kind: ClassVar[str] = "add"
+    field: str
+    gladiator: str
+
+
+@dataclass(frozen=True)
+class PlaceAnimal(Action):
+    """Set the animal just drawn face up on a free field."""
+
+    kind: ClassVar[str] = "place"
+    field: str
+
+
+# --- the turn ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Challenge(Action):
+    """The team on ``team`` moves to ``to`` (``to == team``: stays) and challenges ``target``."""
+
+    kind: ClassVar[str] = "challenge"
+    team: str
+    to: str
+    target: str
+
+    @property
+    def moves(self) -> bool:
+        return self.to != self.team
+
+    @property
+    def notation(self) -> str:
+        start = f"{self.team}>{self.to}" if self.moves else self.team
+        return f"challenge {start} {self.target}"
+
+
+@dataclass(frozen=True)
+class UseAnimal(Action):
+    """A player without gladiators: ``animal`` goes to / stays on ``to`` and challenges."""
+
+    kind: ClassVar[str] = "animal"
+    animal: str
+    to: str
+    target: str
+
+
+# --- combat ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Net(Action):
+    """A net neutralises one active opponent gladiator of this kind for the combat."""
+
+    kind: ClassVar[str] = "net"
+    gladiator: str
+
+
+@dataclass(frozen=True)
+class Reroll(Action):
+    """Roll all dice again; the second result must be kept."""
+
+    kind: ClassVar[str] = "reroll"
+
+
+@dataclass(frozen=True)
+class Keep(Action):
+    """Keep the roll (do not use the trident reroll)."""
+
+    kind: ClassVar[str] = "keep"
+
+
+@dataclass(frozen=True)
+class GiveUp(Action):
+    """Give up one gladiator of this kind; ``inactive``: one neutralised by a net."""
+
+    kind: ClassVar[str] = "give"
+    gladiator: str
+    inactive: bool = False
+
+    @property
+    def notation(self) -> str:
+        return f"give {self.gladiator}" + (" inactive" if self.inactive else "")
+
+
+ACTION_TYPES: dict[str, type[Action]] = {
+    cls.kind: cls
+    for cls in (DrawAnimal, Roll, PlaceCarrier, AddGladiator, PlaceAnimal, Challenge,
+                UseAnimal, Net, Reroll, Keep, GiveUp)
+}
+
+_FIELD_NAMES = {"field", "team", "to", "target"}
+_USAGE = {
+    "draw": "draw <animal>",
+    "roll": "roll <doubles> <singles> <blanks>",
+    "carrier": "carrier <field> <kind>",
+    "add": "add <field> <kind>",
+    "place": "place <field>",
+    "challenge": "challenge <team field>[><move to field>] <target field>",
+    "animal": "animal <animal> <field> <target field>",
+    "net": "net <kind>",
+    "reroll": "reroll",
+    "keep": "keep",
+    "give": "give <kind> [inactive]",
+}
+
+
+def _convert(kind: str, name: str, raw: Any) -> Any:
+    if name in _FIELD_NAMES:
+        if not isinstance(raw, str) or not raw.isalnum():
+            raise ActionFormatError(f"{kind}: {name} must be a field id like E, got {raw!r}")
+        return raw.upper()
+    if name == "gladiator":
+        text = str(raw).lower()
+        if text not in KINDS:
+            raise ActionFormatError(
+                f"{kind}: a gladiator kind is one of {', '.join(KINDS)}, got {raw!r}")
+        return text
+    if name == "animal":
+        if not isinstance(raw, str) or not raw:
+            raise ActionFormatError(f"{kind}: animal must be an animal id like lion, got {raw!r}")
+        return raw.lower()
+    if name in ("doubles", "singles", "blanks"):
+        if isinstance(raw, bool):
+            raise ActionFormatError(f"{kind}: {name} must be a whole number, got {raw!r}")
+        try:
+            value = int(raw)
+        except (TypeError, ValueError):
+            raise ActionFormatError(f"{kind}: {name} must be a whole number, got {raw!r}") \
+                from None
+        if value < 0:
+            raise ActionFormatError(f"{kind}: {name} must be 0 or more, got {value}")
+        return value
+    if name == "inactive":
+        if isinstance(raw, bool):
+            return raw
+        raise ActionFormatError(f"{kind}: inactive must be true or false, got {raw!r}")
+    raise AssertionError(name)  # pragma: no cover
+
+
+def action_from_dict(data: Any) -> Action:
+    """Rebuild an action from :meth:`Action.to_dict` output."""
+    if not isinstance(data, dict) or data.get("kind") not in ACTION_TYPES:
+        raise ActionFormatError(f"not a Kampf der Gladiatoren action: {data!r}")
+    cls = ACTION_TYPES[data["kind"]]
+    names = [f.name for f in fields(cls)]
+    required = [f.name for f in fields(cls) if f.name != "inactive"]
+    extra = set(data) - set(names) - {"kind"}
+    missing = [n for n in required if n not in data]
+    if extra or missing:
+        raise ActionFormatError(f"{cls.kind}: expected fields {names}, got {sorted(set(data))}")
+    return cls(**{n: _convert(cls.kind, n, data[n]) for n in names if n in data})
+
+
+def parse_action(text: str) -> Action:
+    """Read the notation: ``carrier E sword``, ``challenge E>H L``, ``give sword inactive``."""
+    words = text.split()
+    if not words:
+        raise ActionFormatError("empty input: type an action such as 'challenge E I' or 'keep'")
+    kind = words[0].lower()
+    cls = ACTION_TYPES.get(kind)
+    if cls is None:
+        known = ", ".join(sorted(k for k, c in ACTION_TYPES.items() if not c.is_chance))
+        raise ActionFormatError(f"unknown action {words[0]!r}; actions are: {known}")
+    args = words[1:]
+    if cls is Challenge:
+        if len(args) != 2:
+            raise ActionFormatError(f"challenge takes 2 values: {_USAGE['challenge']}")
+        team, _, to = args[0].partition(">")
+        return Challenge(_convert(kind, "team", team), _convert(kind, "to", to or team),
+                         _convert(kind, "target", args[1]))
+    if cls is GiveUp:
+        if len(args) not in (1, 2) or (len(args) == 2 and args[1].lower() != "inactive"):
+            raise ActionFormatError(f"give takes a kind and maybe 'inactive': {_USAGE['give']}")
+        return GiveUp(_convert(kind, "gladiator", args[0]), len(args) == 2)
+    names = [f.name for f in fields(cls)]
+    if len(args) != len(names):
+        raise ActionFormatError(f"{kind} takes {len(names)} value(s): {_USAGE[kind]}")
+    return cls(**{n: _convert(kind, n, w) for n, w in zip(names, args, strict=True)})

@@ -1,0 +1,116 @@
+"""Ruling 6: combat against an animal, and the rulebook's example Red vs the lion."""
+
+from __future__ import annotations
+
+import pytest
+from kdg_helpers import first, kinds, play, position_game, team
+
+from companion.games.kampf_der_gladiatoren.rules import KINDS
+
+# Red has net, 2 swords and a shield: the text's "Zweizackträger" cannot be in Red's team,
+# because the lion (1 trident) rerolls only with more tridents than Red (ruling 6c).
+RED = "R net sword sword shield"
+
+
+def lion_game(red: str = RED, lion_stars: int = 0, players: int = 2):
+    teams = [team(red, "E"), team("Y sword", "Q")]
+    if players == 3:
+        teams.append(team("B sword", "O"))
+    return position_game(teams, [{"animal": "lion", "field": "F", "stars": lion_stars}],
+                         players=players)
+
+
+def lion(state) -> int:
+    return state.animal_index("lion")
+
+
+def glad(*names: str) -> list[int]:
+    return [names.count(k) for k in KINDS]
+
+
+@pytest.mark.parametrize("roll", ["roll 1 0 2", "roll 1 1 1"])
+def test_rulebook_example_red_challenges_the_lion(roll):
+    """ "Beispiel: Rot fordert den Löwen zum Kampf": a double star defeats the lion."""
+    state = lion_game()
+    events = play(state, "challenge E F")
+    # no spear on either side: the challenger rolls first; no nets against animals
+    assert first(events, "first_roller").data["side"] == 0
+    assert "neutralised" not in kinds(events) and state.phase == "roll"
+    assert first(events, "strike").data == {"side": 0, "dice": 3}
+    events = play(state, roll)
+    assert first(events, "hit_stars").data["added"] == 2  # a double star is 2 hit stars
+    if roll == "roll 1 1 1":
+        assert first(events, "shields").data["cancelled"] == 1  # the shield stops the single
+    assert first(events, "animal_defeated").data == {"animal": "lion", "field": "F", "to": 0}
+    assert state.stable_animals(0) == ["lion"] and state.score(0) == 2
+    assert state.animal_stars[lion(state)] == 0  # the stars go back to the supply
+    assert first(events, "victor_moved").data == {"from": "E", "to": "F"}  # French text
+    assert not [e for e in events if e.kind == "strike" and e.data["side"] == 1]
+    assert state.phase == "turn" and state.active == 1
+
+
+def test_rulebook_example_the_same_with_another_roll():
+    """ "Das gleiche Beispiel mit einem anderen Würfelwurf"."""
+    state = lion_game()
+    box = list(state.box)
+    play(state, "challenge E F")
+    events = play(state, "roll 0 2 1")
+    assert first(events, "shields").data["cancelled"] == 1
+    assert state.animal_stars[lion(state)] == 1  # 1 star: the lion fights back
+    assert first(events, "strike").data == {"side": 1, "dice": 1}  # 1 sword, no base die
+    events = play(state, "roll 0 0 1")  # a miss, but the lion has more tridents
+    assert state.phase == "reroll"
+    # the companion rolls for the lion; the reroll is decided by the seat acting for it,
+    # the challenger's left neighbour
+    assert state.current_player == 1
+    play(state, "reroll")
+    events = play(state, "roll 1 0 0")  # a double star: Red's shield cannot stop it
+    assert state.phase == "give_up" and state.current_player == 0
+    events = play(state, "give shield")
+    lost = first(events, "gladiator_lost")
+    assert lost.data["to"] == "box" and lost.data["taker"] is None  # the lion takes nobody
+    assert [b - a for a, b in zip(box, state.box, strict=True)] == glad("shield")
+    assert state.stables == [glad(), glad()]
+    assert state.animal_stars[lion(state)] == 1  # the star stays on the lion's field
+    assert "combat_ended" in kinds(events)
+
+
+def test_hit_stars_on_an_animal_stay_until_it_is_defeated_and_the_final_hit_scores():
+    state = lion_game(players=3, lion_stars=1)
+    state.active = 1
+    state._legal = None
+    # yellow's lone sword on Q walks to the lion and deals the last hit
+    events = play(state, "challenge Q>J F", "roll 0 1 1")
+    assert first(events, "shields").data["cancelled"] == 1
+    assert state.animal_stars[lion(state)] == 1 and state.combat.striker == 1
+    play(state, "roll 0 0 1", "keep")
+    state.active, state.phase = 1, "turn"
+    state._legal = None
+    events = play(state, "challenge J F", "roll 0 2 0")
+    assert first(events, "animal_defeated").data["to"] == 1
+    assert state.stable_animals(1) == ["lion"] and state.scores()[1] == 2
+
+
+def test_the_animals_symbols_count_like_gladiators():
+    # the tiger (default data: 1 spear, 2 swords) rolls first against a team without spears
+    state = position_game([team(RED, "E"), team("Y sword", "Q")],
+                          [{"animal": "tiger", "field": "F"}])
+    events = play(state, "challenge E F")
+    assert first(events, "first_roller").data["side"] == 1
+    assert first(events, "strike").data == {"side": 1, "dice": 2}
+    # a team's spears against the animal's
+    state = position_game([team("R spear spear sword", "E"), team("Y sword", "Q")],
+                          [{"animal": "tiger", "field": "F"}])
+    assert first(play(state, "challenge E F"), "first_roller").data["side"] == 0
+
+
+def test_an_animal_that_takes_the_last_gladiator_moves_into_the_field():
+    state = lion_game(red="R sword", players=3)
+    box = list(state.box)
+    play(state, "challenge E F", "roll 0 0 2", "roll 0 0 1")
+    assert state.phase == "reroll"
+    events = play(state, "reroll", "roll 1 0 0")
+    assert "team_wiped" in kinds(events)
+    assert first(events, "victor_moved").data == {"from": "F", "to": "E"}
+    assert state.animal_field[lion(state)] == state.arena.index("E")
+    assert [b - a for a, b in zip(box, state.box, strict=True)] == glad("sword")

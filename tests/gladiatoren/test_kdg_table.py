@@ -1,0 +1,319 @@
+"""At the table: the play loop on simulated hardware, the journal, dice on the display, and the
+``play`` / ``demo`` / ``dice`` / ``combat`` command functions."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import random
+import sys
+
+import pytest
+from kdg_helpers import position_game, team
+
+from companion.cli import CommandError
+from companion.dice import Roller
+from companion.games.kampf_der_gladiatoren import GladiatorenConfig, new_game, parse_action
+from companion.games.kampf_der_gladiatoren import actions as A
+from companion.games.kampf_der_gladiatoren.data import default_data
+from companion.hal import CellState, HardwareConfig, ManualClock, open_hardware
+from companion.table.gladiatoren_table import (
+    GladiatorenTable,
+    LocalSession,
+    UndoRefused,
+    dice_frame,
+)
+from companion.table.journal import read_journal, state_digest
+from companion.table.people import BotAgent, SimOperator, TerminalAgent, TerminalInput
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.events, self.messages, self.prompts = [], [], []
+
+    def update(self, state, events) -> None:
+        self.events.extend(events)
+
+    def message(self, text: str) -> None:
+        self.messages.append(text)
+
+    def prompt(self, text: str, options=()) -> None:
+        self.prompts.append(text)
+
+
+def sim():
+    clock = ManualClock()
+    return open_hardware(HardwareConfig(profile="sim"), clock=clock), clock
+
+
+def test_dice_frame_mapping():
+    frame = dice_frame(["two_red_stars", "one_yellow_star", "blank"] * 3)
+    assert frame[0] == (CellState.HIGHLIGHT, CellState.FIELD, CellState.OFF,
+                        CellState.HIGHLIGHT, CellState.FIELD)
+    assert frame[1][:4] == (CellState.OFF, CellState.HIGHLIGHT, CellState.FIELD, CellState.OFF)
+    assert frame[1][4] == CellState.OFF and all(c == CellState.OFF for c in frame[4])
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 1), (5, 2)])
+def test_a_bot_game_runs_to_the_end_with_a_journal(tmp_path, players, seed):
+    hw, clock = sim()
+    path = tmp_path / "game.jsonl"
+    session = LocalSession.start(GladiatorenConfig(players=players), {"seed": seed}, path)
+    view = Recorder()
+    rng = random.Random(seed)
+    with hw:
+        table = GladiatorenTable(session, hw, Roller.seeded(seed), view,
+                                 {s: BotAgent(rng) for s in range(players)},
+                                 sleep=clock.sleep, operator=SimOperator(hw))
+        state = table.run()
+        assert state.is_terminal and state.winners
+        rolls = [a for a in state.history if isinstance(a, A.Roll)]
+        assert table.operator.presses.count("roll") == len(rolls) == len(table.rolls)
+        last = table.rolls[-1]
+        assert hw.display.frame == dice_frame(last)
+        assert any("odds:" in m for m in view.messages)
+    session.journal.close()
+    contents = read_journal(path)
+    assert contents.header["game"] == "gladiatoren" and contents.finished
+    logged = [r for _, r in contents.records if r["type"] == "action"]
+    assert [parse_action(A.action_from_dict(r["action"]).notation) for r in logged] == \
+        state.history
+    # every checkpoint matches a replay up to it
+    from companion.games.kampf_der_gladiatoren import replay
+
+    checkpoints = [r for _, r in contents.records if r["type"] == "checkpoint"]
+    assert checkpoints
+    for cp in checkpoints[:5]:
+        again = replay(state.config, state.history[:cp["actions"]])
+        assert state_digest(again.snapshot()) == cp["digest"]
+
+
+def test_undo_takes_back_choices_but_not_dice():
+    session = LocalSession(position_game([team("R sword sword", "E"), team("Y net sword", "F"),
+                                          team("Y sword", "Q")]))
+    with pytest.raises(UndoRefused, match="nothing to undo"):
+        session.undo()
+    action = parse_action("challenge E F")
+    session.commit(action)
+    session.apply(action)
+    assert session.undoable() == 1
+    state = session.undo()
+    assert state.combat is None and state.history == []
+    for notation in ("challenge E F", "roll 0 0 2"):  # yellow's net took a sword
+        session.commit(parse_action(notation))
+        session.apply(parse_action(notation))
+    with pytest.raises(UndoRefused):
+        session.undo(1)
+    from companion.games.kampf_der_gladiatoren import IllegalActionError
+
+    with pytest.raises(IllegalActionError):
+        session.commit(parse_action("keep"))
+
+
+def test_a_person_at_the_terminal_plays_with_typed_actions(monkeypatch):
+    hw, clock = sim()
+    state = position_game([team("R sword shield shield shield", "E"),
+                           team("Y sword shield shield shield", "F"), team("Y net", "Q")])
+    view = Recorder()
+    terminal = TerminalInput(io.StringIO("challenge E A\nchallenge E F\nr\nundo\nquit\n"))
+    agents = {0: TerminalAgent(terminal, view, parse_action), 1: BotAgent(random.Random(1))}
+    from companion.table.people import TableStopped
+
+    with hw:
+        table = GladiatorenTable(LocalSession(state), hw, Roller.seeded(3), view, agents,
+                                 sleep=clock.sleep, operator=SimOperator(hw), terminal=terminal)
+        with pytest.raises((TableStopped, EOFError)):
+            table.run()
+    assert any("not allowed" in m for m in view.messages)  # A is empty: refused with a reason
+    assert table.state.history[0] == A.Challenge("E", "E", "F")
+    assert any("press ROLL" in p for p in view.prompts)
+
+
+def args(**kw) -> argparse.Namespace:
+    return argparse.Namespace(**kw)
+
+
+def test_play_with_every_seat_a_bot_needs_no_input(capsys, tmp_path):
+    code = _play(capsys, players=3, bots=3, seed=4, journal=str(tmp_path / "g.jsonl"))
+    assert code == 0
+
+
+def _play(capsys, **kw) -> int:
+    from companion.commands.gladiatoren import run_play
+
+    code = run_play(args(**kw))
+    out = capsys.readouterr().out
+    if code == 0:
+        assert "Game over" in out and "points after" in out
+    return code
+
+
+def test_demo_runs_to_the_end(capsys, tmp_path):
+    from companion.commands.gladiatoren import run_demo
+
+    assert run_demo(args(players=2, seed=7, journal=str(tmp_path / "d.jsonl"))) == 0
+    out = capsys.readouterr().out
+    assert "Kampf der Gladiatoren demo: 2 bots, seed 7" in out
+    assert "Turn 1: red" in out and "Game over" in out
+
+
+def test_play_with_a_person_stops_when_the_input_ends(capsys, monkeypatch, tmp_path):
+    from companion.commands.gladiatoren import run_play
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n?\nquit\n"))
+    code = run_play(args(players=2, seed=1, journal=str(tmp_path / "p.jsonl")))
+    out = capsys.readouterr().out
+    assert code == 1 and "game stopped" in out
+    assert "red sets a carrier" in out
+
+
+def test_play_refuses_bad_settings():
+    from companion.commands.gladiatoren import run_play
+
+    with pytest.raises(CommandError, match="--bots"):
+        run_play(args(players=2, bots=3))
+    with pytest.raises(CommandError, match="players"):
+        run_play(args(players=7, bots=0))
+    with pytest.raises(CommandError, match="seats are 0..1"):
+        run_play(args(players=2, bot_seats="0,2"))
+    with pytest.raises(CommandError, match="seat numbers"):
+        run_play(args(players=2, bot_seats="red"))
+
+
+def test_bots_may_take_any_seats(capsys, monkeypatch, tmp_path):
+    from companion.commands.gladiatoren import run_play
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    code = run_play(args(players=3, bot_seats="0,2", seed=2, journal=str(tmp_path / "b.jsonl")))
+    out = capsys.readouterr().out
+    assert code == 1 and "1 at the terminal, 2 bots" in out
+    assert "red sets a carrier" in out and "yellow: choose" in out
+
+
+def test_dice_only(capsys):
+    from companion.commands.gladiatoren import run_dice
+
+    assert run_dice(args(count=4, seed=1, rolls=3)) == 0
+    out = capsys.readouterr().out
+    assert out.count("roll ") >= 3 and "[**] two red stars" in out
+    assert run_dice(args(count=2, seed=1, rolls=2, json=True)) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert [len(x["faces"]) for x in lines] == [2, 2]
+    with pytest.raises(CommandError):
+        run_dice(args(count=0))
+
+
+def test_dice_on_the_simulated_display_and_in_a_loop(capsys, monkeypatch):
+    from companion.commands.gladiatoren import run_dice
+
+    assert run_dice(args(count=3, seed=2, rolls=1, hardware="sim")) == 0
+    assert "roll 1:" in capsys.readouterr().out
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n5\nx\nq\n"))
+    assert run_dice(args(count=1, seed=2, loop=True)) == 0
+    out = capsys.readouterr().out
+    assert "roll 3:" in out and "'x'" in out and "roll 4" not in out
+
+
+def test_combat_assistant_auto(capsys):
+    from companion.commands.gladiatoren import run_combat
+
+    assert run_combat(args(challenger="net sword sword trident",
+                           defender="spear sword sword shield", seed=3, auto=True)) == 0
+    out = capsys.readouterr().out
+    assert "Odds:" in out and "first roller: the challenged" in out
+    assert "yellow rolls first" in out and "Result" in out
+
+
+def test_combat_assistant_asks_each_side(capsys, monkeypatch):
+    from companion.commands.gladiatoren import run_combat
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 20))
+    assert run_combat(args(challenger="schwert schwert netz", defender="lion *",
+                           seed=5)) == 0
+    out = capsys.readouterr().out
+    assert "the lion" in out and "Result" in out
+
+
+def test_parse_side():
+    from companion.commands.gladiatoren import combat_setup, parse_side
+
+    data = default_data()
+    assert parse_side("Spear 2 swords, SH *", data) == ("team", ["spear", "sword", "sword",
+                                                               "shield"], 1)
+    assert parse_side("Loewe", data) == ("animal", "lion", 0)
+    assert parse_side("bear **", data) == ("animal", "bear", 2)
+    for bad, message in (("sword axe", "neither"), ("5 sword", "1..4"), ("lion sword", "one "),
+                         ("lion **", "defeated by 2"), ("sword **", "0 or 1"),
+                         ("lion tiger", "two animals")):
+        with pytest.raises(CommandError, match=message):
+            parse_side(bad, data)
+    config, opening, names = combat_setup("tiger", "sword", None)
+    assert config.players == 3 and isinstance(opening, A.UseAnimal)
+    state = new_game(config)
+    assert not state.is_terminal and opening in state.legal_actions()
+    config, opening, _ = combat_setup("wolf", "lion", None)
+    state = new_game(config)
+    assert opening in state.legal_actions()
+    with pytest.raises(CommandError, match="itself"):
+        combat_setup("lion", "lion", None)
+
+
+def test_with_the_registry_entry_the_generic_session_journals_and_resumes(
+        monkeypatch, tmp_path, capsys):
+    from companion.commands.gladiatoren import run_play
+    from companion.games import registry
+    from companion.table.gladiatoren_table import start_session
+    from companion.table.session import GameSession, resume_session
+
+    monkeypatch.setitem(registry.GAME_MODULES, "gladiatoren",
+                        "companion.games.kampf_der_gladiatoren")
+    path = tmp_path / "g.jsonl"
+    session = start_session(GladiatorenConfig(players=3), bots=3, hardware="sim", seed=5,
+                            journal_path=path)
+    assert isinstance(session, GameSession)
+    roller, bot = Roller.seeded(5), BotAgent(random.Random(5))
+    for _ in range(200):  # well into the fight, then the power goes
+        state = session.state
+        action = roller.choose(state.chance_outcomes()) if state.is_chance_node \
+            else bot.choose(state, state.legal_actions())
+        session.commit(action)
+        session.apply(action)
+    session.journal.close()
+    resumed, warnings = resume_session(path)
+    assert not warnings and resumed.state.snapshot() == session.state.snapshot()
+    assert run_play(args(seed=6), session=resumed) == 0
+    assert "Game over" in capsys.readouterr().out
+    assert read_journal(path).finished
+
+
+def test_undo_typed_at_the_roll_prompt_takes_back_the_challenge():
+    hw, clock = sim()
+    state = position_game([team("R sword shield shield shield", "E"),
+                           team("Y sword shield shield shield", "F"), team("Y net", "Q")])
+    view = Recorder()
+    terminal = TerminalInput(io.StringIO("challenge E F\nundo\nchallenge E F\nr\nquit\n"))
+    agents = {0: TerminalAgent(terminal, view, parse_action), 1: BotAgent(random.Random(1))}
+    from companion.table.people import TableStopped
+
+    with hw:
+        table = GladiatorenTable(LocalSession(state), hw, Roller.seeded(3), view, agents,
+                                 sleep=clock.sleep, operator=SimOperator(hw), terminal=terminal)
+        with pytest.raises((TableStopped, EOFError)):
+            table.run()
+    assert any("undone" in m for m in view.messages)
+    history = table.state.history
+    assert history[0] == A.Challenge("E", "E", "F") and isinstance(history[1], A.Roll)
+    assert sum(isinstance(a, A.Challenge) and a.team == "E" for a in history) == 1
+
+
+def test_entry_turns_light_the_seat_and_bound_undo():
+    state = new_game(GladiatorenConfig(players=2))
+    session = LocalSession(state)
+    for notation in ("carrier A sword", "carrier Q sword"):
+        session.commit(parse_action(notation))
+        events = session.apply(parse_action(notation))
+        assert [e.data["seat"] for e in events if e.kind == "turn_started"] == \
+            [session.state.entry_seat]
+    with pytest.raises(UndoRefused):
+        session.undo()  # yellow's placement is not red's to take back
