@@ -48,8 +48,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"companion {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    demo = sub.add_parser("demo", help="watch a full Battle Royale game of bots")
-    demo.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
+    demo = sub.add_parser("demo", help="watch a full game of bots (Battle Royale, or --game)")
+    demo.add_argument("--game", choices=("battle-royale", "skirmish", "gladiatoren"),
+                      default="battle-royale", help="the game (default battle-royale)")
+    demo.add_argument("--players", type=int, choices=range(2, 11), metavar="N",
+                      help="Battle Royale 2..4 (default 4); skirmish 2..10 (default 2); "
+                      "gladiatoren 2..5 (default 4)")
+    demo.add_argument("--map", help="skirmish: map name from the data file")
+    demo.add_argument("--rounds", type=int, help="skirmish: stop after this many rounds")
     demo.add_argument("--seed", type=int, default=2024, help="seed (default 2024)")
     demo.add_argument("--speed", type=_positive_float, default=1.0,
                       help="playback speed factor on a terminal (2 = twice as fast)")
@@ -62,8 +68,14 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser(
         "play", help="run a game at the table (assist or tracked mode)",
         description="Settings come from --config (a table.toml) when given; flags override it.")
-    play.add_argument("game", choices=("battle-royale",), help="the game")
-    play.add_argument("--players", type=int, choices=(2, 3, 4), help="2, 3 or 4 (default 4)")
+    play.add_argument("game", choices=("battle-royale", "skirmish"), help="the game")
+    play.add_argument("--players", type=int, choices=range(2, 11), metavar="N",
+                      help="Battle Royale 2..4 (default 4); skirmish 2..10 (default 2)")
+    play.add_argument("--map", help="skirmish: map name from the data file")
+    play.add_argument("--teams", help="skirmish: profile IDs per seat, e.g. 1,4,7/2,5,8")
+    play.add_argument("--rounds", type=int, help="skirmish: stop after this many rounds")
+    play.add_argument("--victory", choices=("last-standing", "points"),
+                      help="skirmish: how the game is won (default last-standing)")
     play.add_argument("--mode", choices=("assist", "tracked"),
                       help="assist: the pieces on the table are the truth, buttons drive the "
                       "companion; tracked: every figure is entered or played by bots (default)")
@@ -131,6 +143,13 @@ def build_parser() -> argparse.ArgumentParser:
                             help="read only the records up to this line")
     replay_cmd.add_argument("--json", action="store_true", help="stable JSON for tools")
     replay_cmd.set_defaults(handler="companion.commands.replay:run")
+
+    attack = sub.add_parser("attack", help="arena skirmish attack assistant: dice, exact odds, "
+                            "roll, hits")
+    from companion.commands.skirmish import add_attack_arguments  # argparse only: stays fast
+
+    add_attack_arguments(attack)
+    attack.set_defaults(handler="companion.commands.skirmish:run_attack")
 
     dice = sub.add_parser("dice", help="list the table dice with faces and probabilities")
     dice.add_argument("--json", action="store_true", help="machine-readable output")

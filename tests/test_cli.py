@@ -172,6 +172,8 @@ def test_demo_rejects_an_unknown_layout(capsys: pytest.CaptureFixture[str]) -> N
 
 def test_demo_rejects_five_players(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["demo", "--players", "5"]) == 2
+    assert "Battle Royale is for 2 to 4 players" in capsys.readouterr().err
+    assert run(["demo", "--players", "11"]) == 2
     assert "invalid choice" in capsys.readouterr().err
 
 

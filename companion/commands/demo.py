@@ -11,6 +11,20 @@ from companion.table.config import GameSettings, TableConfig, TableConfigError
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.game == "skirmish":
+        from companion.commands.skirmish import run_demo
+
+        return run_demo(args)
+    if args.game == "gladiatoren":
+        from companion.commands.gladiatoren import run_demo as gladiatoren_demo
+
+        args.players = args.players or 4
+        if args.players > 5:
+            raise CommandError("Kampf der Gladiatoren is for 2 to 5 players")
+        return gladiatoren_demo(args)
+    args.players = args.players or 4
+    if args.players > 4:
+        raise CommandError("Battle Royale is for 2 to 4 players")
     try:
         game = GameSettings(mode="tracked", players=args.players, bots=args.players,
                             layout=args.layout, data_file=args.data)

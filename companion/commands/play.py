@@ -85,6 +85,12 @@ def resolve_table(args: argparse.Namespace, default_mode: str) -> TableConfig:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.game == "skirmish":
+        from companion.commands.skirmish import run_play as skirmish_play
+
+        return skirmish_play(args)
+    if args.players is not None and args.players > 4:
+        raise CommandError("Battle Royale is for 2 to 4 players")
     tracked = args.mode == "tracked" or (args.mode is None and not args.config)
     if args.bots is None and tracked and not args.config and not args.autoplay:
         args.bots = (args.players or 4) - 1  # one person at the terminal, bots for the rest

@@ -62,6 +62,16 @@ def run(args: argparse.Namespace) -> int:
         session = rebuild(contents, until_turn=args.turn)
     except JournalError as exc:
         raise CommandError(str(exc)) from None
+    if session.settings.game == "skirmish":
+        from companion.commands import skirmish
+
+        if args.json:
+            print(json.dumps(skirmish.replay_document(session, str(args.journal),
+                                                      len(contents.records)),
+                             indent=2, sort_keys=True))
+        else:
+            skirmish.print_replay(session, str(args.journal))
+        return 0
     state = session.state
     if args.turn is not None and (args.turn > state.turn or (
             args.turn == state.turn and not state.is_terminal)):

@@ -44,6 +44,10 @@ def run(args: argparse.Namespace) -> int:
     state = session.state
     console.print(f"resuming {session.journal_path}: turn {state.turn}, "
                   f"{len(state.history)} actions replayed and checked", soft_wrap=True)
+    if session.settings.game == "skirmish":
+        from companion.commands.skirmish import continue_session
+
+        return continue_session(session, args.hardware)
     if session.settings.game == "gladiatoren":
         from companion.commands.gladiatoren import run_play
 

@@ -41,6 +41,7 @@ class GameInfo:
 GAME_MODULES: dict[str, str] = {
     "battle-royale": "companion.games.battle_royale",
     "gladiatoren": "companion.games.kampf_der_gladiatoren",
+    "skirmish": "companion.games.arena_skirmish",
 }
 
 

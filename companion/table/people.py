@@ -127,11 +127,13 @@ class TerminalAgent:
 
     is_bot = False
 
-    def __init__(self, terminal: TerminalInput, view: Any, parse: Any, expand: Any = None) -> None:
+    def __init__(self, terminal: TerminalInput, view: Any, parse: Any, expand: Any = None,
+                 hint: str = "number, action, or a move like 'b2 E N'") -> None:
         self.terminal = terminal
         self.view = view
         self.parse = parse
         self.expand = expand
+        self.hint = hint
         self.pending: list[Any] = []
 
     def choose(self, state: Any, legal: Sequence[Any]) -> Any:
@@ -146,7 +148,7 @@ class TerminalAgent:
         options = [a for a in legal if not getattr(a, "is_correction", False)]
         colour = state.colours[state.current_player]
         self.view.prompt(
-            f"{colour}: choose (number, action, or a move like 'b2 E N')",
+            f"{colour}: choose ({self.hint})",
             [f"{i}: {a.notation}" for i, a in enumerate(options, 1)],
         )
         set_completions([a.notation for a in legal])

@@ -28,7 +28,7 @@ from companion.games.battle_royale.assist import (
     replay_assist,
 )
 from companion.games.battle_royale.events import Event
-from companion.games.battle_royale.state import IllegalActionError
+from companion.games.errors import IllegalActionError
 from companion.games.registry import GameInfo, get_game
 from companion.table.journal import (
     FORMAT,

@@ -30,6 +30,7 @@ from companion.games.battle_royale.layout import (
     neighbours,
     step,
 )
+from companion.games.errors import IllegalActionError  # noqa: F401 - re-exported
 
 CHANCE = -1
 TERMINAL = -2
@@ -41,20 +42,6 @@ NO_BATTLE_ROYALE_TURNS = 3  # two players: no Battle Royale in the first 3 turns
 CHANCE_PHASES = {"start_player", "reveal_ability", "reveal_special", "deal", "draw_card",
                  "doom_roll", "extra_roll"}
 CORRECTION_PHASES = {"blast", "special_effect"}
-
-
-class IllegalActionError(ValueError):
-    """An action that the rules do not allow now.
-
-    ``rule`` names the rule (as in ``docs/rules/battle-royale.md``), ``reason``
-    says what was wrong and what is possible instead.
-    """
-
-    def __init__(self, action: A.Action, rule: str, reason: str) -> None:
-        super().__init__(f"{action.notation!r} is not allowed: {rule}: {reason}")
-        self.action = action
-        self.rule = rule
-        self.reason = reason
 
 
 class BattleRoyaleState:

@@ -1,0 +1,400 @@
+"""Rich views of an arena skirmish game: the grid, initiative order, profiles, attacks.
+
+Every colour also has a letter (P, G, T, R, O, N, B, Y, W, K), and the grid shows
+gladiators by profile ID with a facing arrow, so the board reads the same for
+colour-blind players, on a monochrome screen and in a log file.
+
+:class:`SkirmishDashboard` is the table view (``update``/``message``/``prompt``): a live
+display on a terminal when nobody types, a printed log otherwise.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from rich.console import Console, Group
+from rich.live import Live
+from rich.panel import Panel
+from rich.rule import Rule
+from rich.table import Table
+from rich.text import Text
+
+from companion.games.arena_skirmish.combat import (
+    DamageDistribution,
+    DiceBreakdown,
+    HitResult,
+    percent,
+)
+from companion.games.arena_skirmish.grid import ARROWS, DIRECTIONS
+
+STYLE = {"purple": "magenta", "grey": "bright_black", "turquoise": "cyan", "red": "red",
+         "orange": "dark_orange", "green": "green", "blue": "blue", "yellow": "yellow",
+         "white": "white", "black": "black on white"}
+LETTER = {"purple": "P", "grey": "G", "turquoise": "T", "red": "R", "orange": "O",
+          "green": "N", "blue": "B", "yellow": "Y", "white": "W", "black": "K"}
+ELEMENT_MARK = {"fire": "F", "water": "W", "air": "A", "earth": "E"}
+QUIET_EVENTS = {"hit_die", "stepped", "turned", "activation_ended", "gladiator_picked"}
+LOG_LINES = 12
+
+
+def colour_text(colour: str, text: str | None = None) -> Text:
+    return Text(text if text is not None else f"{LETTER.get(colour, '?')} {colour}",
+                style=f"bold {STYLE.get(colour, '')}")
+
+
+def cell_text(state: Any, cell: int) -> Text:
+    """One grid cell: a gladiator (owner letter, ID, facing arrow), else the terrain."""
+    gmap = state.map
+    gid = state.occupant[cell]
+    if gid >= 0:
+        g = state.gladiators[gid]
+        colour = state.colours[g.owner]
+        style = f"bold {STYLE.get(colour, '')}"
+        if gid == state.active_gladiator:
+            style += " reverse"
+        return Text(f"{LETTER.get(colour, '?')}{gid}{ARROWS[g.facing]}", style=style)
+    letters = {c: e for e, c in gmap.entrances}
+    if gmap.blocked[cell]:
+        return Text("###", style="bold white on grey23")
+    level = gmap.heights[cell]
+    if cell in letters:
+        return Text(f"[{letters[cell]}]", style="yellow")
+    shade = ["", "on grey19", "on grey30", "on grey42", "on grey50"][min(level, 4)]
+    return Text(f" {level} " if level else " . ", style=f"dim {shade}".strip())
+
+
+def map_table(state: Any, title: str = "Arena") -> Table:
+    """The grid with heights (shaded digits), blocked cells, entrances and gladiators."""
+    gmap = state.map
+    table = Table(show_header=True, show_lines=False, padding=(0, 1), title=title,
+                  box=None, pad_edge=False, collapse_padding=True)
+    table.add_column("", justify="right", no_wrap=True)
+    for c in range(gmap.size):
+        table.add_column(chr(ord("a") + c), justify="center", min_width=4, no_wrap=True)
+    for r in range(gmap.size):
+        table.add_row(str(r + 1), *(cell_text(state, r * gmap.size + c)
+                                    for c in range(gmap.size)))
+    table.caption = ("digits: height level (. = 0)  ###: blocked  [A]: entrance  "
+                     "P17→: purple's #17 facing east")
+    return table
+
+
+def order_table(state: Any) -> Table:
+    """This round's initiative order: done, acting, waiting."""
+    table = Table(title=f"Round {state.round} - initiative", padding=(0, 1))
+    table.add_column("")
+    table.add_column("gladiator", no_wrap=True, max_width=24, overflow="ellipsis")
+    table.add_column("ini", justify="right")
+    for gid in state.round_order():
+        g = state.gladiators[gid]
+        colour = state.colours[g.owner]
+        if gid == state.active_gladiator:
+            mark = Text(">", style="bold")
+        elif gid in state.acted:
+            mark = Text("✓", style="dim")
+        else:
+            mark = Text(" ")
+        name = colour_text(colour, f"{LETTER.get(colour, '?')}{gid} {g.profile.name}")
+        if gid in state.acted and gid != state.active_gladiator:
+            name.stylize("dim")
+        table.add_row(mark, name, str(g.initiative))
+    return table
+
+
+def _value(now: int, printed: int) -> Text:
+    if now == printed:
+        return Text(str(now))
+    return Text(f"{now}/{printed}", style="bold yellow" if now else "bold red")
+
+
+def profiles_table(state: Any) -> Table:
+    """Every gladiator: profile values (current/printed where lowered), place, combo text."""
+    table = Table(title="Gladiators", padding=(0, 1))
+    combos = any(g.profile.combo for g in state.gladiators.values())
+    columns = [("id", "right"), ("name", "left"), ("ini", "right"), ("mov", "right"),
+               ("att", "right"), ("aff", "right"), ("life", "right"), ("class", "left"),
+               ("pts", "right"), ("cell", "left")] + ([("combo", "left")] if combos else [])
+    for name, justify in columns:
+        if name == "name":
+            table.add_column(name, no_wrap=True, max_width=14, overflow="ellipsis")
+        else:
+            table.add_column(name, justify=justify, no_wrap=name != "combo")  # type: ignore[arg-type]
+    for gid, g in sorted(state.gladiators.items()):
+        p = g.profile
+        colour = state.colours[g.owner]
+        ident = colour_text(colour, f"{LETTER.get(colour, '?')}{gid}")
+        if g.alive:
+            where = (f"{state.cell_name(g.cell)} {DIRECTIONS[g.facing]}" if g.cell is not None
+                     else "-")
+        else:
+            where = "out"
+        aff = Text(f"{ELEMENT_MARK[p.element]}").append_text(_value(g.affinity, p.affinity))
+        row = [ident, Text(p.name), Text(str(p.initiative)), _value(g.movement, p.movement),
+               _value(g.attack, p.attack), aff, _value(g.life, p.life), Text(p.weight),
+               Text(str(p.points)), Text(where)]
+        if combos:
+            row.append(Text(p.combo or "-", style="dim"))
+        if not g.alive:
+            for cell in row:
+                cell.stylize("dim strike")
+        table.add_row(*row)
+    table.caption = ("F/W/A/E: fire, water, air, earth; 2/4: now/printed"
+                     + ("" if combos else "; combo attacks: see the profile cards"))
+    return table
+
+
+def players_line(state: Any) -> Text:
+    text = Text()
+    for seat in range(state.players):
+        colour = state.colours[seat]
+        text.append_text(colour_text(colour))
+        standing = len(state.alive(seat))
+        entrance = state.entrance_of[seat] or "?"
+        text.append(f" entrance {entrance}, {standing} standing, "
+                    f"{state.standing_points(seat)} pts")
+        if state.config.victory == "points":
+            text.append(f", scored {state.scored[seat]}")
+        text.append("   ")
+    return text
+
+
+def breakdown_text(breakdown: DiceBreakdown) -> Text:
+    text = Text()
+    for i, (line, delta) in enumerate(breakdown.lines):
+        sign = f"{delta}" if i == 0 else f"{delta:+d}"
+        text.append(f"  {sign:>3}  {line}\n")
+    if breakdown.allowed:
+        text.append(f"  = {breakdown.dice} dice ({breakdown.kind})\n", style="bold")
+    else:
+        text.append(f"  no attack: {breakdown.reason}\n", style="bold red")
+    return text
+
+
+def distribution_table(dist: DamageDistribution) -> Table:
+    """Exact odds, shown as percentages."""
+    table = Table(title=f"{dist.dice} dice on life {dist.stats.life}: damage", padding=(0, 1))
+    table.add_column("life lost", justify="right")
+    table.add_column("chance", justify="right")
+    table.add_column("at least", justify="right")
+    tail = sum(dist.life_lost.values())
+    for k, p in sorted(dist.life_lost.items()):
+        table.add_row(str(k), percent(p), percent(tail))
+        tail -= p
+    return table
+
+
+def distribution_summary(dist: DamageDistribution) -> Text:
+    """The rest of the odds, one line each."""
+    text = Text()
+    text.append(f"removed:            {percent(dist.removed)}\n",
+                style="bold red" if dist.removed else "")
+    text.append(f"-1 attack (arms):   {percent(dist.attack_lost)}\n")
+    text.append(f"-1 affinity (head): {percent(dist.affinity_lost)}\n")
+    moves = ", ".join(f"-{k}: {percent(p)}" for k, p in dist.movement_lost.items() if k)
+    text.append(f"movement (legs):    {moves or 'none'}\n")
+    text.append(f"expected life lost: {float(dist.expected_life_lost):.2f}\n")
+    return text
+
+
+def result_text(faces: Sequence[int], result: HitResult) -> Text:
+    text = Text("rolled: ", style="bold")
+    text.append(" ".join(str(f) for f in faces) + "\n")
+    text.append(result.describe() + "\n")
+    after = result.after
+    text.append(f"target now: life {after.life}, movement {after.movement}, attack "
+                f"{after.attack}, affinity {after.affinity}"
+                + (" - REMOVED" if result.removed else ""),
+                style="bold red" if result.removed else "")
+    return text
+
+
+def attack_panel(breakdown: DiceBreakdown, dist: DamageDistribution | None,
+                 faces: Sequence[int] = (), result: HitResult | None = None,
+                 title: str = "Attack") -> Panel:
+    parts: list[Any] = [breakdown_text(breakdown)]
+    if dist is not None:
+        parts += [distribution_table(dist), distribution_summary(dist)]
+    if result is not None:
+        parts.append(result_text(faces, result))
+    return Panel(Group(*parts), title=title, expand=False)
+
+
+def event_lines(events: Iterable[Any]) -> Text:
+    text = Text()
+    for event in events:
+        if event.kind in QUIET_EVENTS:
+            continue
+        style = {"game_over": "bold green", "gladiator_removed": "bold red",
+                 "hits_resolved": "red", "attack_declared": "bold",
+                 "round_started": "bold cyan"}.get(event.kind, "")
+        text.append(f"  - {event.text}\n", style=style)
+    return text
+
+
+def dice_text(faces: Sequence[int]) -> Text:
+    pips = "⚀⚁⚂⚃⚄⚅"
+    text = Text()
+    for f in faces:
+        text.append(f"{pips[f - 1]}{f} ", style="bold")
+    return text
+
+
+def game_view(state: Any, width: int = 120, profiles: bool = True) -> Group:
+    """The board: map and initiative order (side by side when ``width`` allows),
+    players, and the gladiators' profiles."""
+    parts: list[Any] = []
+    order = order_table(state) if state.round else None
+    if order is not None and width >= 6 * state.map.size + 44:
+        top = Table.grid(padding=(0, 2))
+        top.add_row(map_table(state), order)
+        parts.append(top)
+    else:
+        parts += [map_table(state)] + ([order] if order is not None else [])
+    parts.append(players_line(state))
+    if profiles:
+        parts.append(profiles_table(state))
+    return Group(*parts)
+
+
+class SkirmishDashboard:
+    """A table view for the terminal (see ``companion.table.loop.TableView``).
+
+    ``live``: redraw in place (a terminal with nobody typing); otherwise print a block
+    per round and messages in between. ``pace_s``: pause after each activation.
+    """
+
+    def __init__(self, console: Console, hw: Any = None, *, live: bool, pace_s: float = 0.0,
+                 title: str = "Arena skirmish") -> None:
+        self.console = console
+        self.hw = hw
+        self.live = live
+        self.pace_s = pace_s
+        self.title = title
+        self.log: deque[Text] = deque(maxlen=LOG_LINES)
+        self.round_events: list[Any] = []
+        self.prompt_text = ""
+        self.options: Sequence[str] = ()
+        self.state: Any = None
+        self.last_roll: list[int] = []
+        self.last_attack: Panel | None = None
+        self._live: Live | None = None
+        self._shown_round = 0
+
+    def __enter__(self) -> SkirmishDashboard:
+        if self.live:
+            self._live = Live(self.render(), console=self.console, auto_refresh=False)
+            self._live.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._live is not None:
+            self._live.update(self.render(), refresh=True)
+            self._live.__exit__(None, None, None)
+            self._live = None
+        elif self.state is not None and self.round_events:
+            self._print_round()
+
+    # -- TableView ---------------------------------------------------------------------
+
+    def update(self, state: Any, events: Sequence[Any]) -> None:
+        self.state = state
+        if events:
+            self.prompt_text = ""
+        for event in events:
+            if event.kind == "round_started" and not self.live and self.round_events:
+                self._print_round()
+            if event.kind == "turn_started" and self.pace_s:
+                time.sleep(self.pace_s)
+            if event.kind == "attack_declared":
+                self.last_roll = []
+            if event.kind == "hit_die":
+                self.last_roll.append(event.data["face"])
+            self.round_events.append(event)
+            line = event_lines([event])
+            if line.plain:
+                self.log.append(line)
+        self._refresh()
+
+    def show_attack(self, panel: Panel) -> None:
+        """The dice breakdown and the odds of the attack about to be rolled."""
+        self.last_attack = panel
+        if not self.live:
+            if self.round_events:
+                self._print_events(board=False)
+            self.console.print(panel)
+        self._refresh()
+
+    def message(self, text: str) -> None:
+        self.log.append(Text(f"  * {text}\n", style="italic"))
+        if not self.live:
+            self.console.print(Text(f"  * {text}", style="italic"))
+        self._refresh()
+
+    def prompt(self, text: str, options: Sequence[str] = ()) -> None:
+        self.prompt_text = text
+        self.options = options
+        if not self.live and options:
+            if self.state is not None and self.round_events:
+                self._print_events(board=True)
+            self.console.print(Text(text, style="bold"))
+            for option in options:
+                self.console.print("   " + option, soft_wrap=True)
+        self._refresh()
+
+    # -- rendering ---------------------------------------------------------------------
+
+    def _refresh(self) -> None:
+        if self._live is not None:
+            self._live.update(self.render(), refresh=True)
+
+    def header(self) -> Text:
+        state = self.state
+        if state is None:
+            return Text(self.title, style="bold")
+        text = Text(f"{self.title} - round {state.round}  ", style="bold")
+        if state.is_terminal:
+            names = " and ".join(state.colours[s] for s in state.winners) or "nobody"
+            text.append(f"game over: {names} won", style="bold green")
+        elif state.active_gladiator is not None:
+            g = state.gladiators[state.active_gladiator]
+            text.append_text(colour_text(state.colours[g.owner],
+                                         f"#{g.id} {g.profile.name}"))
+            text.append(f" acts, {state.points_left} movement points left ({state.phase})")
+        else:
+            text.append(state.phase.replace("_", " "))
+        if self.last_roll:
+            text.append("   dice: ").append_text(dice_text(self.last_roll))
+        return text
+
+    def render(self) -> Group:
+        parts: list[Any] = [self.header()]
+        if self.state is not None:
+            parts.append(game_view(self.state, self.console.width))
+        if self.last_attack is not None:
+            parts.append(self.last_attack)
+        if self.hw is not None:
+            parts.append(Text(f"arena display:\n{self.hw.display.render()}", style="dim"))
+        log = Text()
+        for line in self.log:
+            log.append_text(line)
+        parts.append(Panel(log, title="events", expand=False))
+        if self.prompt_text:
+            parts.append(Text(f"> {self.prompt_text}", style="bold cyan"))
+        return Group(*parts)
+
+    def _print_round(self) -> None:
+        state = self.state
+        self.console.print(Rule(f"{self.title}: round {state.round}"))
+        self.console.print(event_lines(self.round_events))
+        self.console.print(game_view(state, self.console.width, profiles=True))
+        self.round_events = []
+
+    def _print_events(self, board: bool) -> None:
+        """What happened since the last prompt, and the map (a person is asked next)."""
+        self.console.print(event_lines(self.round_events), end="")
+        if board:
+            self.console.print(game_view(self.state, self.console.width, profiles=False))
+        self.round_events = []
