@@ -49,7 +49,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     demo = sub.add_parser("demo", help="watch a full game of bots (Battle Royale, or --game)")
-    demo.add_argument("--game", choices=("battle-royale", "skirmish", "gladiatoren"),
+    demo.add_argument("--game", choices=("battle-royale", "skirmish", "gladiatoren",
+                                         "spartacus"),
                       default="battle-royale", help="the game (default battle-royale)")
     demo.add_argument("--players", type=int, choices=range(2, 11), metavar="N",
                       help="Battle Royale 2..4 (default 4); skirmish 2..10 (default 2); "
@@ -68,7 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser(
         "play", help="run a game at the table (assist or tracked mode)",
         description="Settings come from --config (a table.toml) when given; flags override it.")
-    play.add_argument("game", choices=("battle-royale", "skirmish"), help="the game")
+    play.add_argument("game", choices=("battle-royale", "skirmish", "spartacus"),
+                      help="the game")
     play.add_argument("--players", type=int, choices=range(2, 11), metavar="N",
                       help="Battle Royale 2..4 (default 4); skirmish 2..10 (default 2)")
     play.add_argument("--map", help="skirmish: map name from the data file")
@@ -95,6 +97,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="bot playback speed factor on a terminal")
     play.add_argument("--journal", help="journal file (default: a new file in the data "
                       "directory, shown on screen)")
+    play.add_argument("--length", choices=("quick", "standard", "long"),
+                      help="spartacus: quick (7 influence, default), standard (4) or long (1)")
+    play.add_argument("--arena", help="spartacus: arena from the data file (default default)")
     play.set_defaults(handler="companion.commands.play:run")
 
     selftest = sub.add_parser("selftest", help="check every LED, button and the solenoid")
@@ -216,6 +221,9 @@ def build_parser() -> argparse.ArgumentParser:
     gcombat.add_argument("--hardware", choices=("sim", "gpio"), default="sim",
                          help="gpio: wait for the real ROLL button")
     gcombat.set_defaults(handler="companion.commands.gladiatoren:run_combat")
+    from companion.commands.spartacus import configure_parser as spartacus_parser  # argparse only
+
+    spartacus_parser(sub)
     return parser
 
 

@@ -11,6 +11,10 @@ from companion.table.config import GameSettings, TableConfig, TableConfigError
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.game == "spartacus":
+        from companion.commands.spartacus import run_demo as spartacus_run_demo
+
+        return spartacus_run_demo(args)
     if args.game == "skirmish":
         from companion.commands.skirmish import run_demo
 

@@ -85,6 +85,10 @@ def resolve_table(args: argparse.Namespace, default_mode: str) -> TableConfig:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.game == "spartacus":
+        from companion.commands.spartacus import run_play as spartacus_run_play
+
+        return spartacus_run_play(args)
     if args.game == "skirmish":
         from companion.commands.skirmish import run_play as skirmish_play
 

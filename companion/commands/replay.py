@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 from typing import Any
 
@@ -62,15 +63,14 @@ def run(args: argparse.Namespace) -> int:
         session = rebuild(contents, until_turn=args.turn)
     except JournalError as exc:
         raise CommandError(str(exc)) from None
-    if session.settings.game == "skirmish":
-        from companion.commands import skirmish
-
+    if session.settings.game in ("skirmish", "spartacus"):
+        module = importlib.import_module(f"companion.commands.{session.settings.game}")
         if args.json:
-            print(json.dumps(skirmish.replay_document(session, str(args.journal),
-                                                      len(contents.records)),
+            print(json.dumps(module.replay_document(session, str(args.journal),
+                                                    len(contents.records)),
                              indent=2, sort_keys=True))
         else:
-            skirmish.print_replay(session, str(args.journal))
+            module.print_replay(session, str(args.journal))
         return 0
     state = session.state
     if args.turn is not None and (args.turn > state.turn or (

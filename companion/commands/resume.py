@@ -44,6 +44,10 @@ def run(args: argparse.Namespace) -> int:
     state = session.state
     console.print(f"resuming {session.journal_path}: turn {state.turn}, "
                   f"{len(state.history)} actions replayed and checked", soft_wrap=True)
+    if session.settings.game == "spartacus":
+        from companion.commands.spartacus import run_resume as spartacus_resume
+
+        return spartacus_resume(args, session=session)
     if session.settings.game == "skirmish":
         from companion.commands.skirmish import continue_session
 

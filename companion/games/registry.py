@@ -42,6 +42,7 @@ GAME_MODULES: dict[str, str] = {
     "battle-royale": "companion.games.battle_royale",
     "gladiatoren": "companion.games.kampf_der_gladiatoren",
     "skirmish": "companion.games.arena_skirmish",
+    "spartacus": "companion.games.spartacus",
 }
 
 

@@ -1,0 +1,287 @@
+"""Spartacus at the table: ``companion spartacus fight``, ``play spartacus``, ``demo --game
+spartacus`` and ``spartacus resume``.
+
+- ``run_fight``: the combat assistant. Enter two fighters (a card id, or a name with
+  dice) and their equipment; the companion runs the fight: initiative, movement on the hex
+  arena, attacks with electronic dice shown in red / black / blue, rerolls, wounds, the
+  exact odds before every attack. Either side can be a bot.
+- ``run_play``: a full tracked game (houses, gold, influence, the arena, bets), people at
+  the terminal and bots.
+- ``run_demo``: a full game of bots on simulated hardware (simulated people press ROLL).
+
+Every action is journalled before it takes effect (``SpartacusSession.commit`` then
+``apply``); ``companion spartacus resume <journal>`` continues after a power cut.
+
+Fighter specs: ``spartacus`` (a card id) or ``Crixus=4/3/2`` (name=attack/defence/speed),
+then ``@ability`` and ``+equipment`` parts: ``Crixus=4/3/2@attack-triple-extra+dreizack``,
+``agron+helm+netz``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from typing import Any
+
+from companion.cli import CommandError
+
+DEFAULT_I = "spartacus+gladius"
+DEFAULT_II = "agron+helm"
+
+
+def configure_parser(sub: Any) -> None:
+    """Add ``spartacus fight`` and ``spartacus resume`` to the CLI's sub-parsers."""
+    sp = sub.add_parser("spartacus", help="Spartacus tools: the arena combat assistant, resume")
+    tools = sp.add_subparsers(dest="tool", metavar="TOOL", required=True)
+    fight = tools.add_parser(
+        "fight", help="run one arena fight with electronic dice (combat assistant)",
+        description="Fighters: a card id (spartacus) or NAME=A/D/S, then @ability and "
+        "+equipment parts, e.g. 'Crixus=4/3/2@attack-triple-extra+dreizack'.")
+    fight.add_argument("--fighter-1", "-1", default=DEFAULT_I,
+                       help=f"fighter I (default {DEFAULT_I})")
+    fight.add_argument("--fighter-2", "-2", default=DEFAULT_II,
+                       help=f"fighter II (default {DEFAULT_II})")
+    fight.add_argument("--bots", choices=("none", "I", "II", "both"), default="II",
+                       help="which fighters a bot plays (default II)")
+    fight.add_argument("--autoplay", action="store_true",
+                       help="bots for both, simulated people press ROLL (sim hardware)")
+    fight.add_argument("--arena", default="default", help="arena from the data file")
+    fight.add_argument("--hardware", choices=("sim", "gpio"), default="sim")
+    fight.add_argument("--seed", type=int, help="repeatable dice and bots")
+    fight.add_argument("--data", help="Spartacus data file (cards, arenas)")
+    fight.add_argument("--journal", help="journal file (default: a new file in the data "
+                       "directory)")
+    fight.add_argument("--no-odds", action="store_true", help="do not show the odds")
+    fight.set_defaults(handler="companion.commands.spartacus:run_fight")
+    resume = tools.add_parser("resume", help="continue a Spartacus game or fight from its "
+                              "journal")
+    resume.add_argument("journal", help="the journal file (.jsonl)")
+    resume.add_argument("--hardware", choices=("sim", "gpio"), default="sim")
+    resume.set_defaults(handler="companion.commands.spartacus:run_resume")
+
+
+def parse_fighter(text: str, data: Any) -> Any:
+    """A fighter spec (see the module docstring) -> :class:`FighterSpec`."""
+    from companion.games.spartacus import ConfigError, FighterSpec
+
+    head, *gear = text.split("+")
+    who, *abilities = head.split("@")
+    equipment = tuple(g for g in gear if g)
+    try:
+        if "=" in who:
+            name, dice = who.split("=", 1)
+            try:
+                a, d, s = (int(x) for x in dice.split("/"))
+            except ValueError:
+                raise CommandError(f"fighter {text!r}: dice must be attack/defence/speed, "
+                                   "like Crixus=4/3/2") from None
+            return FighterSpec(name or "Fighter", a, d, s, equipment, tuple(abilities))
+        spec = FighterSpec.from_card(data, who, equipment)
+        if abilities:
+            spec = FighterSpec(spec.name, spec.attack, spec.defence, spec.speed, equipment,
+                               tuple(abilities), spec.card)
+        return spec
+    except ConfigError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def _config(**kwargs: Any) -> Any:
+    from companion.games.spartacus import ConfigError, SpartacusConfig
+
+    try:
+        return SpartacusConfig(**kwargs)
+    except ConfigError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def run_fight(args: argparse.Namespace) -> int:
+    from companion.games.spartacus.data import DataError, load_data
+
+    try:
+        data = load_data(args.data)
+    except DataError as exc:
+        raise CommandError(str(exc)) from None
+    specs = (parse_fighter(args.fighter_1, data), parse_fighter(args.fighter_2, data))
+    config = _config(fight=specs, arena=args.arena, data_file=args.data)
+    bots = {"none": (), "I": (0,), "II": (1,), "both": (0, 1)}[args.bots]
+    if args.autoplay:
+        bots = (0, 1)
+    return _run(config, bots=bots, seed=args.seed, hardware=args.hardware,
+                journal=args.journal, title=f"Spartacus fight: {specs[0].name} against "
+                f"{specs[1].name}", show_odds=not args.no_odds)
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """``companion play spartacus``: accepts the play command's flags (and --length, --arena)."""
+    if getattr(args, "mode", None) == "assist":
+        raise CommandError("Spartacus is played in tracked mode; for the arena alone use "
+                           "'companion spartacus fight'")
+    players = getattr(args, "players", None) or 4
+    autoplay = bool(getattr(args, "autoplay", False))
+    bots_n = getattr(args, "bots", None)
+    if autoplay:
+        bots_n = players
+    elif bots_n is None:
+        bots_n = players - 1
+    if not 0 <= bots_n <= players:
+        raise CommandError(f"--bots must be 0..{players}")
+    arena = getattr(args, "arena", None) or "default"
+    config = _config(players=players, length=getattr(args, "length", None) or "quick",
+                     host=getattr(args, "start_player", None), arena=arena,
+                     data_file=getattr(args, "data", None))
+    bots = tuple(range(players - bots_n, players))
+    return _run(config, bots=bots, seed=getattr(args, "seed", None),
+                hardware=getattr(args, "hardware", None) or "sim",
+                journal=getattr(args, "journal", None),
+                title=f"Spartacus: {players} houses ({players - bots_n} at the terminal)")
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    """``companion demo --game spartacus``: a full seeded game of bots on simulated hardware."""
+    players = getattr(args, "players", None) or 4
+    seed = getattr(args, "seed", None)
+    seed = 2024 if seed is None else seed
+    config = _config(players=players, length=getattr(args, "length", None) or "quick",
+                     data_file=getattr(args, "data", None))
+    return _run(config, bots=tuple(range(players)), seed=seed, hardware="sim",
+                journal=getattr(args, "journal", None),
+                title=f"Spartacus demo: {players} bots, seed {seed}")
+
+
+def run_resume(args: argparse.Namespace, session: Any = None) -> int:
+    """``companion spartacus resume FILE`` (or ``companion resume`` with a resumed session)."""
+    from companion.table.journal import JournalError
+    from companion.table.spartacus_table import bot_seats, resume_spartacus, session_seed
+
+    if session is None:
+        try:
+            session = _resume(args.journal, resume_spartacus)
+        except (JournalError, OSError) as exc:
+            raise CommandError(str(exc)) from None
+    seed = session_seed(session)
+    seed = None if seed is None else seed + len(session.state.history)
+    return _run(session.config, bots=bot_seats(session), seed=seed,
+                hardware=getattr(args, "hardware", None) or "sim", journal=None,
+                title="Spartacus (resumed)", session=session)
+
+
+def _resume(path: str, fallback: Any) -> Any:
+    """The generic resume once Spartacus is registered, else the Spartacus session's own."""
+    from companion.games.registry import GAME_MODULES
+
+    if "spartacus" in GAME_MODULES:
+        from companion.table.session import resume_session
+
+        session, _warnings = resume_session(path)
+        return session
+    return fallback(path)
+
+
+def _run(config: Any, *, bots: tuple[int, ...], seed: int | None, hardware: str,
+         journal: str | None, title: str, show_odds: bool = True, session: Any = None,
+         stream: Any = None, console: Any = None) -> int:
+    from rich.console import Console
+    from rich.rule import Rule
+
+    from companion.dice import Roller
+    from companion.hal import HardwareConfig, ManualClock, open_hardware
+    from companion.table.journal import JournalError, new_journal_path
+    from companion.table.people import SimOperator, TableStopped
+    from companion.table.spartacus_table import (
+        BotAgent,
+        SpartacusTable,
+        TerminalAgent,
+        open_session,
+    )
+    from companion.ui.spartacus import SpartacusView
+
+    console = console or Console()
+    seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
+    roller = Roller.seeded(seed)
+    rng = random.Random(seed)
+    sim = hardware == "sim"
+    nobody_types = len(bots) == config.players
+    if session is None:
+        mode = "fight" if config.fight_only else "tracked"
+        path = journal or new_journal_path("spartacus", mode)
+        try:
+            session = open_session(config, bots=bots, hardware=hardware, seed=seed, path=path)
+        except (JournalError, OSError) as exc:
+            raise CommandError(f"cannot start the journal: {exc}") from None
+    view = SpartacusView(console, show_odds=show_odds)
+    console.print(Rule(title))
+    console.print(f"seed {seed}, {hardware} hardware, journal: {session.journal_path}",
+                  soft_wrap=True)
+    clock = ManualClock() if sim and nobody_types else None
+    try:
+        with open_hardware(HardwareConfig(profile=hardware), clock=clock) as hw:
+            operator = SimOperator(hw, rng=random.Random(seed)) if sim else None
+            agents = {seat: BotAgent(random.Random(rng.randrange(2**32))) if seat in bots
+                      else TerminalAgent(view, stream) for seat in range(config.players)}
+            table = SpartacusTable(session, hw, roller, view, agents, operator=operator,
+                                   stream=None if nobody_types else (stream or sys.stdin),
+                                   sleep=clock.sleep if clock else _sleep)
+            state = table.run()
+    except (TableStopped, EOFError) as exc:
+        console.print(f"stopped ({exc}) after {len(session.state.history)} actions; continue "
+                      f"with: companion spartacus resume {session.journal_path}", soft_wrap=True)
+        return 1
+    finally:
+        if session.journal is not None:
+            session.journal.close()
+    console.print(Rule("Result"))
+    view.summary(state)
+    names = " and ".join(state.houses[s] for s in state.winners)
+    console.print(f"[bold green]{names}[/] win{'s' if len(state.winners) == 1 else ''}: "
+                  f"{state.end_reason}", soft_wrap=True)
+    return 0
+
+
+def _sleep(seconds: float) -> None:
+    import time
+
+    time.sleep(seconds)
+
+
+def replay_document(session: Any, journal: str, records: int) -> dict[str, Any]:
+    """``companion replay --json``: the stable JSON view of a replayed Spartacus game."""
+    state = session.state
+    doc: dict[str, Any] = {
+        "journal": journal, "records": records, "game": "spartacus",
+        "actions": len(state.history), "round": state.turn, "phase": state.phase,
+        "over": state.is_terminal, "houses": list(state.houses),
+        "winners": [state.houses[s] for s in state.winners], "end_reason": state.end_reason,
+    }
+    if not state.config.fight_only:
+        doc.update({
+            "host": None if state.host is None else state.houses[state.host],
+            "gold": dict(zip(state.houses, state.gold, strict=True)),
+            "influence": dict(zip(state.houses, state.influence, strict=True)),
+            "property": {h: list(p) for h, p in zip(state.houses, state.property, strict=True)},
+            "champions": sorted(state.champions), "favours": dict(sorted(state.favours.items())),
+        })
+    if state.fight is not None:
+        fight = state.fight
+        doc["fight"] = {side: {"name": f.name, "dice": list(f.dice),
+                               "hex": fight.arena.name(f.pos)}
+                        for side, f in fight.fighters.items()}
+        doc["fight"].update({"round": fight.round, "winner": fight.winner,
+                             "level": fight.level})
+    return doc
+
+
+def print_replay(session: Any, journal: str) -> None:
+    """``companion replay``: the replayed game's houses (or fight) on the terminal."""
+    from rich.console import Console
+
+    from companion.ui.spartacus import SpartacusView
+
+    state = session.state
+    console = Console()
+    when = "final" if state.is_terminal else f"round {state.turn}, {state.phase}"
+    console.print(f"{journal}: Spartacus, {when}", soft_wrap=True)
+    SpartacusView(console).summary(state)
+    if state.is_terminal:
+        names = " and ".join(state.houses[s] for s in state.winners)
+        console.print(f"{names}: {state.end_reason}", soft_wrap=True)

@@ -1,0 +1,205 @@
+"""Rich views of Spartacus: dice in red / black / blue, the hex arena, houses, odds, bets.
+
+Every die shows its face number on its colour (``[6]`` red for attack, black for
+defence, blue for speed), so it reads the same in a log file and on a
+monochrome screen (the colour is also named in the event text). Hidden
+things (bids, hand cards of other houses, a peeked card) are never shown on
+the shared screen: events that carry a ``private`` seat print their public text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from companion.games.spartacus.combat import ATTRS, DIE_OF
+from companion.games.spartacus.odds import percent
+
+DIE_STYLE = {"red": "bold white on red3", "black": "bold white on grey11",
+             "blue": "bold white on blue3"}
+SIDE_STYLE = {"I": "bold red", "II": "bold cyan"}
+
+
+def die_text(face: int, die: str) -> Text:
+    """One die: its face number on its colour."""
+    return Text(f"[{face}]", style=DIE_STYLE.get(die, "bold"))
+
+
+def roll_text(faces: Sequence[int], die: str) -> Text:
+    text = Text()
+    for i, f in enumerate(faces):
+        if i:
+            text.append(" ")
+        text.append_text(die_text(f, die))
+    return text
+
+
+def dice_counts(dice: Sequence[int]) -> Text:
+    """A fighter's dice left: attack red, defence black, speed blue."""
+    text = Text()
+    for i, (attr, n) in enumerate(zip(ATTRS, dice, strict=True)):
+        if i:
+            text.append(" ")
+        text.append(f" {n} ", style=DIE_STYLE[DIE_OF[attr]])
+    return text
+
+
+def arena_text(fight: Any) -> Text:
+    """The hex arena: ``I`` and ``II`` where the fighters stand, ``..`` for free hexes."""
+    arena = fight.arena
+    xs = [x for x, _ in arena.hexes]
+    rows = max(r for _, r in arena.hexes) + 1
+    where = {f.pos: f.side for f in fight.fighters.values()}
+    text = Text()
+    for r in range(rows):
+        text.append(f"{chr(ord('A') + r)} ", style="dim")
+        line = Text()
+        for x in range(min(xs), max(xs) + 1):
+            h = (x, r)
+            if h in where:
+                line.append(f"{where[h]:<2}", style=SIDE_STYLE[where[h]])
+            elif h in arena.hexes:
+                line.append("··", style="dim")
+            else:
+                line.append("  ")
+        text.append_text(line)
+        text.append("\n")
+    return text
+
+
+def fighters_table(state: Any) -> Table:
+    fight = state.fight
+    table = Table(title=f"Combat round {fight.round}", show_lines=False, padding=(0, 1))
+    own = not state.config.fight_only
+    for col in ("", "fighter", *(("house",) if own else ()), "dice A D S", "life", "hex",
+                "equipment", "ability"):
+        table.add_column(col)
+    for side in ("I", "II"):
+        f = fight.fighters[side]
+        gear = ", ".join(c.title + (" (used)" if c.id in f.used else "") for c in f.equipment)
+        marks = " champion" if f.champion else (f" {f.favours} favour" if f.favours else "")
+        table.add_row(Text(side, style=SIDE_STYLE[side]), f.name + marks,
+                      *((state.houses[f.owner],) if own else ()), dice_counts(f.dice),
+                      str(f.life), fight.arena.name(f.pos), gear or "-",
+                      ", ".join(a.id for a in f.abilities) or "-")
+    return table
+
+
+def odds_text(fight: Any, attacker: str, quick: bool = False) -> Text:
+    """The exact odds of an attack, in percent."""
+    odds = fight.odds(attacker, quick=quick)
+    defender = fight.other(attacker)
+    text = Text(f"odds, {attacker} attacks {defender}{' (quick)' if quick else ''}: wounds ",
+                style="bold")
+    text.append(" ".join(f"{w}:{percent(p)}" for w, p in odds.wounds.items()))
+    levels = odds.defender_levels
+    text.append(f"\n  {defender} " + ", ".join(
+        f"{name} {percent(levels[name])}" for name in ("yield", "injury", "decapitation")))
+    if any(c for (_, c) in odds.joint):
+        att = odds.attacker_levels
+        text.append(f"\n  {attacker} takes wounds back: " + " ".join(
+            f"{w}:{percent(p)}" for w, p in odds.counter_wounds.items()))
+        text.append(f"; {attacker} defeated {percent(1 - att['none'])}")
+    return text
+
+
+def houses_table(state: Any) -> Table:
+    table = Table(title=f"Round {state.round}: {state.phase.replace('_', ' ')}", padding=(0, 1))
+    for col in ("house", "gold", "infl.", "hand", "guards", "property"):
+        table.add_column(col)
+    for seat, house in enumerate(state.houses):
+        name = Text(house + (" (host)" if seat == state.host else ""),
+                    style="bold" if seat == state.current_player else "")
+        cards = []
+        for c in state.property[seat]:
+            label = state.card(c).title.split(" (")[0]
+            if c in state.champions:
+                label += "*C"
+            elif state.favours.get(c):
+                label += f"*{state.favours[c]}"
+            if c in state.injured:
+                label += " (injured)"
+            elif c in state.exhausted:
+                label += " (exh.)"
+            cards.append(label)
+        table.add_row(name, str(state.gold[seat]), str(state.influence[seat]),
+                      str(state.hand_size(seat)), str(len(state.guards[seat])),
+                      ", ".join(cards) or "-")
+    return table
+
+
+def bets_text(state: Any) -> Text:
+    if not state.bets:
+        return Text("no bets", style="dim")
+    return Text("bets: " + ", ".join(f"{state.houses[s]} {n} on {k}"
+                                     for s, k, n in state.bets))
+
+
+def event_text(event: Any) -> Text:
+    """One event for the shared screen (dice in colour, private things hidden)."""
+    if event.kind == "dice_rolled":
+        text = Text(f"{event.data['side']} {event.data['purpose']}: ")
+        text.append_text(roll_text(event.data["faces"], event.data["die"] or "red"))
+        return text
+    if event.kind == "attack_resolved":
+        text = Text()
+        text.append_text(roll_text(event.data["attack"], event.data["die"]["attack"]))
+        text.append(" vs ")
+        text.append_text(roll_text(event.data["defence"], "black"))
+        text.append("  " + event.text.split(": ", 1)[-1])
+        return text
+    style = {"fight_over": "bold green", "game_over": "bold green", "influence": "yellow",
+             "champion": "bold yellow", "scheme_thwarted": "magenta"}.get(event.kind, "")
+    return Text(event.public_text if event.private_to is not None else event.text, style=style)
+
+
+class SpartacusView:
+    """Prints what happens, one line per event, and panels when a decision needs them.
+
+    Works the same on a terminal, over SSH and into a log file (no live redraw).
+    """
+
+    def __init__(self, console: Console | None = None, show_odds: bool = True) -> None:
+        self.console = console or Console()
+        self.show_odds = show_odds
+        self.lines: list[str] = []
+        self.odds_shown: tuple[int, str] | None = None  # (combat round, side) shown to a person
+
+    def update(self, state: Any, events: Iterable[Any]) -> None:
+        for event in events:
+            if event.kind == "turn_started":  # for the journal's checkpoints
+                continue
+            text = event_text(event)
+            self.lines.append(text.plain)
+            self.console.print(text, soft_wrap=True)
+            if event.kind in ("fighter_turn", "fight_started") and state.fight is not None:
+                self.console.print(Group(arena_text(state.fight), fighters_table(state)))
+            if event.kind == "attack_declared" and self.show_odds and state.fight is not None:
+                fight = state.fight
+                if self.odds_shown != (fight.round, event.data["side"]):  # not just shown
+                    self.console.print(odds_text(fight, event.data["side"], event.data["quick"]))
+            if event.kind == "round_started" and not state.config.fight_only:
+                self.console.print(houses_table(state))
+            if event.kind == "fight_started" and not state.config.fight_only:
+                self.console.print(bets_text(state))
+
+    def message(self, text: str) -> None:
+        self.lines.append(text)
+        self.console.print(Text(text, style="italic"), soft_wrap=True)
+
+    def prompt(self, text: str, options: Sequence[str] = ()) -> None:
+        body = Text(text, style="bold")
+        if options:
+            body.append("\n" + "  ".join(options), style="")
+        self.console.print(Panel(body, expand=False))
+
+    def summary(self, state: Any) -> None:
+        if state.config.fight_only and state.fight is not None:
+            self.console.print(Group(arena_text(state.fight), fighters_table(state)))
+        else:
+            self.console.print(houses_table(state))
