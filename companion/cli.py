@@ -14,6 +14,9 @@ from collections.abc import Sequence
 from companion import __version__
 
 EXIT_USAGE = 2
+# sim: simulated in-process; gpio: the Pi's pins; serial: the RP2040 I/O board over USB;
+# virtual-board: the firmware's own logic behind a pseudo-terminal (for laptops and CI)
+HARDWARE_CHOICES = ("sim", "gpio", "serial", "virtual-board")
 
 
 class CommandError(Exception):
@@ -55,6 +58,9 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--players", type=int, choices=range(2, 11), metavar="N",
                       help="Battle Royale 2..4 (default 4); skirmish 2..10 (default 2); "
                       "gladiatoren 2..5 (default 4)")
+    demo.add_argument("--hardware", choices=("sim", "virtual-board"), default="sim",
+                      help="sim (default), or virtual-board: the firmware's logic behind a "
+                      "pseudo-terminal, driven through the real serial backend")
     demo.add_argument("--map", help="skirmish: map name from the data file")
     demo.add_argument("--rounds", type=int, help="skirmish: stop after this many rounds")
     demo.add_argument("--seed", type=int, default=2024, help="seed (default 2024)")
@@ -81,7 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--mode", choices=("assist", "tracked"),
                       help="assist: the pieces on the table are the truth, buttons drive the "
                       "companion; tracked: every figure is entered or played by bots (default)")
-    play.add_argument("--hardware", choices=("sim", "gpio"),
+    play.add_argument("--hardware", choices=HARDWARE_CHOICES,
                       help="sim: simulated hardware (default); gpio: the Pi's pins")
     play.add_argument("--bots", type=int,
                       help="tracked mode: how many seats bots play, the last ones (default: "
@@ -103,7 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.set_defaults(handler="companion.commands.play:run")
 
     selftest = sub.add_parser("selftest", help="check every LED, button and the solenoid")
-    selftest.add_argument("--hardware", choices=("sim", "gpio"), default=None,
+    selftest.add_argument("--hardware", choices=HARDWARE_CHOICES, default=None,
                           help="hardware profile (default: from --config, else sim)")
     selftest.add_argument("--config", help="table.toml with a [hardware] table")
     selftest.add_argument("--fire", action="store_true",
@@ -119,7 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="simulated people press the buttons (sim hardware; for trying it)")
     serve.add_argument("--games", type=_positive_int,
                        help="stop after this many games (default: run until stopped)")
-    serve.add_argument("--hardware", choices=("sim", "gpio"), default=None,
+    serve.add_argument("--hardware", choices=HARDWARE_CHOICES, default=None,
                        help="override the config's hardware profile")
     serve.add_argument("--journal-dir", help="where the service keeps its journals and looks "
                        "for an unfinished game to resume (default: $STATE_DIRECTORY/journals, "
@@ -135,7 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
     resume.add_argument("--until-line", type=_positive_int,
                         help="use only the records up to this line (after a corrupt record); "
                         "continues in a new journal file, the original is not changed")
-    resume.add_argument("--hardware", choices=("sim", "gpio"),
+    resume.add_argument("--hardware", choices=HARDWARE_CHOICES,
                         help="hardware profile (default: the one the game started with)")
     resume.add_argument("--config", help="table.toml for the [hardware] settings")
     resume.set_defaults(handler="companion.commands.resume:run")

@@ -32,7 +32,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         game = GameSettings(mode="tracked", players=args.players, bots=args.players,
                             layout=args.layout, data_file=args.data)
-        table = TableConfig(game, HardwareConfig(profile="sim"), "companion demo")
+        hardware = HardwareConfig(profile=getattr(args, "hardware", None) or "sim")
+        table = TableConfig(game, hardware, "companion demo")
     except TableConfigError as exc:
         raise CommandError(str(exc)) from None
     title = f"Battle Royale demo: {args.players} bots, seed {args.seed}"

@@ -114,10 +114,11 @@ def play_game(options: PlayOptions) -> int:
     rng = random.Random(seed)
     hw_config = options.table.hardware
     sim = hw_config.profile == "sim"
+    simulated = hw_config.profile in ("sim", "virtual-board")  # buttons a program can press
     nobody_types = options.autoplay or (game.mode == "tracked" and game.bots == game.players)
-    if options.autoplay and not sim:
+    if options.autoplay and not simulated:
         raise CommandError("--autoplay lets simulated people press simulated buttons: "
-                           "use it with --hardware sim")
+                           "use it with --hardware sim or virtual-board")
     # simulated hardware runs on simulated time, so cool-downs do not slow a bot game
     clock = ManualClock() if sim and nobody_types else None
     live = console.is_terminal and nobody_types
@@ -130,7 +131,7 @@ def play_game(options: PlayOptions) -> int:
     console.print(f"{game.players} players ({humans}), {game.mode} mode, {hw_config.profile} "
                   f"hardware, seed {seed}, layout {config.layout}", soft_wrap=True)
     terminal = None if nobody_types else TerminalInput()
-    if terminal is not None and sim:
+    if terminal is not None and simulated:
         console.print("type roll / select / confirm / fire (or r, s, c, f) to press the "
                       "simulated buttons; quit to stop", soft_wrap=True)
     sleep = clock.sleep if clock is not None else time.sleep
@@ -139,7 +140,7 @@ def play_game(options: PlayOptions) -> int:
     try:
         with open_hardware(hw_config, clock=clock) as hw, \
                 Dashboard(console, hw, live=live, pace_s=pace, title=options.title) as view:
-            operator = SimOperator(hw, rng=random.Random(seed)) if sim else None
+            operator = SimOperator(hw, rng=random.Random(seed)) if simulated else None
             loop = _make_loop(game, session, hw, roller, view, rng, operator, terminal, sleep)
             loop.run()
     except (TableStopped, EOFError) as exc:

@@ -16,8 +16,9 @@ ends::
                 result = hw.eliminator.fire(event)  # FireResult: falsy, with a .reason
                 ...
 
-Importing this package does not import gpiozero: the ``gpio`` backend is
-loaded only when a ``gpio`` profile is opened. Nothing here knows about games.
+Importing this package imports neither gpiozero nor pyserial: the ``gpio``
+and ``serial`` backends are loaded only when such a profile is opened. Nothing
+here knows about games.
 """
 
 from __future__ import annotations
@@ -110,6 +111,12 @@ def open_hardware(
 
     :param config: validated settings; defaults to ``HardwareConfig()`` (sim).
     :param clock: ``sim`` only: the clock to run on (e.g. a :class:`ManualClock`).
+
+    ``serial`` opens the RP2040 I/O board (``config.serial_port``, else found by
+    USB ids) and ``virtual-board`` starts the virtual board (the firmware on a
+    pseudo-terminal) and opens it the same way; both return a
+    :class:`companion.hal.serial_board.SerialHardware` with ``connected``,
+    ``wait_connected(timeout)`` and ``link_status``.
     :param unsafe_cooldown_override_s:
         Benchmarks only: replaces the configured cool-down, bypassing the
         configuration's floor. Never use it on a table with people around it.
@@ -123,4 +130,18 @@ def open_hardware(
         from companion.hal.gpio import open_gpio  # lazy: keeps gpiozero out of plain imports
 
         return open_gpio(config, unsafe_cooldown_override_s=unsafe_cooldown_override_s)
+    if config.profile in ("serial", "virtual-board"):
+        if clock is not None:
+            raise ValueError(
+                f"the {config.profile} profile runs on the real clock; clock= is for sim only"
+            )
+        from companion.hal import serial_board  # lazy: keeps pyserial out of plain imports
+
+        if config.profile == "serial":
+            return serial_board.open_serial(
+                config, unsafe_cooldown_override_s=unsafe_cooldown_override_s
+            )
+        return serial_board.open_virtual_board_hardware(
+            config, unsafe_cooldown_override_s=unsafe_cooldown_override_s
+        )
     raise ValueError(f"unknown hardware profile {config.profile!r}")  # pragma: no cover

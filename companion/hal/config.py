@@ -9,11 +9,16 @@ once. The defaults match the pin table in ``hardware/wiring.md``.
 Example::
 
     [hardware]
-    profile = "gpio"        # "sim" (default) or "gpio"
+    profile = "gpio"        # "sim" (default), "gpio", "serial" or "virtual-board"
     pulse_ms = 60           # 1..250; 250 ms is a hard cap
     cooldown_s = 3.0        # 1..600
     bounce_ms = 20          # 0..200
     hold_s = 1.0            # 0.2..10, for long presses
+    # serial only (the RP2040 I/O board):
+    serial_port = "/dev/ttyACM0"   # default: found by the USB ids below
+    usb_vid = 0x2E8A        # Raspberry Pi
+    usb_pid = 0x0005        # MicroPython on a Pico
+    baud = 115200
 
     [hardware.pins]         # BCM numbers; keys left out keep their default
     trigger = 17
@@ -42,6 +47,7 @@ from companion.hal.contracts import DIE_FACES
 from companion.hal.safety import DEFAULT_COOLDOWN_S, DEFAULT_PULSE_MS, PULSE_HARD_CAP_MS
 
 __all__ = [
+    "BAUD_RATES",
     "BCM_PIN_RANGE",
     "DEFAULT_DIE_PINS",
     "DEFAULT_PINS",
@@ -57,7 +63,12 @@ __all__ = [
 ]
 
 #: Backends :func:`companion.hal.open_hardware` can open.
-PROFILES: tuple[str, ...] = ("sim", "gpio")
+PROFILES: tuple[str, ...] = ("sim", "gpio", "serial", "virtual-board")
+#: Baud rates the serial profile accepts (USB serial ignores it; a UART does not).
+BAUD_RATES: tuple[int, ...] = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600)
+#: USB ids of a Raspberry Pi Pico running MicroPython.
+DEFAULT_USB_VID = 0x2E8A
+DEFAULT_USB_PID = 0x0005
 #: Usable BCM GPIO numbers (0 and 1 are reserved for HAT EEPROMs).
 BCM_PIN_RANGE = range(2, 28)
 #: Configuration may not make the cool-down shorter than this.
@@ -81,7 +92,18 @@ DEFAULT_DIE_PINS: Mapping[str, int] = MappingProxyType(
     {"battle_royale": 19, "move_eliminator": 16, "explosion": 26, "free_choice": 20}
 )
 
-_TOP_KEYS = ("profile", "pulse_ms", "cooldown_s", "bounce_ms", "hold_s", "pins")
+_TOP_KEYS = (
+    "profile",
+    "pulse_ms",
+    "cooldown_s",
+    "bounce_ms",
+    "hold_s",
+    "serial_port",
+    "usb_vid",
+    "usb_pid",
+    "baud",
+    "pins",
+)
 _PIN_KEYS = (*DEFAULT_PINS, "turn", "die")
 _COLOUR_NAME = re.compile(r"[a-z][a-z0-9_]{0,15}")
 _PIN_ALLOWED = f"an integer BCM GPIO number from {BCM_PIN_RANGE.start} to {BCM_PIN_RANGE.stop - 1}"
@@ -158,11 +180,17 @@ class HardwareConfig:
     Validated hardware settings. Building one directly validates it too, so a
     pulse above :data:`~companion.hal.safety.PULSE_HARD_CAP_MS` is impossible.
 
-    :param profile: ``"sim"`` (simulated, the default) or ``"gpio"`` (Pi pins).
+    :param profile: ``"sim"`` (simulated, the default), ``"gpio"`` (Pi pins),
+        ``"serial"`` (the RP2040 I/O board) or ``"virtual-board"`` (the firmware
+        on a pseudo-terminal, for trying the serial path without a board).
     :param pulse_ms: solenoid pulse in ms, 1 to 250.
     :param cooldown_s: seconds between pulses, at least :data:`MIN_COOLDOWN_S`.
     :param bounce_ms: button debounce time in ms, 0 to 200.
     :param hold_s: seconds a button is held before a long press.
+    :param serial_port: ``serial`` only: the board's port; None finds it by USB ids.
+    :param usb_vid: ``serial`` only: USB vendor id to look for (0-0xFFFF).
+    :param usb_pid: ``serial`` only: USB product id to look for (0-0xFFFF).
+    :param baud: ``serial`` only: baud rate (see :data:`BAUD_RATES`).
     :param pins: the :class:`PinMap`.
     """
 
@@ -171,6 +199,10 @@ class HardwareConfig:
     cooldown_s: float = DEFAULT_COOLDOWN_S
     bounce_ms: int = 20
     hold_s: float = 1.0
+    serial_port: str | None = None
+    usb_vid: int = DEFAULT_USB_VID
+    usb_pid: int = DEFAULT_USB_PID
+    baud: int = 115200
     pins: PinMap = field(default_factory=PinMap)
 
     def __post_init__(self) -> None:
@@ -197,14 +229,17 @@ class HardwareConfig:
         pins: dict[str, Any] = {name: getattr(self.pins, name) for name in DEFAULT_PINS}
         pins["turn"] = dict(self.pins.turn)
         pins["die"] = dict(self.pins.die)
-        return {
+        mapping: dict[str, Any] = {
             "profile": self.profile,
             "pulse_ms": self.pulse_ms,
             "cooldown_s": self.cooldown_s,
             "bounce_ms": self.bounce_ms,
             "hold_s": self.hold_s,
-            "pins": pins,
         }
+        if self.serial_port is not None:  # TOML has no null: left out means "find it"
+            mapping["serial_port"] = self.serial_port
+        mapping.update(usb_vid=self.usb_vid, usb_pid=self.usb_pid, baud=self.baud, pins=pins)
+        return mapping
 
 
 def load_hardware_config(
@@ -350,6 +385,16 @@ def _check_values(flat: Mapping[str, Any]) -> list[ConfigProblem]:
     hold = flat["hold_s"]
     if not (_is_number(hold) and MIN_HOLD_S <= hold <= MAX_HOLD_S):
         add("hold_s", f"a number of seconds from {MIN_HOLD_S:g} to {MAX_HOLD_S:g}")
+    port = flat["serial_port"]
+    if port is not None and not (isinstance(port, str) and port.strip() and "\0" not in port):
+        add("serial_port", 'a device path such as "/dev/ttyACM0" (leave it out to find the '
+            "board by its USB ids)")
+    for key in ("usb_vid", "usb_pid"):
+        value = flat[key]
+        if not (_is_int(value) and 0 <= value <= 0xFFFF):
+            add(key, "a USB id: an integer from 0 to 0xFFFF (e.g. 0x2E8A)")
+    if not (_is_int(flat["baud"]) and flat["baud"] in BAUD_RATES):
+        add("baud", "one of " + ", ".join(map(str, BAUD_RATES)))
 
     colours = [k.removeprefix("pins.turn.") for k in flat if k.startswith("pins.turn.")]
     if "pins.turn" in flat or not colours:

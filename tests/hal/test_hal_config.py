@@ -109,9 +109,10 @@ def test_direct_construction_is_validated_too() -> None:
 
 
 def test_bad_profile_lists_the_allowed_values() -> None:
-    error = error_for({"profile": "serial"})
+    error = error_for({"profile": "usb"})
     assert error.key == "hardware.profile"
     assert '"sim"' in str(error) and '"gpio"' in str(error) and '"serial"' in str(error)
+    assert '"virtual-board"' in str(error)
 
 
 @pytest.mark.parametrize(

@@ -446,7 +446,7 @@ def test_cli_failure_exit_code(no_terminal, monkeypatch, capsys) -> None:
     ("text", "fragment"),
     [
         ("[hardware]\npulse_ms = 300\n", "hardware.pulse_ms = 300"),
-        ("[hardware]\nprofile = 'serial'\n", "hardware.profile"),
+        ("[hardware]\nprofile = 'usb'\n", "hardware.profile"),
         ("[hardware]\npins = { trigger = 99 }\n", "hardware.pins.trigger = 99"),
         ("[hardware]\npulse_ms = \n", "line 2, column 12"),
     ],

@@ -1,0 +1,496 @@
+"""The host side of the I/O board link: frame codec, messages and reliability.
+
+The wire format is specified in ``firmware/PROTOCOL.md``. This module is the
+host's own implementation of it, written separately from the firmware's
+``firmware/fw_proto.py``; the byte-exact vectors in
+``firmware/protocol_vectors.json`` are checked against both.
+
+A frame on the wire is ``COBS(body) 0x00`` with
+``body = LEN SEQ ACK TYPE PAYLOAD[LEN] CRC16_BE`` and the CRC-16/CCITT-FALSE
+computed over ``LEN .. PAYLOAD``.
+
+Nothing here does I/O or reads a clock: :class:`ReliableLink` takes the time
+as an argument, so it is tested deterministically. The serial backend
+(:mod:`companion.hal.serial_board`) drives it from its link thread.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from enum import IntEnum
+
+__all__ = [
+    "HELLO",
+    "IDENT",
+    "MAX_ENCODED",
+    "MAX_PAYLOAD",
+    "PROTOCOL_VERSION",
+    "BoardIdent",
+    "DecodeError",
+    "Frame",
+    "FrameDecoder",
+    "LinkBroken",
+    "MsgType",
+    "ReliableLink",
+    "cobs_decode",
+    "cobs_encode",
+    "crc16_ccitt_false",
+    "decode_body",
+    "encode_frame",
+]
+
+PROTOCOL_VERSION = 1
+MAX_PAYLOAD = 120
+_HEADER = 4
+_CRC = 2
+MAX_BODY = _HEADER + MAX_PAYLOAD + _CRC
+#: Longest COBS-encoded body (without the delimiter) a decoder accepts.
+MAX_ENCODED = MAX_BODY + 1
+
+
+class MsgType(IntEnum):
+    """Message types (the TYPE byte); see the message table in PROTOCOL.md."""
+
+    ACK = 0x00
+    HELLO = 0x01
+    IDENT = 0x02
+    ERROR = 0x03
+    PING = 0x10
+    ARM = 0x11
+    DISARM = 0x12
+    FIRE = 0x13
+    MATRIX = 0x14
+    STATUS = 0x15
+    ROLL = 0x16
+    MAINTENANCE = 0x17
+    GOODBYE = 0x18
+    EVENT = 0x20
+    FIRED = 0x21
+    COIL_OFF = 0x22
+    REFUSED = 0x23
+
+    @property
+    def sequenced(self) -> bool:
+        """Whether frames of this type are numbered, acknowledged and retransmitted."""
+        return self not in _UNSEQUENCED
+
+
+_UNSEQUENCED = frozenset({MsgType.ACK, MsgType.HELLO, MsgType.IDENT, MsgType.ERROR})
+
+
+class DecodeError(IntEnum):
+    """Why a chunk of bytes between delimiters is not a frame."""
+
+    COBS = 1  #: not valid COBS
+    SHORT = 2  #: fewer bytes than header + CRC
+    LENGTH = 3  #: LEN does not match the body, or is over MAX_PAYLOAD
+    CRC = 4  #: checksum mismatch
+    OVERSIZE = 5  #: more than MAX_ENCODED bytes without a delimiter
+
+
+# -- CRC-16/CCITT-FALSE and COBS ------------------------------------------------------------
+
+
+def crc16_ccitt_false(data: bytes | bytearray | memoryview, crc: int = 0xFFFF) -> int:
+    """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, MSB first, no final xor).
+
+    ``crc16_ccitt_false(b"123456789") == 0x29B1``.
+    """
+    for byte in bytes(data):
+        crc ^= byte << 8
+        for _ in range(8):
+            crc = (crc << 1) ^ 0x1021 if crc & 0x8000 else crc << 1
+        crc &= 0xFFFF
+    return crc
+
+
+def cobs_encode(data: bytes | bytearray) -> bytes:
+    """COBS-encode *data*: the result has no zero byte (the delimiter is not added)."""
+    out = bytearray()
+    block = bytearray()
+    data = bytes(data)
+    for index, byte in enumerate(data):
+        if byte == 0:
+            out.append(len(block) + 1)
+            out += block
+            block.clear()
+            continue
+        block.append(byte)
+        if len(block) == 254:
+            out.append(255)
+            out += block
+            block.clear()
+            if index == len(data) - 1:
+                return bytes(out)  # a full block at the very end needs no closing code
+    out.append(len(block) + 1)
+    out += block
+    return bytes(out)
+
+
+def cobs_decode(data: bytes | bytearray) -> bytes | None:
+    """Decode COBS *data* (no delimiter); None if it is not valid COBS."""
+    data = bytes(data)
+    out = bytearray()
+    pos = 0
+    while pos < len(data):
+        code = data[pos]
+        block = data[pos + 1 : pos + code]
+        if code == 0 or len(block) != code - 1 or 0 in block:
+            return None
+        out += block
+        pos += code
+        if code < 255 and pos < len(data):
+            out.append(0)
+    return bytes(out)
+
+
+# -- frames ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One frame: message *type*, sequence number, cumulative ack, payload."""
+
+    type: int
+    seq: int = 0
+    ack: int = 0
+    payload: bytes = b""
+
+    @property
+    def kind(self) -> MsgType | None:
+        """The :class:`MsgType`, or None for a type this host does not know."""
+        try:
+            return MsgType(self.type)
+        except ValueError:
+            return None
+
+
+def encode_frame(ftype: int, payload: bytes = b"", *, seq: int = 0, ack: int = 0) -> bytes:
+    """The wire bytes of one frame, delimiter included."""
+    if len(payload) > MAX_PAYLOAD:
+        raise ValueError(f"payload of {len(payload)} bytes; at most {MAX_PAYLOAD}")
+    if not all(0 <= v <= 255 for v in (ftype, seq, ack)):
+        raise ValueError("type, seq and ack are single bytes")
+    head = bytes((len(payload), seq, ack, ftype)) + bytes(payload)
+    return cobs_encode(head + crc16_ccitt_false(head).to_bytes(2, "big")) + b"\x00"
+
+
+def decode_body(body: bytes) -> Frame | DecodeError:
+    """A COBS-decoded body -> :class:`Frame`, or why it is not one."""
+    if len(body) < _HEADER + _CRC:
+        return DecodeError.SHORT
+    length, seq, ack, ftype = body[:_HEADER]
+    if length > MAX_PAYLOAD or len(body) != _HEADER + length + _CRC:
+        return DecodeError.LENGTH
+    if crc16_ccitt_false(body[:-_CRC]) != int.from_bytes(body[-_CRC:], "big"):
+        return DecodeError.CRC
+    return Frame(ftype, seq, ack, bytes(body[_HEADER:-_CRC]))
+
+
+class FrameDecoder:
+    """Turns a byte stream into frames and decode errors. Never raises.
+
+    Bytes are collected up to each zero byte (the delimiter). Empty chunks
+    are ignored. A chunk longer than :data:`MAX_ENCODED` is reported once
+    as :attr:`DecodeError.OVERSIZE` and dropped up to the next delimiter.
+    """
+
+    def __init__(self) -> None:
+        self._chunk = bytearray()
+        self._discarding = False
+        self.frames = 0
+        self.errors: dict[DecodeError, int] = dict.fromkeys(DecodeError, 0)
+
+    def reset(self) -> None:
+        """Forget a partial frame (after reconnecting)."""
+        self._chunk.clear()
+        self._discarding = False
+
+    def feed(self, data: bytes | bytearray) -> list[Frame | DecodeError]:
+        """Consume *data*; return the frames and errors it completes, in order."""
+        results: list[Frame | DecodeError] = []
+        for byte in bytes(data):
+            if byte != 0:
+                if self._discarding:
+                    continue
+                if len(self._chunk) >= MAX_ENCODED:
+                    self._chunk.clear()
+                    self._discarding = True
+                    self._count(DecodeError.OVERSIZE, results)
+                    continue
+                self._chunk.append(byte)
+                continue
+            if self._discarding:
+                self._discarding = False
+                continue
+            if not self._chunk:
+                continue
+            body = cobs_decode(self._chunk)
+            self._chunk.clear()
+            result = DecodeError.COBS if body is None else decode_body(body)
+            if isinstance(result, DecodeError):
+                self._count(result, results)
+            else:
+                self.frames += 1
+                results.append(result)
+        return results
+
+    def _count(self, error: DecodeError, results: list[Frame | DecodeError]) -> None:
+        self.errors[error] += 1
+        results.append(error)
+
+
+# -- message payloads -----------------------------------------------------------------------
+
+HELLO = struct.Struct(">BHHIBH")  # version, nonce, pulse_ms, cooldown_ms, bounce_ms, hold_ms
+IDENT = struct.Struct(">BHBBB8sHBBBHHIBHBI")
+ARM = struct.Struct(">IH")  # token, window_ms
+FIRE = struct.Struct(">IH")  # token, pulse_ms
+ROLL = struct.Struct(">BBBBHBBB")  # first, count, final, steps, step_ms, r, g, b
+EVENT = struct.Struct(">BBI")  # button, kind, board ms
+FIRED = struct.Struct(">IHI")  # token, pulse_ms, board ms
+COIL_OFF = struct.Struct(">IHIB")  # token, on_ms, board ms, reason
+REFUSED = struct.Struct(">IBI")  # token, reason, retry_ms
+ERROR = struct.Struct(">BBB")  # code, type, seq
+
+#: Capability bits in IDENT.
+CAP_SOLENOID, CAP_MATRIX, CAP_STATUS, CAP_BUTTONS = 0x01, 0x02, 0x04, 0x08
+CAP_ROLL, CAP_BLINK, CAP_MAINTENANCE, CAP_GOODBYE = 0x10, 0x20, 0x40, 0x80
+REQUIRED_CAPS = CAP_SOLENOID | CAP_MATRIX | CAP_STATUS | CAP_BUTTONS
+CAP_NAMES = {
+    CAP_SOLENOID: "solenoid",
+    CAP_MATRIX: "matrix",
+    CAP_STATUS: "status-leds",
+    CAP_BUTTONS: "buttons",
+    CAP_ROLL: "roll-animation",
+    CAP_BLINK: "blink",
+    CAP_MAINTENANCE: "maintenance",
+    CAP_GOODBYE: "goodbye",
+}
+#: IDENT flag bits.
+FLAG_HOST_SILENCE, FLAG_WATCHDOG_RESET, FLAG_FIRST_SESSION = 0x01, 0x02, 0x04
+FLAG_LINK_LOST, FLAG_EVENTS_LOST = 0x08, 0x10
+#: Buttons by the board's numbering (EVENT button byte, IDENT buttons_down bits).
+BOARD_BUTTONS = ("trigger", "roll", "select", "confirm")
+#: EVENT kinds.
+EVENT_KINDS = {1: "press", 2: "release", 3: "long_press"}
+#: REFUSED reasons.
+REFUSALS = {
+    1: "not armed",
+    2: "wrong token",
+    3: "arm expired",
+    4: "cooling down",
+    5: "board fault",
+    6: "bad pulse length",
+}
+#: ERROR codes.
+ERRORS = {1: "unknown type", 2: "bad payload", 3: "no session", 4: "bad version"}
+ERR_NO_SESSION = 3
+MAINTENANCE_MAGIC = b"MAINT"
+
+
+@dataclass(frozen=True, slots=True)
+class BoardIdent:
+    """What a board says about itself in IDENT."""
+
+    protocol: int
+    nonce: int
+    firmware: tuple[int, int, int]
+    board_id: bytes
+    caps: int
+    matrix_size: int
+    status_leds: int
+    buttons: int
+    pulse_cap_ms: int
+    pulse_ms: int
+    cooldown_ms: int
+    flags: int
+    faults: int
+    buttons_down: int
+    board_ms: int
+
+    @property
+    def firmware_version(self) -> str:
+        return ".".join(map(str, self.firmware))
+
+    @property
+    def board_id_hex(self) -> str:
+        return self.board_id.hex()
+
+    @property
+    def cap_names(self) -> list[str]:
+        return [name for bit, name in CAP_NAMES.items() if self.caps & bit]
+
+    @classmethod
+    def parse(cls, payload: bytes) -> BoardIdent:
+        """Parse an IDENT payload; raises ValueError if it is not one of this protocol."""
+        if len(payload) != IDENT.size:
+            raise ValueError(f"IDENT of {len(payload)} bytes, expected {IDENT.size}")
+        f = IDENT.unpack(payload)
+        return cls(f[0], f[1], (f[2], f[3], f[4]), f[5], *f[6:])
+
+    def pack(self) -> bytes:
+        return IDENT.pack(
+            self.protocol,
+            self.nonce,
+            *self.firmware,
+            self.board_id,
+            self.caps,
+            self.matrix_size,
+            self.status_leds,
+            self.buttons,
+            self.pulse_cap_ms,
+            self.pulse_ms,
+            self.cooldown_ms,
+            self.flags,
+            self.faults,
+            self.buttons_down,
+            self.board_ms,
+        )
+
+
+# -- reliability ----------------------------------------------------------------------------
+
+
+class LinkBroken(Exception):
+    """The peer did not acknowledge a frame after the allowed retransmissions."""
+
+
+class ReliableLink:
+    """
+    Go-back-N for sequenced frames (PROTOCOL.md, "Acknowledgement and retransmission").
+
+    :param write: puts wire bytes out (the serial port's ``write``).
+    :param window: frames in flight before new ones wait in the queue.
+    :param rto_s: retransmission timeout, restarted by every acknowledgement.
+    :param max_retries: timeouts of the oldest frame before :exc:`LinkBroken`.
+    :param coalesce: types of which at most one may wait in the queue (later ones
+        replace it: whole LED images, where only the newest matters).
+
+    Methods take the current time *now* in seconds; nothing here sleeps.
+    """
+
+    def __init__(
+        self,
+        write: Callable[[bytes], object],
+        *,
+        window: int = 8,
+        rto_s: float = 0.06,
+        max_retries: int = 20,
+        queue_max: int = 512,
+        coalesce: Iterable[int] = (MsgType.MATRIX, MsgType.STATUS, MsgType.PING),
+    ) -> None:
+        if not 1 <= window <= 64:
+            raise ValueError("window must be 1..64")
+        self._write = write
+        self.window = window
+        self.rto_s = rto_s
+        self.max_retries = max_retries
+        self.queue_max = queue_max
+        self.coalesce = frozenset(int(t) for t in coalesce)
+        self.retransmits = 0
+        self.duplicates = 0
+        self.out_of_order = 0
+        self.reset(0.0)
+
+    def reset(self, now: float) -> None:
+        """Start a new session: numbering from 0, nothing in flight or queued."""
+        self._next = 0
+        self._expected = 0
+        self._in_flight: deque[tuple[int, int, bytes]] = deque()
+        self._queue: deque[tuple[int, bytes]] = deque()
+        self._timer = now
+        self._retries = 0
+        self.last_send = now
+
+    @property
+    def ack(self) -> int:
+        """The cumulative acknowledgement this side sends: the last in-order seq received."""
+        return (self._expected - 1) & 0xFF
+
+    @property
+    def in_flight(self) -> int:
+        return len(self._in_flight)
+
+    @property
+    def queued(self) -> int:
+        return len(self._queue)
+
+    @property
+    def idle(self) -> bool:
+        """Nothing in flight and nothing queued."""
+        return not self._in_flight and not self._queue
+
+    def send(self, ftype: int, payload: bytes, now: float) -> None:
+        """Send a sequenced message now, or queue it until the window has room."""
+        if len(self._in_flight) < self.window and not self._queue:
+            self._transmit(ftype, payload, now)
+            return
+        if ftype in self.coalesce:
+            for i, (queued_type, _) in enumerate(self._queue):
+                if queued_type == ftype:
+                    del self._queue[i]
+                    break
+        if len(self._queue) >= self.queue_max:
+            raise LinkBroken(f"{len(self._queue)} messages waiting: the board is not keeping up")
+        self._queue.append((ftype, payload))
+
+    def _transmit(self, ftype: int, payload: bytes, now: float) -> None:
+        seq = self._next
+        self._next = (seq + 1) & 0xFF
+        if not self._in_flight:
+            self._timer = now
+            self._retries = 0
+        self._in_flight.append((seq, ftype, payload))
+        self.last_send = now
+        self._write(encode_frame(ftype, payload, seq=seq, ack=self.ack))
+
+    def receive(self, frame: Frame, now: float) -> Frame | None:
+        """Handle an ACK or sequenced frame; return it if it is new and in order."""
+        self._acknowledged(frame.ack, now)
+        if frame.type == MsgType.ACK:
+            return None
+        if frame.seq == self._expected:
+            self._expected = (self._expected + 1) & 0xFF
+            self._write(encode_frame(MsgType.ACK, ack=self.ack))
+            return frame
+        if (self._expected - 1 - frame.seq) & 0xFF < 128:
+            self.duplicates += 1  # our acknowledgement was lost: say it again
+        else:
+            self.out_of_order += 1  # a frame before it was lost: tell where we are
+        self._write(encode_frame(MsgType.ACK, ack=self.ack))
+        return None
+
+    def _acknowledged(self, ack: int, now: float) -> None:
+        if not self._in_flight:
+            return
+        covered = ((ack - self._in_flight[0][0]) & 0xFF) + 1
+        if covered > len(self._in_flight):
+            return  # an old or foreign acknowledgement
+        for _ in range(covered):
+            self._in_flight.popleft()
+        self._timer = now
+        self._retries = 0
+        while self._queue and len(self._in_flight) < self.window:
+            ftype, payload = self._queue.popleft()
+            self._transmit(ftype, payload, now)
+
+    def poll(self, now: float) -> None:
+        """Retransmit everything in flight after a timeout; raise :exc:`LinkBroken`
+        when the oldest frame has timed out more than *max_retries* times."""
+        if not self._in_flight or now - self._timer < self.rto_s:
+            return
+        self._retries += 1
+        if self._retries > self.max_retries:
+            raise LinkBroken(
+                f"no acknowledgement for frame {self._in_flight[0][0]} after "
+                f"{self.max_retries} retransmissions"
+            )
+        self._timer = now
+        for seq, ftype, payload in self._in_flight:
+            self.retransmits += 1
+            self._write(encode_frame(ftype, payload, seq=seq, ack=self.ack))
+        self.last_send = now

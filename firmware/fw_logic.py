@@ -1,0 +1,612 @@
+# The I/O board's logic: command dispatch, solenoid safety, button debounce,
+# LED images and animations, host-silence watchdog (see PROTOCOL.md).
+#
+# Pure logic: everything physical comes through the *io* object that
+# fw_hw.PicoIO builds on the RP2040 (and the virtual board builds on the
+# CPython shims, and the tests build by hand):
+#
+#   io.ticks_ms(), io.ticks_diff(a, b)     the millisecond clock (wrapping)
+#   io.coil                                 solenoid gate pin: value(0/1), value()
+#   io.buttons                              4 pins, pulled up: value() == 0 is pressed
+#   io.matrix, io.status                    NeoPixel-like: [i] = (r, g, b), write()
+#   io.serpentine                           matrix wired in a zig-zag
+#   io.unique_id                            8 bytes
+#   io.reset_cause                          "power", "watchdog" or "soft"
+#   io.write(data)                          bytes to the host
+#   io.coil_timer(ms, callback) (optional)  one-shot timer; returns an object with deinit()
+#   io.watch_press(pin, callback) (optional) call callback() on a press edge (pin IRQ)
+#   io.enter_maintenance() (optional)       restart into the REPL
+#
+# MicroPython subset: no f-strings, annotations, dataclasses or match.
+
+import struct
+
+import fw_proto as P
+
+FW_VERSION = (1, 0, 0)
+
+# capabilities (IDENT caps)
+CAP_SOLENOID = 0x01
+CAP_MATRIX = 0x02
+CAP_STATUS = 0x04
+CAP_BUTTONS = 0x08
+CAP_ROLL = 0x10
+CAP_BLINK = 0x20
+CAP_MAINTENANCE = 0x40
+CAP_GOODBYE = 0x80
+CAPS = 0xFF
+
+# safety limits: the host cannot change these
+PULSE_HARD_CAP_MS = 250
+MIN_COOLDOWN_MS = 1000
+MAX_COOLDOWN_MS = 600000
+SILENCE_MS = 1000
+ARM_WINDOW_MAX_MS = 1000
+DEFAULT_PULSE_MS = 60
+DEFAULT_COOLDOWN_MS = 3000
+DEFAULT_BOUNCE_MS = 20
+DEFAULT_HOLD_MS = 1000
+MAX_BOUNCE_MS = 200
+MIN_HOLD_MS = 200
+MAX_HOLD_MS = 10000
+
+MATRIX_SIZE = 5
+STATUS_LEDS = 12
+HOST_STATUS_LEDS = 10  # 0-5 turn colours, 6-9 die faces
+LED_ARMED = 10  # board-owned: blinks while armed, white while the coil is on
+LED_LINK = 11  # board-owned: green in a session, blinking red after a fault
+
+BUTTON_NAMES = ("trigger", "roll", "select", "confirm")
+EV_PRESS = 1
+EV_RELEASE = 2
+EV_LONG = 3
+
+REFUSE_NOT_ARMED = 1
+REFUSE_WRONG_TOKEN = 2
+REFUSE_ARM_EXPIRED = 3
+REFUSE_COOLING_DOWN = 4
+REFUSE_FAULT = 5
+REFUSE_BAD_PULSE = 6
+
+ERR_UNKNOWN_TYPE = 1
+ERR_BAD_PAYLOAD = 2
+ERR_NO_SESSION = 3
+ERR_BAD_VERSION = 4
+
+FLAG_HOST_SILENCE = 0x01
+FLAG_WATCHDOG_RESET = 0x02
+FLAG_FIRST_SESSION = 0x04
+FLAG_LINK_LOST = 0x08
+FLAG_EVENTS_LOST = 0x10
+
+OFF_PULSE_END = 0
+OFF_HOST = 1
+OFF_FAULT = 2
+
+MODE_DARK = 0
+MODE_SESSION = 1
+MODE_FAULT = 2
+
+MAINTENANCE_MAGIC = b"MAINT"
+
+HELLO_FMT = ">BHHIBH"  # version, nonce, pulse_ms, cooldown_ms, bounce_ms, hold_ms
+IDENT_FMT = ">BHBBB8sHBBBHHIBHBI"
+ARM_FMT = ">IH"  # token, window_ms
+FIRE_FMT = ">IH"  # token, pulse_ms
+ROLL_FMT = ">BBBBHBBB"  # first, count, final, steps, step_ms, r, g, b
+EVENT_FMT = ">BBI"  # button, kind, board ms
+FIRED_FMT = ">IHI"  # token, pulse_ms, board ms
+COIL_OFF_FMT = ">IHIB"  # token, on_ms, board ms, reason
+REFUSED_FMT = ">IBI"  # token, reason, retry_ms
+ERROR_FMT = ">BBB"  # code, type, seq
+
+
+def _clamp(value, low, high):
+    if value < low:
+        return low
+    if value > high:
+        return high
+    return value
+
+
+class Button:
+    """Debounce one pulled-up button: the first edge counts at once, then
+    edges are ignored for bounce_ms; a press held hold_ms is a long press.
+
+    A press edge latched by the pin interrupt (edge()) counts even if the
+    contact opened again before the main loop sampled it."""
+
+    def __init__(self, pin):
+        self.pin = pin
+        self.bounce_ms = DEFAULT_BOUNCE_MS
+        self.hold_ms = DEFAULT_HOLD_MS
+        self.state = False
+        self.raw = False
+        self.last = None
+        self.pressed_at = 0
+        self.held = False
+        self.ignored = 0
+        self.latched = False
+
+    def edge(self, *args):
+        """Pin IRQ on a press edge: remember it until the next sample."""
+        self.latched = True
+
+    def sample(self, now, diff):
+        raw = self.pin.value() == 0
+        if self.latched:
+            self.latched = False
+            raw = raw or not self.state  # a press shorter than one loop still counts
+        settled = self.last is None or diff(now, self.last) >= self.bounce_ms
+        if raw != self.raw:
+            self.raw = raw
+            if not settled:
+                self.ignored += 1
+        if raw != self.state:
+            if settled:
+                self.state = raw
+                self.last = now
+                if raw:
+                    self.pressed_at = now
+                    self.held = False
+                    return EV_PRESS
+                return EV_RELEASE
+        elif raw and not self.held and diff(now, self.pressed_at) >= self.hold_ms:
+            self.held = True
+            return EV_LONG
+        return 0
+
+
+class Solenoid:
+    """The coil: on only for a FIRE matching a fresh ARM, pulse capped,
+    cool-down enforced, switched off by the firmware itself."""
+
+    def __init__(self, pin, diff, min_cooldown_ms, timer=None):
+        self.pin = pin
+        pin.value(0)
+        self.diff = diff
+        self.timer_factory = timer
+        self.timer = None
+        self.min_cooldown_ms = min_cooldown_ms
+        self.pulse_ms = DEFAULT_PULSE_MS
+        self.cooldown_ms = max(DEFAULT_COOLDOWN_MS, min_cooldown_ms)
+        self.armed = False
+        self.token = 0
+        self.arm_at = 0
+        self.arm_window = 0
+        self.on = False
+        self.on_since = 0
+        self.length = 0
+        self.fired_token = 0
+        self.last_end = None
+        self.pulses = 0
+
+    def configure(self, pulse_ms, cooldown_ms):
+        self.pulse_ms = _clamp(pulse_ms, 1, PULSE_HARD_CAP_MS)
+        self.cooldown_ms = _clamp(cooldown_ms, self.min_cooldown_ms, MAX_COOLDOWN_MS)
+
+    def arm(self, token, window_ms, now):
+        self.armed = True
+        self.token = token
+        self.arm_at = now
+        self.arm_window = _clamp(window_ms, 1, ARM_WINDOW_MAX_MS)
+
+    def disarm(self):
+        self.armed = False
+        self.token = 0
+
+    def fire(self, token, pulse_ms, now):
+        """(0, pulse length) when the coil is on, else (refusal, retry_ms)."""
+        if not self.armed:
+            return REFUSE_NOT_ARMED, 0
+        if self.diff(now, self.arm_at) > self.arm_window:
+            self.disarm()
+            return REFUSE_ARM_EXPIRED, 0
+        if token != self.token:
+            self.disarm()  # no second guess
+            return REFUSE_WRONG_TOKEN, 0
+        if pulse_ms < 1:
+            return REFUSE_BAD_PULSE, 0
+        if self.on:
+            return REFUSE_COOLING_DOWN, self.length + self.cooldown_ms
+        if self.last_end is not None:
+            wait = self.cooldown_ms - self.diff(now, self.last_end)
+            if wait > 0:
+                return REFUSE_COOLING_DOWN, wait
+        length = min(pulse_ms, self.pulse_ms, PULSE_HARD_CAP_MS)
+        self.disarm()
+        self.pin.value(1)
+        self.on = True
+        self.on_since = now
+        self.length = length
+        self.fired_token = token
+        self.pulses += 1
+        if self.timer_factory is not None:
+            pin = self.pin
+
+            def _off(t):
+                pin.value(0)
+
+            self.timer = self.timer_factory(length, _off)
+        return 0, length
+
+    def update(self, now):
+        """Switch the coil off at the end of the pulse; returns a COIL_OFF report or None."""
+        if self.armed and self.diff(now, self.arm_at) > self.arm_window:
+            self.disarm()
+        if self.on and (self.diff(now, self.on_since) >= self.length or self.pin.value() == 0):
+            return self.off(now, OFF_PULSE_END)
+        return None
+
+    def off(self, now, reason):
+        """Coil off now; returns (token, on_ms, reason) if a pulse ended."""
+        self.pin.value(0)
+        if self.timer is not None:
+            try:  # noqa: SIM105 - no contextlib on MicroPython
+                self.timer.deinit()
+            except Exception:
+                pass
+            self.timer = None
+        if not self.on:
+            return None
+        self.on = False
+        self.last_end = now
+        on_ms = min(self.diff(now, self.on_since), self.length)
+        return self.fired_token, on_ms, reason
+
+
+class Leds:
+    """The arena matrix and the status strip: host images plus board animations."""
+
+    def __init__(self, matrix, status, size, serpentine):
+        self.np_matrix = matrix
+        self.np_status = status
+        self.size = size
+        self.cells = size * size
+        self.serpentine = serpentine
+        self.matrix = bytearray(self.cells * 3)
+        self.matrix_blink = 0
+        self.status = bytearray(STATUS_LEDS * 3)
+        self.status_blink = 0
+        self.mode = MODE_DARK
+        self.roll = None
+        self.armed = False
+        self.coil = False
+        self.key = None
+        self.writes = 0
+
+    def index(self, cell):
+        row = cell // self.size
+        col = cell % self.size
+        if self.serpentine and row % 2:
+            col = self.size - 1 - col
+        return row * self.size + col
+
+    def dark(self):
+        self.mode = MODE_DARK
+        self.clear_images()
+
+    def session(self):
+        self.mode = MODE_SESSION
+        self.clear_images()
+
+    def fault(self):
+        self.mode = MODE_FAULT
+        self.clear_images()
+
+    def clear_images(self):
+        self.matrix = bytearray(self.cells * 3)
+        self.matrix_blink = 0
+        self.status = bytearray(STATUS_LEDS * 3)
+        self.status_blink = 0
+        self.roll = None
+        self.key = None
+
+    def set_matrix(self, payload):
+        n = self.cells * 3
+        self.matrix = bytearray(payload[:n])
+        self.matrix_blink = struct.unpack(">I", payload[n : n + 4])[0]
+        self.key = None
+
+    def set_status(self, payload):
+        count = (len(payload) - 2) // 3
+        status = bytearray(STATUS_LEDS * 3)
+        for i in range(min(count, HOST_STATUS_LEDS) * 3):
+            status[i] = payload[i]
+        self.status = status
+        self.status_blink = struct.unpack(">H", payload[count * 3 : count * 3 + 2])[0]
+        self.key = None
+
+    def start_roll(self, payload, now):
+        first, count, final, steps, step_ms, r, g, b = struct.unpack(ROLL_FMT, payload)
+        if count == 0 or first + count > HOST_STATUS_LEDS:
+            return False
+        self.roll = (first, count, final, steps, max(step_ms, 1), (r, g, b), now)
+        self.key = None
+        return True
+
+    def render(self, now, diff):
+        """Write the pixels if anything visible changed; returns True if written."""
+        slow = (now // 250) & 1  # 2 Hz blink
+        fast = (now // 125) & 1  # 4 Hz blink
+        step = -1
+        if self.roll is not None:
+            first, count, final, steps, step_ms, rgb, start = self.roll
+            step = diff(now, start) // step_ms
+            if step >= steps:
+                self.roll = None
+                step = -1
+        key = (self.mode, slow, fast, step, self.armed, self.coil)
+        if key == self.key:
+            return False
+        self.key = key
+        off = (0, 0, 0)
+        m = self.np_matrix
+        s = self.np_status
+        if self.mode == MODE_SESSION:
+            img = self.matrix
+            for cell in range(self.cells):
+                i = cell * 3
+                if (self.matrix_blink >> cell) & 1 and not slow:
+                    m[self.index(cell)] = off
+                else:
+                    m[self.index(cell)] = (img[i], img[i + 1], img[i + 2])
+            img = self.status
+            for led in range(HOST_STATUS_LEDS):
+                i = led * 3
+                if (self.status_blink >> led) & 1 and not slow:
+                    s[led] = off
+                else:
+                    s[led] = (img[i], img[i + 1], img[i + 2])
+            if self.roll is not None:
+                first, count, final, steps, step_ms, rgb, start = self.roll
+                for led in range(first, first + count):
+                    s[led] = rgb if led == first + step % count else off
+            if self.coil:
+                s[LED_ARMED] = (60, 60, 60)
+            elif self.armed and fast:
+                s[LED_ARMED] = (80, 0, 0)
+            else:
+                s[LED_ARMED] = off
+            s[LED_LINK] = (0, 12, 0)
+        elif self.mode == MODE_FAULT:
+            red = (40, 0, 0) if slow else off
+            for cell in range(self.cells):
+                m[cell] = red
+            for led in range(STATUS_LEDS):
+                s[led] = off
+            s[LED_LINK] = (80, 0, 0) if fast else off
+        else:
+            for cell in range(self.cells):
+                m[cell] = off
+            for led in range(STATUS_LEDS):
+                s[led] = off
+        m.write()
+        s.write()
+        self.writes += 1
+        return True
+
+
+class Board:
+    """The whole I/O board: feed() it the bytes from the host, tick() it often."""
+
+    def __init__(self, io, min_cooldown_ms=MIN_COOLDOWN_MS, silence_ms=SILENCE_MS):
+        self.io = io
+        self.diff = io.ticks_diff
+        now = io.ticks_ms()
+        self.solenoid = Solenoid(
+            io.coil, self.diff, min_cooldown_ms, getattr(io, "coil_timer", None)
+        )
+        self.buttons = [Button(pin) for pin in io.buttons]
+        watch = getattr(io, "watch_press", None)
+        if watch is not None:
+            for b in self.buttons:
+                watch(b.pin, b.edge)
+        self.leds = Leds(io.matrix, io.status, MATRIX_SIZE, io.serpentine)
+        self.decoder = P.Decoder()
+        self.link = P.Link(io.write, self.diff)
+        self.silence_ms = silence_ms
+        self.protocol_version = P.PROTOCOL_VERSION
+        self.firmware_version = FW_VERSION
+        self.session = False
+        self.last_rx = now
+        self.flags = FLAG_FIRST_SESSION
+        if io.reset_cause == "watchdog":
+            self.flags |= FLAG_WATCHDOG_RESET
+        self.reported = 0
+        self.faults = 0
+        self.errors_sent = 0
+        self.log = None  # a list to record executed commands (tests)
+        self.leds.render(now, self.diff)
+
+    # -- input from the host ----------------------------------------------
+
+    def feed(self, data, now):
+        for item in self.decoder.feed(data):
+            if isinstance(item, int):
+                continue  # counted by the decoder; the sender retransmits
+            self.last_rx = now
+            self._frame(item, now)
+
+    def _frame(self, frame, now):
+        t = frame.type
+        if t == P.T_HELLO:
+            self._hello(frame.payload, now)
+            return
+        if t == P.T_IDENT or t == P.T_ERROR:
+            return  # host-bound types: ignored
+        if not self.session:
+            if t != P.T_ACK:
+                self._error(ERR_NO_SESSION, t, frame.seq)
+            return
+        for f in self.link.on_frame(frame, now):
+            if self.reported:
+                self.flags &= ~self.reported  # the host has seen IDENT
+                self.reported = 0
+            self._execute(f, now)
+            if not self.session:
+                return
+
+    def _error(self, code, ftype, seq):
+        self.errors_sent += 1
+        self.io.write(P.encode_frame(P.T_ERROR, 0, 0, struct.pack(ERROR_FMT, code, ftype, seq)))
+
+    def _send(self, ftype, payload, now):
+        if not self.link.send(ftype, payload, now):
+            self.flags |= FLAG_EVENTS_LOST
+
+    def _hello(self, payload, now):
+        self._outputs_safe(now)
+        self.link.reset(now)
+        nonce = 0
+        if len(payload) >= 3:
+            nonce = (payload[1] << 8) | payload[2]
+        ok = len(payload) == struct.calcsize(HELLO_FMT) and payload[0] == self.protocol_version
+        if ok:
+            version, nonce, pulse, cooldown, bounce, hold = struct.unpack(HELLO_FMT, payload)
+            self.solenoid.configure(pulse, cooldown)
+            for b in self.buttons:
+                b.bounce_ms = _clamp(bounce, 0, MAX_BOUNCE_MS)
+                b.hold_ms = _clamp(hold, MIN_HOLD_MS, MAX_HOLD_MS)
+            self.session = True
+            self.leds.session()
+        else:
+            self.session = False
+            self.leds.dark()
+        self.last_rx = now
+        self.io.write(P.encode_frame(P.T_IDENT, 0, 0xFF, self.ident(nonce, now)))
+        self.reported = self.flags if ok else 0
+
+    def ident(self, nonce, now):
+        down = 0
+        for i, b in enumerate(self.buttons):
+            if b.state:
+                down |= 1 << i
+        uid = bytes(self.io.unique_id)[:8]
+        uid = uid + bytes(8 - len(uid))
+        s = self.solenoid
+        return struct.pack(
+            IDENT_FMT,
+            self.protocol_version,
+            nonce,
+            self.firmware_version[0],
+            self.firmware_version[1],
+            self.firmware_version[2],
+            uid,
+            CAPS,
+            MATRIX_SIZE,
+            STATUS_LEDS,
+            len(self.buttons),
+            PULSE_HARD_CAP_MS,
+            s.pulse_ms,
+            s.cooldown_ms,
+            self.flags,
+            self.faults & 0xFFFF,
+            down,
+            now & 0xFFFFFFFF,
+        )
+
+    def _execute(self, frame, now):
+        t = frame.type
+        p = frame.payload
+        n = len(p)
+        ok = True
+        if t == P.T_PING:
+            ok = n == 0
+        elif t == P.T_ARM:
+            ok = n == 6
+            if ok:
+                token, window = struct.unpack(ARM_FMT, p)
+                self.solenoid.arm(token, window, now)
+        elif t == P.T_DISARM:
+            ok = n == 0
+            if ok:
+                self.solenoid.disarm()
+                self._coil_off(now, OFF_HOST)
+        elif t == P.T_FIRE:
+            ok = n == 6
+            if ok:
+                token, pulse = struct.unpack(FIRE_FMT, p)
+                reason, value = self.solenoid.fire(token, pulse, now)
+                if reason == 0:
+                    self._send(P.T_FIRED, struct.pack(FIRED_FMT, token, value, now), now)
+                else:
+                    self._send(P.T_REFUSED, struct.pack(REFUSED_FMT, token, reason, value), now)
+        elif t == P.T_MATRIX:
+            ok = n == self.leds.cells * 3 + 4
+            if ok:
+                self.leds.set_matrix(p)
+        elif t == P.T_STATUS:
+            ok = n >= 2 and (n - 2) % 3 == 0 and (n - 2) // 3 <= STATUS_LEDS
+            if ok:
+                self.leds.set_status(p)
+        elif t == P.T_ROLL:
+            ok = n == struct.calcsize(ROLL_FMT) and self.leds.start_roll(p, now)
+        elif t == P.T_GOODBYE:
+            ok = n == 0
+            if ok:
+                self._outputs_safe(now)
+                self.session = False
+                self.leds.dark()
+        elif t == P.T_MAINTENANCE:
+            ok = p == MAINTENANCE_MAGIC
+            if ok:
+                self.all_off()
+                enter = getattr(self.io, "enter_maintenance", None)
+                if enter is not None:
+                    enter()
+        else:
+            self._error(ERR_UNKNOWN_TYPE, t, frame.seq)
+            return
+        if not ok:
+            self._error(ERR_BAD_PAYLOAD, t, frame.seq)
+            return
+        if self.log is not None:
+            self.log.append((t, bytes(p)))
+
+    # -- time passing -------------------------------------------------------
+
+    def tick(self, now):
+        self._coil_report(self.solenoid.update(now), now)
+        for i, b in enumerate(self.buttons):
+            kind = b.sample(now, self.diff)
+            if kind and self.session:
+                self._send(P.T_EVENT, struct.pack(EVENT_FMT, i, kind, now & 0xFFFFFFFF), now)
+        if self.session:
+            if self.diff(now, self.last_rx) > self.silence_ms:
+                self._fault(FLAG_HOST_SILENCE, now)
+            elif not self.link.poll(now):
+                self._fault(FLAG_LINK_LOST, now)
+        self.leds.armed = self.solenoid.armed
+        self.leds.coil = self.solenoid.on
+        self.leds.render(now, self.diff)
+
+    def _coil_off(self, now, reason):
+        self._coil_report(self.solenoid.off(now, reason), now)
+
+    def _coil_report(self, report, now):
+        if report is not None and self.session:
+            token, on_ms, reason = report
+            self._send(P.T_COIL_OFF, struct.pack(COIL_OFF_FMT, token, on_ms, now, reason), now)
+
+    def _outputs_safe(self, now):
+        self.solenoid.disarm()
+        self.solenoid.off(now, OFF_FAULT)
+
+    def _fault(self, flag, now):
+        """The host went silent (or the link broke): coil off, arm cleared, fault LEDs."""
+        self._outputs_safe(now)
+        self.session = False
+        self.link.reset(now)
+        self.flags |= flag
+        self.reported = 0
+        self.faults += 1
+        self.leds.fault()
+
+    def all_off(self):
+        """Every output off (boot, shutdown, maintenance)."""
+        now = self.io.ticks_ms()
+        self._outputs_safe(now)
+        self.session = False
+        self.leds.dark()
+        self.leds.render(now, self.diff)

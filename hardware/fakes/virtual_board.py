@@ -1,0 +1,740 @@
+"""The virtual I/O board: the firmware's own logic behind a pseudo-terminal.
+
+:class:`VirtualBoard` runs ``firmware/fw_app.run`` (the RP2040 main loop) on
+CPython, with ``hardware/fakes/mpshims`` standing in for MicroPython's
+``machine``, ``neopixel``, ``utime`` and ``micropython``. The pin wiring is the
+firmware's own ``fw_hw.PicoIO``; only the USB link is replaced, by the master
+side of a pseudo-terminal. The host opens the slave side (through a stable
+symlink, :attr:`VirtualBoard.port`) with the real pyserial backend, so the
+whole path is exercised: pyserial, the tty, framing, the firmware.
+
+It simulates:
+
+* the solenoid: every coil pulse, timed at the gate pin (:attr:`pulses`);
+* the LED matrix and status strip: every image the host sent
+  (:attr:`matrix_images`) and every pixel write (:attr:`pixel_frames`);
+* buttons, with contact bounce (:meth:`tap`, :meth:`bounce_press`) and
+  stuck contacts (:meth:`stick`);
+* faults: dropped, corrupted or delayed bytes in either direction
+  (:attr:`faults`), unplug and replug (:meth:`unplug`, :meth:`replug`),
+  board reset (:meth:`reset`).
+
+::
+
+    board, port = open_virtual_board()
+    hw = open_hardware(HardwareConfig(profile="serial", serial_port=port))
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import os
+import pty
+import random
+import select
+import sys
+import tempfile
+import threading
+import time
+import tty
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+FIRMWARE_DIR = ROOT / "firmware"
+SHIMS_DIR = Path(__file__).resolve().parent / "mpshims"
+
+__all__ = [
+    "FIRMWARE_DIR",
+    "SHIMS_DIR",
+    "LinkFaults",
+    "VirtualBoard",
+    "VirtualBoardControls",
+    "load_firmware",
+    "open_virtual_board",
+]
+
+
+def load_firmware() -> dict[str, Any]:
+    """Put the shims and ``firmware/`` on ``sys.path`` (at the end: they shadow nothing)
+    and import the firmware modules."""
+    for path in (str(SHIMS_DIR), str(FIRMWARE_DIR)):
+        if path not in sys.path:
+            sys.path.append(path)
+    import machine
+
+    if Path(machine.__file__).resolve().parent != SHIMS_DIR:
+        raise ImportError(f"another module named machine ({machine.__file__}) hides the "
+                          f"MicroPython shims in {SHIMS_DIR}")
+    import fw_app
+    import fw_hw
+    import fw_logic
+    import fw_proto
+
+    return {"fw_app": fw_app, "fw_hw": fw_hw, "fw_logic": fw_logic, "fw_proto": fw_proto,
+            "machine": machine}
+
+
+_fw = load_firmware()
+fw_app = _fw["fw_app"]
+fw_hw = _fw["fw_hw"]
+fw_logic = _fw["fw_logic"]
+fw_proto = _fw["fw_proto"]
+machine = _fw["machine"]
+
+BUTTON_PINS = {
+    "trigger": fw_hw.PIN_TRIGGER,
+    "roll": fw_hw.PIN_ROLL,
+    "select": fw_hw.PIN_SELECT,
+    "confirm": fw_hw.PIN_CONFIRM,
+}
+
+
+@dataclass
+class LinkFaults:
+    """Faults on the USB link, each a probability per byte (drop, corrupt) or per
+    chunk written (delay), in both directions unless *directions* says otherwise."""
+
+    drop: float = 0.0
+    corrupt: float = 0.0
+    delay: float = 0.0
+    delay_s: tuple[float, float] = (0.005, 0.03)
+    directions: tuple[str, ...] = ("to_board", "to_host")
+    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(
+        ("bytes", "dropped", "corrupted", "delayed"), 0))
+
+    @property
+    def active(self) -> bool:
+        return bool(self.drop or self.corrupt or self.delay)
+
+    def apply(self, data: bytes, direction: str, rng: random.Random) -> tuple[bytes, float]:
+        """The bytes that get through, and how long they are held up."""
+        self.counts["bytes"] += len(data)
+        if direction not in self.directions or not self.active:
+            return data, 0.0
+        out = bytearray()
+        for byte in data:
+            r = rng.random()
+            if r < self.drop:
+                self.counts["dropped"] += 1
+                continue
+            if r < self.drop + self.corrupt:
+                self.counts["corrupted"] += 1
+                byte ^= rng.randrange(1, 256)
+            out.append(byte)
+        stall = 0.0
+        if self.delay and rng.random() < self.delay:
+            self.counts["delayed"] += 1
+            stall = rng.uniform(*self.delay_s)
+        return bytes(out), stall
+
+
+class _StampedLog(list):
+    """The firmware's command log, each entry stamped with the monotonic time."""
+
+    def __init__(self, sink: Callable[[float, int, bytes], None]) -> None:
+        super().__init__()
+        self._sink = sink
+
+    def append(self, item: tuple[int, bytes]) -> None:
+        self._sink(time.monotonic(), item[0], item[1])
+
+
+class _VirtualUsb:
+    """The firmware's link object (read / write / wait) on the pty master."""
+
+    def __init__(self, board: VirtualBoard) -> None:
+        self.board = board
+        self.inbound: deque[bytes] = deque()
+        self.wake = threading.Event()
+
+    def read(self) -> bytes:
+        chunks = []
+        while self.inbound:
+            chunks.append(self.inbound.popleft())
+        return b"".join(chunks)
+
+    def write(self, data: bytes | bytearray) -> None:
+        self.board._to_host(bytes(data))
+
+    def wait(self, ms: int) -> None:
+        if self.wake.wait(ms / 1000):
+            self.wake.clear()
+
+
+class _VirtualIO(fw_hw.PicoIO):
+    """fw_hw.PicoIO with the pty in place of USB and a way to stop."""
+
+    def __init__(self, board: VirtualBoard, usb: _VirtualUsb, stop: threading.Event) -> None:
+        super().__init__(link=usb)
+        self._board = board
+        self._stop = stop
+
+    def running(self) -> bool:
+        return not self._stop.is_set()
+
+    def enter_maintenance(self) -> None:
+        self._board.maintenance = True
+        machine.reset()
+
+
+class VirtualBoard:
+    """
+    A running virtual RP2040 I/O board. See the module docstring.
+
+    :param min_cooldown_ms: the firmware's cool-down floor (1000 on a real board;
+        lower only for benchmarks).
+    :param silence_ms: host-silence timeout (1000 on a real board).
+    :param protocol_version: what the firmware claims (to test a refused board).
+    :param seed: seeds the fault injection.
+    """
+
+    def __init__(
+        self,
+        *,
+        board_id: bytes = b"VIRTUAL1",
+        min_cooldown_ms: int = fw_logic.MIN_COOLDOWN_MS,
+        silence_ms: int = fw_logic.SILENCE_MS,
+        protocol_version: int | None = None,
+        firmware_version: tuple[int, int, int] | None = None,
+        faults: LinkFaults | None = None,
+        seed: int = 0,
+        port_dir: str | os.PathLike[str] | None = None,
+    ) -> None:
+        self.board_id = board_id
+        self.min_cooldown_ms = min_cooldown_ms
+        self.silence_ms = silence_ms
+        self.protocol_version = protocol_version
+        self.firmware_version = firmware_version
+        self.faults = faults if faults is not None else LinkFaults()
+        self._rng = random.Random(seed)
+        self._own_dir = port_dir is None
+        self._dir = Path(tempfile.mkdtemp(prefix="virtual-board-")) if port_dir is None else Path(
+            port_dir)
+        #: The stable path of the board's serial port (a symlink to the current pty).
+        self.port = str(self._dir / "ttyVB0")
+        self.chip = machine.Chip(unique_id=board_id, reset_cause=machine.PWRON_RESET)
+        self.chip.on_change = self._pin_changed
+        self.chip.on_neopixel = self._pixels_written
+        self._lock = threading.RLock()
+        self._coil_changed = threading.Condition()
+        self._master: int | None = None
+        self._slave: int | None = None
+        self._pump: threading.Thread | None = None
+        self._pump_stop = threading.Event()
+        self._writer: threading.Thread | None = None
+        self._out: deque[bytes] = deque()
+        self._out_ready = threading.Event()
+        self._fw_thread: threading.Thread | None = None
+        self._fw_stop = threading.Event()
+        self._usb: _VirtualUsb | None = None
+        self.board: Any = None  # the firmware's fw_logic.Board while running
+        self.maintenance = False
+        self.plugged = False
+        self.powered = False
+        self.boots = 0
+        self.stuck: set[str] = set()
+        #: Every command the firmware executed: (monotonic s, type, payload).
+        self.commands: list[tuple[float, int, bytes]] = []
+        #: Matrix images the host sent: (monotonic s, 25 (r, g, b) in row order, blink mask).
+        self.matrix_images: list[tuple[float, tuple[tuple[int, int, int], ...], int]] = []
+        #: Status images: (monotonic s, LEDs (r, g, b), blink mask).
+        self.status_images: list[tuple[float, tuple[tuple[int, int, int], ...], int]] = []
+        #: Pixel writes: (monotonic s, "matrix" or "status", pixels in logical order).
+        self.pixel_frames: list[tuple[float, str, tuple[tuple[int, ...], ...]]] = []
+        self.edges: list[tuple[float, str, bool]] = []  # (time, button, closed)
+        self.dropped_writes = 0
+        self.errors: list[BaseException] = []
+        self._atexit = False
+
+    # -- life cycle ---------------------------------------------------------------------
+
+    def start(self) -> VirtualBoard:
+        """Plug the board in (power and USB) and boot the firmware."""
+        if not self._atexit:
+            atexit.register(self._remove_port_files)  # even if close() is never called
+            self._atexit = True
+        with self._lock:
+            if not self.plugged:
+                self._plug()
+            if not self.powered:
+                self._boot(machine.PWRON_RESET)
+        return self
+
+    def close(self) -> None:
+        """Unplug for good and remove the port's directory."""
+        self.unplug()
+        self._remove_port_files()
+
+    def _remove_port_files(self) -> None:
+        with contextlib.suppress(OSError):
+            os.unlink(self.port)
+        with contextlib.suppress(OSError):
+            if self._own_dir:
+                os.rmdir(self._dir)
+
+    def __enter__(self) -> VirtualBoard:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def unplug(self, *, power_off: bool = True) -> None:
+        """Pull the USB cable: the port disappears; with *power_off* (a USB-powered
+        Pico) the firmware stops and every output falls off."""
+        with self._lock:
+            self._unplug_usb()
+            if power_off:
+                self._halt()
+
+    def replug(self) -> None:
+        """Plug the cable back in: a new tty behind the same :attr:`port`; the
+        firmware boots again if it had lost power."""
+        self.start()
+
+    def reset(self, cause: str = "soft", *, keep_port: bool = True) -> None:
+        """Reset the microcontroller (*cause*: ``"soft"`` or ``"watchdog"``).
+
+        With *keep_port* the tty stays (the host finds a board with no session);
+        otherwise the USB device re-enumerates as after a real reset.
+        """
+        codes = {"soft": machine.SOFT_RESET, "watchdog": machine.WDT_RESET}
+        with self._lock:
+            if not keep_port:
+                self._unplug_usb()
+            self._halt()
+            if not keep_port:
+                self._plug()
+            self._boot(codes[cause])
+
+    # -- pty ----------------------------------------------------------------------------
+
+    def _plug(self) -> None:
+        master, slave = pty.openpty()
+        tty.setraw(slave)
+        tty.setraw(master)
+        os.set_blocking(master, False)
+        self._master, self._slave = master, slave
+        target = os.ttyname(slave)
+        tmp = self._dir / f".ttyVB0.{os.getpid()}.{threading.get_ident()}"
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+        os.symlink(target, tmp)
+        os.replace(tmp, self.port)
+        self._pump_stop = threading.Event()
+        self._out.clear()
+        self._pump = threading.Thread(target=self._pump_run, args=(master, self._pump_stop),
+                                      name="virtual-board-rx", daemon=True)
+        self._writer = threading.Thread(target=self._writer_run, args=(master, self._pump_stop),
+                                        name="virtual-board-tx", daemon=True)
+        self._pump.start()
+        self._writer.start()
+        self.plugged = True
+
+    def _unplug_usb(self) -> None:
+        if not self.plugged:
+            return
+        self.plugged = False
+        self._pump_stop.set()
+        self._out_ready.set()
+        for thread in (self._pump, self._writer):
+            if thread is not None:
+                thread.join(1.0)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.port)
+        for fd in (self._master, self._slave):
+            if fd is not None:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self._master = self._slave = None
+
+    def _pump_run(self, master: int, stop: threading.Event) -> None:
+        """Host -> board: read the pty, apply faults, hand the bytes to the firmware."""
+        while not stop.is_set():
+            try:
+                ready, _, _ = select.select([master], [], [], 0.05)
+                if not ready:
+                    continue
+                data = os.read(master, 4096)
+            except (OSError, ValueError):
+                if stop.wait(0.01):
+                    return
+                continue
+            if not data:
+                continue
+            data, stall = self.faults.apply(data, "to_board", self._rng)
+            if stall and stop.wait(stall):
+                return
+            usb = self._usb
+            if usb is not None and data:
+                usb.inbound.append(data)
+                usb.wake.set()
+
+    def _to_host(self, data: bytes) -> None:
+        if not self.plugged:
+            return
+        self._out.append(data)
+        self._out_ready.set()
+
+    def _writer_run(self, master: int, stop: threading.Event) -> None:
+        """Board -> host: apply faults, write to the pty (dropped if the host does not read)."""
+        while not stop.is_set():
+            self._out_ready.wait(0.05)
+            self._out_ready.clear()
+            while self._out and not stop.is_set():
+                data, stall = self.faults.apply(self._out.popleft(), "to_host", self._rng)
+                if stall and stop.wait(stall):
+                    return
+                while data:
+                    try:
+                        written = os.write(master, data)
+                    except BlockingIOError:
+                        self.dropped_writes += 1
+                        break
+                    except OSError:
+                        return
+                    data = data[written:]
+
+    # -- firmware -----------------------------------------------------------------------
+
+    def _boot(self, cause: int) -> None:
+        self.chip.reset_cause = cause
+        self._fw_stop = threading.Event()
+        usb = _VirtualUsb(self)
+        with self.chip.selected():
+            io = _VirtualIO(self, usb, self._fw_stop)
+            board = fw_logic.Board(io, min_cooldown_ms=self.min_cooldown_ms,
+                                   silence_ms=self.silence_ms)
+        if self.protocol_version is not None:
+            board.protocol_version = self.protocol_version
+        if self.firmware_version is not None:
+            board.firmware_version = self.firmware_version
+        board.log = _StampedLog(self._command)
+        self._usb = usb
+        self.board = board
+        self.maintenance = False
+        self.boots += 1
+        self.powered = True
+        self._fw_thread = threading.Thread(target=self._fw_run, args=(io, board),
+                                           name="virtual-board-firmware", daemon=True)
+        self._fw_thread.start()
+
+    def _fw_run(self, io: Any, board: Any) -> None:
+        self.chip.bind()  # the watchdog and coil timers the firmware makes are this chip's
+        try:
+            fw_app.run(io, board)
+        except machine.ResetRequested:
+            board.all_off()
+        except BaseException as exc:  # pragma: no cover - a firmware bug: keep it for the test
+            self.errors.append(exc)
+            with contextlib.suppress(Exception):
+                board.all_off()
+
+    def _halt(self) -> None:
+        if not self.powered:
+            return
+        self._fw_stop.set()
+        if self._usb is not None:
+            self._usb.wake.set()
+        if self._fw_thread is not None:
+            self._fw_thread.join(2.0)
+        self.chip.stop_timers()
+        self.powered = False
+        self._usb = None
+
+    # -- records ------------------------------------------------------------------------
+
+    def _command(self, t: float, ftype: int, payload: bytes) -> None:
+        self.commands.append((t, ftype, payload))
+        if ftype == fw_proto.T_MATRIX:
+            cells = len(payload) - 4
+            rgb = tuple(tuple(payload[i:i + 3]) for i in range(0, cells, 3))
+            self.matrix_images.append((t, rgb, int.from_bytes(payload[cells:], "big")))
+        elif ftype == fw_proto.T_STATUS:
+            count = (len(payload) - 2) // 3
+            rgb = tuple(tuple(payload[i:i + 3]) for i in range(0, count * 3, 3))
+            self.status_images.append((t, rgb, int.from_bytes(payload[count * 3:], "big")))
+
+    def _pin_changed(self, pin: Any, level: int) -> None:
+        if pin == fw_hw.PIN_SOLENOID:
+            with self._coil_changed:
+                self._coil_changed.notify_all()
+
+    def _pixels_written(self, pin: Any, pixels: tuple[tuple[int, ...], ...]) -> None:
+        if pin == fw_hw.PIN_MATRIX:
+            size = fw_logic.MATRIX_SIZE
+            logical = []
+            for cell in range(size * size):
+                row, col = divmod(cell, size)
+                if fw_hw.MATRIX_SERPENTINE and row % 2:
+                    col = size - 1 - col
+                logical.append(pixels[row * size + col])
+            self.pixel_frames.append((time.monotonic(), "matrix", tuple(logical)))
+        elif pin == fw_hw.PIN_STATUS:
+            self.pixel_frames.append((time.monotonic(), "status", pixels))
+
+    @property
+    def coil_on(self) -> bool:
+        """Whether the solenoid gate is high now."""
+        return bool(self.chip.level(fw_hw.PIN_SOLENOID))
+
+    @property
+    def coil_history(self) -> list[tuple[float, int]]:
+        """Every change of the solenoid gate: (monotonic s, level)."""
+        return self.chip.history(fw_hw.PIN_SOLENOID)
+
+    @property
+    def pulses(self) -> list[tuple[float, float]]:
+        """Every completed coil pulse: (start, length in s), measured at the gate pin."""
+        out = []
+        start = None
+        for t, level in self.coil_history:
+            if level and start is None:
+                start = t
+            elif not level and start is not None:
+                out.append((start, t - start))
+                start = None
+        return out
+
+    def wait_coil(self, on: bool, timeout: float) -> float | None:
+        """Wait until the gate is *on* (or off); return the monotonic time, or None."""
+        deadline = time.monotonic() + timeout
+        with self._coil_changed:
+            while self.coil_on != on:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return None
+                self._coil_changed.wait(remaining)
+        return time.monotonic()
+
+    def wait_rise(self, after: float, timeout: float) -> float | None:
+        """Wait for the gate to go high at or after monotonic time *after*; return
+        when it did (from the pin's history), or None after *timeout*."""
+        deadline = time.monotonic() + timeout
+        with self._coil_changed:
+            while True:
+                for t, level in reversed(self.coil_history):
+                    if t < after:
+                        break
+                    if level:
+                        rises = [t2 for t2, l2 in self.coil_history if l2 and t2 >= after]
+                        return rises[0]
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return None
+                self._coil_changed.wait(remaining)
+
+    @property
+    def armed(self) -> bool:
+        """Whether the firmware holds an arming now."""
+        board = self.board
+        return bool(board is not None and self.powered and board.solenoid.armed)
+
+    @property
+    def session(self) -> bool:
+        board = self.board
+        return bool(board is not None and self.powered and board.session)
+
+    @property
+    def wdt_feeds(self) -> int:
+        return self.chip.wdt_feeds
+
+    def last_pixels(self, strip: str = "matrix") -> tuple[tuple[int, ...], ...] | None:
+        for _, name, pixels in reversed(self.pixel_frames):
+            if name == strip:
+                return pixels
+        return None
+
+    # -- buttons ------------------------------------------------------------------------
+
+    def _pin(self, name: str) -> int:
+        try:
+            return BUTTON_PINS[name]
+        except KeyError:
+            raise ValueError(f"no button {name!r}; the buttons are {', '.join(BUTTON_PINS)}") \
+                from None
+
+    def edge(self, name: str, closed: bool) -> float:
+        """One raw contact edge (closed = pressed); returns its monotonic time."""
+        pin = self._pin(name)
+        now = time.monotonic()
+        if name in self.stuck:
+            return now
+        self.chip.drive(pin, 0 if closed else None)
+        self.edges.append((now, name, closed))
+        usb = self._usb
+        if usb is not None:
+            usb.wake.set()
+        return now
+
+    def press(self, name: str) -> float:
+        return self.edge(name, True)
+
+    def release(self, name: str) -> float:
+        return self.edge(name, False)
+
+    def tap(self, name: str, duration_s: float = 0.05) -> None:
+        """Press, hold *duration_s*, release, then wait out the debounce time."""
+        self.press(name)
+        time.sleep(duration_s)
+        self.release(name)
+        time.sleep(0.025)
+
+    def bounce_press(self, name: str, bounces: int = 3, spacing_s: float = 0.001) -> None:
+        """A bouncy press: closes, then opens and closes *bounces* times, stays closed."""
+        self.edge(name, True)
+        for _ in range(bounces):
+            time.sleep(spacing_s)
+            self.edge(name, False)
+            time.sleep(spacing_s)
+            self.edge(name, True)
+
+    def bounce_release(self, name: str, bounces: int = 3, spacing_s: float = 0.001) -> None:
+        self.edge(name, False)
+        for _ in range(bounces):
+            time.sleep(spacing_s)
+            self.edge(name, True)
+            time.sleep(spacing_s)
+            self.edge(name, False)
+
+    def stick(self, name: str) -> None:
+        """The contact welds shut: pressed, deaf to further edges."""
+        self.edge(name, True)
+        self.stuck.add(name)
+
+    def unstick(self, name: str) -> None:
+        self.stuck.discard(name)
+        self.edge(name, False)
+
+    def is_pressed(self, name: str) -> bool:
+        """The raw contact (closed = pressed)."""
+        return self.chip.level(self._pin(name)) == 0
+
+    def ignored_edges(self, name: str) -> int:
+        board = self.board
+        if board is None:
+            return 0
+        return board.buttons[list(BUTTON_PINS).index(name)].ignored
+
+
+def open_virtual_board(**kwargs: Any) -> tuple[VirtualBoard, str]:
+    """Start a :class:`VirtualBoard` (keyword arguments as its constructor);
+    return it and the path of its serial port."""
+    board = VirtualBoard(**kwargs).start()
+    return board, board.port
+
+
+class VirtualBoardControls:
+    """
+    ``hw.sim`` on the ``virtual-board`` profile: the simulator's controls
+    (:class:`companion.hal.sim.SimControls`) as far as a board behind a serial
+    link can offer them. Presses go to the board's pins (the firmware debounces
+    them and sends events over the link); inspection reads the board's pins.
+    Time is real: waits sleep. Inspection first waits (at most 1 s) until the board
+    has acknowledged everything the host sent, so it reads what the host last showed.
+    """
+
+    def __init__(self, board: VirtualBoard, hw: Any) -> None:
+        self.board = board
+        self._hw = hw
+        self.config = hw.config
+        self.clock = time.monotonic
+
+    # buttons
+    def edge(self, name: str, closed: bool) -> None:
+        self.board.edge(name, closed)
+
+    def press(self, name: str) -> None:
+        self.board.press(name)
+
+    def release(self, name: str) -> None:
+        self.board.release(name)
+
+    def tap(self, name: str, duration_s: float = 0.1) -> None:
+        self.board.tap(name, duration_s)
+
+    def hold(self, name: str, duration_s: float | None = None) -> None:
+        self.board.press(name)
+        time.sleep(self.config.hold_s + 0.05 if duration_s is None else duration_s)
+        self.board.release(name)
+        time.sleep(self.config.bounce_s + 0.005)
+
+    def bounce_press(self, name: str, bounces: int = 3, spacing_s: float = 0.001) -> None:
+        self.board.bounce_press(name, bounces, spacing_s)
+
+    def bounce_release(self, name: str, bounces: int = 3, spacing_s: float = 0.001) -> None:
+        self.board.bounce_release(name, bounces, spacing_s)
+
+    def stick(self, name: str) -> None:
+        self.board.stick(name)
+
+    def unstick(self, name: str) -> None:
+        self.board.unstick(name)
+
+    def ignored_edges(self, name: str) -> int:
+        return self.board.ignored_edges(name)
+
+    def is_pressed(self, name: str) -> bool:
+        return self.board.is_pressed(name)
+
+    def wait(self, seconds: float) -> None:
+        time.sleep(seconds)
+
+    def tick(self, now: float | None = None) -> None:
+        return None
+
+    def sensed_position(self) -> None:
+        return None
+
+    # inspection
+    def _settle(self) -> None:
+        self._hw.link.flush(1.0)
+
+    @property
+    def pulses(self) -> list[Any]:
+        from companion.hal.contracts import Pulse
+
+        self._settle()
+        return [Pulse(start, length) for start, length in self.board.pulses]
+
+    @property
+    def coil_on(self) -> bool:
+        return self.board.coil_on
+
+    @property
+    def frames(self) -> list[tuple[float, Any]]:
+        """Every arena image the board received, as (time, frame of cell states)."""
+        from companion.hal.contracts import CellState
+        from companion.hal.serial_board import CELL_COLOURS
+
+        self._settle()
+        by_colour = {rgb: state for state, rgb in CELL_COLOURS.items()}
+        size = fw_logic.MATRIX_SIZE
+        out = []
+        for t, rgb, _blink in self.board.matrix_images:
+            cells = [by_colour.get(tuple(p), CellState.OFF) for p in rgb]
+            out.append((t, tuple(tuple(cells[r * size:(r + 1) * size]) for r in range(size))))
+        return out
+
+    @property
+    def led_changes(self) -> list[tuple[float, str, bool]]:
+        """Status LED changes the board received, as (time, name, on)."""
+        from companion.hal.serial_board import TURN_SLOTS
+
+        self._settle()
+        leds = self._hw.status_leds
+        slots = {i: c for i, c in enumerate(leds.colours)}
+        slots.update({TURN_SLOTS + i: f for i, f in enumerate(leds.faces)})
+        state = dict.fromkeys(slots.values(), False)
+        changes = []
+        for t, rgb, _blink in self.board.status_images:
+            for i, name in slots.items():
+                on = i < len(rgb) and any(rgb[i])
+                if on != state[name]:
+                    state[name] = on
+                    changes.append((t, name, on))
+        return changes

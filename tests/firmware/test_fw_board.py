@@ -1,0 +1,418 @@
+"""The board's logic (firmware/fw_logic.py) on a hand-made IO and a manual clock:
+outputs off, solenoid safety in firmware, host silence, debounce, LEDs, protocol errors."""
+
+from __future__ import annotations
+
+import struct
+
+import pytest
+from fw_helpers import PERIOD, FwHost, fw_logic
+
+from companion.hal import link as L
+
+T = L.MsgType
+
+
+def session(**kwargs) -> FwHost:
+    host = FwHost(**{k: kwargs.pop(k) for k in ("start_ms", "reset_cause", "min_cooldown_ms")
+                     if k in kwargs})
+    host.hello(**kwargs)
+    host.frames()
+    return host
+
+
+def fired(host: FwHost) -> list[tuple[int, int, int]]:
+    return [L.FIRED.unpack(f.payload) for f in host.messages(T.FIRED, ack=False)]
+
+
+# -- outputs off ---------------------------------------------------------------------------
+
+
+def test_outputs_off_at_boot() -> None:
+    host = FwHost()
+    assert host.io.coil.level == 0
+    assert host.io.matrix.writes and set(host.io.matrix.writes[-1]) == {(0, 0, 0)}
+    assert host.io.status.writes and set(host.io.status.writes[-1]) == {(0, 0, 0)}
+    assert not host.board.session and not host.board.solenoid.armed
+
+
+def test_ident_says_who_the_board_is() -> None:
+    host = FwHost(reset_cause="watchdog")
+    ident = host.hello(nonce=0xBEEF)
+    assert ident.nonce == 0xBEEF and ident.protocol == 1
+    assert ident.firmware == fw_logic.FW_VERSION and ident.board_id == b"TESTBRD1"
+    assert ident.caps & L.REQUIRED_CAPS == L.REQUIRED_CAPS
+    assert (ident.matrix_size, ident.status_leds, ident.buttons) == (5, 12, 4)
+    assert ident.pulse_cap_ms == 250
+    assert ident.flags == L.FLAG_FIRST_SESSION | L.FLAG_WATCHDOG_RESET
+
+
+# -- the solenoid --------------------------------------------------------------------------
+
+
+def test_arm_then_fire_pulses_and_the_firmware_switches_the_coil_off_itself() -> None:
+    host = session(pulse_ms=60)
+    host.arm_fire(token=7, pulse_ms=60)
+    assert host.io.coil.level == 1
+    [(token, pulse_ms, _)] = fired(host)
+    assert (token, pulse_ms) == (7, 60)
+    host.advance(59)
+    assert host.io.coil.level == 1
+    host.advance(1)  # no host command: the board ends the pulse
+    assert host.io.coil.level == 0
+    [off] = [L.COIL_OFF.unpack(f.payload) for f in host.messages(T.COIL_OFF)]
+    assert off[0] == 7 and off[1] == 60 and off[3] == 0
+
+
+@pytest.mark.parametrize(("hello_ms", "fire_ms", "expected"),
+                         [(60, 60, 60), (60, 200, 60), (250, 200, 200), (1000, 5000, 250),
+                          (65535, 65535, 250)])
+def test_pulse_is_capped_at_250_ms_whatever_the_host_asks(hello_ms, fire_ms, expected) -> None:
+    host = session(pulse_ms=hello_ms)
+    host.arm_fire(pulse_ms=fire_ms)
+    [(_, length, _)] = fired(host)
+    assert length == expected
+    host.advance(expected - 1)
+    assert host.io.coil.level == 1
+    host.advance(1)
+    assert host.io.coil.level == 0
+    on, off = [t for t, level in host.io.coil.history if level == 1][-1], host.io.coil.history[-1]
+    assert off[1] == 0 and off[0] - on == expected
+
+
+def refused(host: FwHost) -> list[int]:
+    return [L.REFUSED.unpack(f.payload)[1] for f in host.messages(T.REFUSED)]
+
+
+def test_fire_without_arm_is_refused() -> None:
+    host = session()
+    host.send(T.FIRE, L.FIRE.pack(1, 60))
+    assert refused(host) == [fw_logic.REFUSE_NOT_ARMED]
+    assert all(level == 0 for _, level in host.io.coil.history)
+
+
+def test_wrong_token_is_refused_and_drops_the_arming() -> None:
+    host = session()
+    host.send(T.ARM, L.ARM.pack(1, 1000))
+    host.send(T.FIRE, L.FIRE.pack(2, 60))
+    host.send(T.FIRE, L.FIRE.pack(1, 60))  # no second guess
+    assert refused(host) == [fw_logic.REFUSE_WRONG_TOKEN, fw_logic.REFUSE_NOT_ARMED]
+    assert host.io.coil.level == 0
+
+
+def test_fire_after_the_arm_window_is_refused() -> None:
+    host = session()
+    host.send(T.ARM, L.ARM.pack(1, 5000))  # the board caps the window at 1000 ms
+    host.advance(1001, keepalive=True)
+    host.send(T.FIRE, L.FIRE.pack(1, 60))
+    assert refused(host) == [fw_logic.REFUSE_NOT_ARMED]
+    assert host.io.coil.level == 0
+
+
+def test_one_arm_one_fire() -> None:
+    host = session(cooldown_ms=1000)
+    host.arm_fire(token=5)
+    host.frames()
+    host.advance(2000, keepalive=True)
+    host.send(T.FIRE, L.FIRE.pack(5, 60))
+    assert len(host.executed(T.FIRE)) == 2
+    assert refused(host) == [fw_logic.REFUSE_NOT_ARMED]
+    assert host.board.solenoid.pulses == 1
+
+
+def test_cooldown_is_enforced_in_firmware_with_a_floor() -> None:
+    host = session(cooldown_ms=0, min_cooldown_ms=1000)  # the host asks for none: 1000 it is
+    host.arm_fire(token=1)
+    host.advance(60 + 500)
+    host.arm_fire(token=2)
+    [(token, reason, retry_ms)] = [L.REFUSED.unpack(f.payload) for f in host.messages(T.REFUSED)]
+    assert (token, reason) == (2, fw_logic.REFUSE_COOLING_DOWN) and retry_ms == 500
+    host.advance(500)
+    host.arm_fire(token=3)
+    assert host.board.solenoid.pulses == 2
+
+
+def test_disarm_switches_the_coil_off_now() -> None:
+    host = session(pulse_ms=250)
+    host.arm_fire(pulse_ms=250)
+    host.advance(10)
+    host.send(T.DISARM)
+    assert host.io.coil.level == 0
+    [off] = [L.COIL_OFF.unpack(f.payload) for f in host.messages(T.COIL_OFF)]
+    assert off[1] == 10 and off[3] == fw_logic.OFF_HOST
+
+
+def test_coil_timer_switches_off_even_if_the_loop_is_late() -> None:
+    """On the RP2040 a one-shot timer ends the pulse; the loop only reports it."""
+    host = FwHost()
+    timers = []
+
+    class Timer:
+        def deinit(self) -> None:
+            timers.append("deinit")
+
+    def coil_timer(ms, callback):
+        timers.append(ms)
+        host.io.clock.advance(ms)
+        callback(None)  # the timer fires while the main loop is busy elsewhere
+        return Timer()
+
+    host.io.coil_timer = coil_timer
+    host.board = fw_logic.Board(host.io)
+    host.hello(pulse_ms=80)
+    host.frames()
+    host.arm_fire(pulse_ms=80)
+    assert timers[0] == 80 and host.io.coil.level == 0
+    host.board.tick(host.now)
+    [off] = [L.COIL_OFF.unpack(f.payload) for f in host.messages(T.COIL_OFF)]
+    assert off[1] == 80
+
+
+def test_pulse_ends_on_time_across_the_tick_wrap() -> None:
+    host = session(start_ms=PERIOD - 30, pulse_ms=60)
+    host.arm_fire(pulse_ms=60)
+    host.advance(59)
+    assert host.io.coil.level == 1
+    host.advance(1)
+    assert host.io.coil.level == 0 and host.now < 100
+
+
+# -- host silence --------------------------------------------------------------------------
+
+
+def test_host_silence_switches_off_disarms_shows_the_fault_and_is_reported() -> None:
+    host = session(pulse_ms=250)
+    host.send(T.ARM, L.ARM.pack(9, 1000))
+    host.advance(900)
+    host.send(T.ARM, L.ARM.pack(9, 1000))  # the host refreshes the arming...
+    host.advance(1000)
+    assert host.board.session and host.board.solenoid.armed  # ...1000 ms is not yet silence
+    host.advance(1)
+    assert not host.board.session and not host.board.solenoid.armed
+    assert host.io.coil.level == 0
+    host.advance(250, step=5)
+    reds = [w for w in host.io.matrix.writes if set(w) == {(40, 0, 0)}]
+    assert reds, "the matrix shows the fault pattern"
+    host.send(T.FIRE, L.FIRE.pack(9, 60))  # a late FIRE from the old session
+    errors = [L.ERROR.unpack(f.payload) for f in host.frames() if f.type == T.ERROR]
+    assert errors == [(fw_logic.ERR_NO_SESSION, T.FIRE, 2)]
+    assert host.io.coil.level == 0
+    ident = host.hello()
+    assert ident.flags & L.FLAG_HOST_SILENCE and ident.faults == 1
+    host.send(T.PING)  # the host has seen IDENT: the flag is cleared
+    assert not host.hello().flags & L.FLAG_HOST_SILENCE
+
+
+def test_silence_during_a_pulse_still_ends_the_pulse_within_the_cap() -> None:
+    host = session(pulse_ms=250)
+    host.arm_fire(pulse_ms=250)
+    host.advance(250)
+    assert host.io.coil.level == 0
+
+
+def test_retransmission_gives_up_and_ends_the_session() -> None:
+    host = session()
+    host.io.buttons[1].level = 0
+    host.advance(1)
+    first = [f for f in host.frames() if f.type == T.EVENT]
+    assert len(first) == 1
+    for _ in range(20):  # the host hears nothing: the board retransmits...
+        host.send(T.PING)  # (but the host is alive, so no silence)
+        host.advance(60)
+    assert host.board.session
+    again = [f for f in host.frames() if f.type == T.EVENT]
+    assert sum(f.seq == first[0].seq for f in again) >= 20
+    host.send(T.PING)
+    host.advance(60)
+    assert not host.board.session  # ...and gives up: session over, outputs safe
+    assert host.hello().flags & L.FLAG_LINK_LOST
+
+
+# -- buttons -------------------------------------------------------------------------------
+
+
+def events(host: FwHost) -> list[tuple[str, str, int]]:
+    """Every button event the board has delivered so far."""
+    host.messages()
+    return [(L.BOARD_BUTTONS[b], L.EVENT_KINDS[k], t)
+            for b, k, t in (L.EVENT.unpack(f.payload) for f in host.delivered
+                            if f.type == T.EVENT)]
+
+
+def test_bounce_is_filtered_and_events_carry_board_time() -> None:
+    host = session(bounce_ms=20, hold_ms=1000)
+    trigger = host.io.buttons[0]
+    t0 = host.now
+    for level in (0, 1, 0, 1, 0):  # a bouncy press, 1 ms per edge
+        trigger.level = level
+        host.advance(1)
+    host.advance(100)
+    for level in (1, 0, 1):  # a bouncy release
+        trigger.level = level
+        host.advance(1)
+    host.advance(50)
+    got = events(host)
+    assert [(b, k) for b, k, _ in got] == [("trigger", "press"), ("trigger", "release")]
+    assert got[0][2] == t0 + 1 and got[1][2] == t0 + 106
+    assert host.board.buttons[0].ignored >= 4
+
+
+def test_release_within_the_bounce_window_is_reported_when_it_ends() -> None:
+    host = session(bounce_ms=20)
+    host.io.buttons[2].level = 0
+    host.advance(5)
+    host.io.buttons[2].level = 1
+    host.advance(30)
+    assert [(b, k) for b, k, _ in events(host)] == [("select", "press"), ("select", "release")]
+
+
+def test_a_press_shorter_than_one_loop_is_latched_by_the_pin_interrupt() -> None:
+    host = FwHost()
+    watched = []
+    host.io.watch_press = lambda pin, callback: watched.append((pin, callback))
+    host.board = fw_logic.Board(host.io)
+    host.board.log = []
+    assert [pin for pin, _ in watched] == host.io.buttons
+    host.hello(bounce_ms=20)
+    host.frames()
+    watched[1][1](host.io.buttons[1])  # the IRQ saw a press edge; the contact is open again
+    host.advance(1)
+    host.advance(30)
+    assert [(b, k) for b, k, _ in events(host)] == [("roll", "press"), ("roll", "release")]
+
+
+def test_long_press_once() -> None:
+    host = session(hold_ms=500)
+    host.io.buttons[3].level = 0
+    host.advance(1200, step=10, keepalive=True)
+    host.io.buttons[3].level = 1
+    host.advance(30)
+    assert [k for _, k, _ in events(host)] == ["press", "long_press", "release"]
+
+
+def test_buttons_before_a_session_are_not_queued() -> None:
+    host = FwHost()
+    host.io.buttons[0].level = 0
+    host.advance(10)
+    ident = host.hello()
+    assert ident.buttons_down == 1  # reported as held, never as a press
+    host.advance(10)
+    assert events(host) == []
+
+
+# -- LEDs --------------------------------------------------------------------------------------
+
+
+def matrix_payload(cells: dict[int, tuple[int, int, int]], blink: int = 0) -> bytes:
+    rgb = [cells.get(i, (0, 0, 0)) for i in range(25)]
+    return bytes(v for p in rgb for v in p) + struct.pack(">I", blink)
+
+
+def test_matrix_image_goes_to_the_zigzag_pixels_and_blink_cells_blink() -> None:
+    host = session()
+    host.advance(250 - host.now % 250)  # start of a blink phase
+    host.send(T.MATRIX, matrix_payload({0: (1, 2, 3), 5: (4, 5, 6), 7: (9, 9, 9)}, blink=1 << 7))
+    host.advance(1)
+    pixels = host.io.matrix.pixels
+    assert pixels[0] == (1, 2, 3)
+    assert pixels[9] == (4, 5, 6)  # row 1 runs right to left: (1, 0) is pixel 9
+    shown = {host.io.matrix.writes[i][7] for i in range(-1, -len(host.io.matrix.writes), -1)}
+    host.advance(500, step=5)
+    seen = {w[7] for w in host.io.matrix.writes}
+    assert {(9, 9, 9), (0, 0, 0)} <= seen | shown  # (1, 2) blinks: pixel 7
+
+
+def test_status_image_and_board_owned_leds() -> None:
+    host = session()
+    payload = bytes([60, 0, 60] + [0] * 15 + [0, 0, 0] * 3 + [70, 40, 0]) + b"\x00\x00"
+    host.send(T.STATUS, payload)
+    host.advance(1)
+    status = host.io.status.pixels
+    assert status[0] == (60, 0, 60) and status[9] == (70, 40, 0)
+    assert status[11] == (0, 12, 0)  # link LED: green in a session
+    host.send(T.ARM, L.ARM.pack(1, 1000))
+    host.advance(300, step=5)
+    assert {w[10] for w in host.io.status.writes} >= {(80, 0, 0), (0, 0, 0)}  # armed blink
+
+
+def test_roll_animation_runs_on_the_board() -> None:
+    host = session()
+    host.send(T.ROLL, L.ROLL.pack(6, 4, 0xFF, 8, 50, 48, 48, 48))
+    host.advance(400, step=5)
+    lit = []
+    for w in host.io.status.writes:
+        on = [i for i in range(6, 10) if w[i] == (48, 48, 48)]
+        if on and (not lit or lit[-1] != on[0]):
+            lit.append(on[0])
+    assert lit == [6, 7, 8, 9, 6, 7, 8, 9]
+    assert all(host.io.status.pixels[i] == (0, 0, 0) for i in range(6, 10))  # back to the image
+
+
+def test_goodbye_darkens_without_a_fault() -> None:
+    host = session()
+    host.send(T.MATRIX, matrix_payload({3: (9, 9, 9)}))
+    host.send(T.GOODBYE)
+    host.advance(2000, step=10)
+    assert not host.board.session and host.board.faults == 0
+    assert set(host.io.matrix.writes[-1]) == {(0, 0, 0)}
+    assert not host.hello().flags & L.FLAG_HOST_SILENCE
+
+
+def test_maintenance_needs_the_magic_and_switches_everything_off() -> None:
+    host = session()
+    host.send(T.MAINTENANCE, b"MAINX")
+    assert host.io.maintenance == 0
+    host.send(T.MAINTENANCE, b"MAINT")
+    assert host.io.maintenance == 1 and host.io.coil.level == 0 and not host.board.session
+
+
+# -- protocol errors -----------------------------------------------------------------------
+
+
+def test_duplicate_is_acknowledged_but_not_executed_twice() -> None:
+    host = session()
+    host.send(T.ARM, L.ARM.pack(1, 1000), seq=0)
+    host.send(T.ARM, L.ARM.pack(1, 1000), seq=0)
+    assert len(host.executed(T.ARM)) == 1
+    acks = [f.ack for f in host.frames() if f.type == T.ACK]
+    assert acks == [0, 0]
+    assert host.board.link.duplicates == 1
+
+
+def test_out_of_sequence_frame_is_not_executed() -> None:
+    host = session()
+    host.send(T.ARM, L.ARM.pack(1, 1000), seq=1)  # seq 0 never arrived
+    host.send(T.FIRE, L.FIRE.pack(1, 60), seq=2)
+    assert host.executed(T.ARM) == [] and host.executed(T.FIRE) == []
+    assert host.io.coil.level == 0
+    assert [f.ack for f in host.frames() if f.type == T.ACK] == [255, 255]
+
+
+def test_unknown_type_and_bad_payload_are_acknowledged_and_not_executed() -> None:
+    host = session()
+    host.send(0x7E, b"\x01")
+    host.send(T.ARM, b"\x00\x00\x00\x01")  # 4 bytes, not 6
+    host.send(T.EVENT, L.EVENT.pack(0, 1, 0))  # a board-to-host type
+    host.send(T.FIRE, L.FIRE.pack(1, 60))
+    frames = host.frames()
+    errors = [L.ERROR.unpack(f.payload) for f in frames if f.type == T.ERROR]
+    assert errors == [(fw_logic.ERR_UNKNOWN_TYPE, 0x7E, 0), (fw_logic.ERR_BAD_PAYLOAD, T.ARM, 1),
+                      (fw_logic.ERR_UNKNOWN_TYPE, T.EVENT, 2)]
+    assert [f.ack for f in frames if f.type == T.ACK] == [0, 1, 2, 3]
+    assert not host.board.solenoid.armed and host.io.coil.level == 0
+
+
+def test_hello_with_another_version_gives_ident_but_no_session() -> None:
+    host = FwHost()
+    ident = host.hello(version=2)
+    assert ident.protocol == 1 and not host.board.session
+    host.arm_fire()
+    assert host.io.coil.level == 0 and host.executed(T.ARM) == []
+
+
+def test_hello_resets_a_running_session_safely() -> None:
+    host = session(pulse_ms=250)
+    host.arm_fire(pulse_ms=250)
+    assert host.io.coil.level == 1
+    host.hello()
+    assert host.io.coil.level == 0 and not host.board.solenoid.armed

@@ -1,0 +1,214 @@
+"""The serial backend end to end: real pyserial on a real tty, the firmware's own logic
+behind it (the virtual board): roles, buttons, LEDs, firing, and the link's faults."""
+
+from __future__ import annotations
+
+import time
+
+from serial_helpers import LinkSettings, next_event, virtual_hw, wait_until
+
+from companion.hal import (
+    ArenaDisplay,
+    Buttons,
+    CellState,
+    Eliminator,
+    Refusal,
+    SolenoidGuard,
+    StatusLeds,
+    Trigger,
+)
+from companion.hal import link as L
+from companion.hal.serial_board import CELL_COLOURS, DIE_COLOURS, TURN_COLOURS
+
+
+def test_roles_and_handshake() -> None:
+    with virtual_hw() as hw:
+        assert isinstance(hw.trigger, Trigger) and isinstance(hw.buttons, Buttons)
+        assert isinstance(hw.eliminator, Eliminator) and isinstance(hw.eliminator, SolenoidGuard)
+        assert isinstance(hw.status_leds, StatusLeds) and isinstance(hw.display, ArenaDisplay)
+        assert hw.connected and hw.board.firmware_version == "1.0.0"
+        assert hw.board.flags & L.FLAG_FIRST_SESSION
+        assert "connected on" in hw.link_status and hw.virtual_board.port in hw.link_status
+
+
+def test_buttons_arrive_debounced_on_the_one_queue() -> None:
+    with virtual_hw() as hw:
+        vb = hw.virtual_board
+        vb.bounce_press("roll", bounces=3, spacing_s=0.002)
+        press = next_event(hw, "press", "roll")
+        assert hw.buttons.is_pressed("roll")
+        time.sleep(0.05)
+        vb.bounce_release("roll", bounces=3, spacing_s=0.002)
+        next_event(hw, "release", "roll")
+        time.sleep(0.05)
+        assert [e for e in hw.drain_inputs() if e.button == "roll"] == []  # one press, one release
+        assert vb.ignored_edges("roll") >= 1
+        assert hw.inputs.issued(press)
+        vb.press("confirm")
+        next_event(hw, "press", "confirm")
+        next_event(hw, "long_press", "confirm", timeout=1.0)  # hold_s = 0.3
+        vb.release("confirm")
+        next_event(hw, "release", "confirm")
+        board_times = [ms for _, ms, name, _ in hw.board_events if name == "confirm"]
+        assert board_times[1] - board_times[0] >= 300  # the board's own clock
+
+
+def test_status_leds_and_arena_images_reach_the_board() -> None:
+    with virtual_hw() as hw:
+        vb = hw.virtual_board
+        hw.status_leds.show_turn("turquoise")
+        hw.status_leds.show_die("explosion")
+        wait_until(lambda: vb.status_images and vb.status_images[-1][1][2] == TURN_COLOURS[
+            "turquoise"] and vb.status_images[-1][1][8] == DIE_COLOURS["explosion"])
+        hw.display.show([["field"] * 5] * 2 + [["field", "hole", "centre", "eliminator",
+                                                  "blink"]] + [["off"] * 5] * 2)
+        wait_until(lambda: vb.matrix_images and vb.matrix_images[-1][1][12] == CELL_COLOURS[
+            CellState.CENTRE])
+        _, rgb, blink = vb.matrix_images[-1]
+        assert rgb[10] == CELL_COLOURS[CellState.FIELD] and blink == 1 << 14
+        assert hw.sim.frames[-1][1] == hw.display.frame
+        # the board blinks the cell itself: on and off pixels without more frames from the host
+        images = len(vb.matrix_images)
+        time.sleep(0.6)
+        seen = {pixels[14] for _, strip, pixels in vb.pixel_frames if strip == "matrix"}
+        assert {CELL_COLOURS[CellState.BLINK], (0, 0, 0)} <= seen
+        assert len(vb.matrix_images) == images
+        assert [c[1:] for c in hw.sim.led_changes][-2:] == [("turquoise", True),
+                                                            ("explosion", True)]
+
+
+def test_identical_images_are_not_sent_twice() -> None:
+    with virtual_hw() as hw:
+        vb = hw.virtual_board
+        hw.display.set_cell((0, 0), "field")
+        wait_until(lambda: vb.matrix_images and vb.matrix_images[-1][1][0] != (0, 0, 0))
+        count = len(vb.matrix_images)
+        for _ in range(5):
+            hw.display.set_cell((0, 0), "field")
+        time.sleep(0.1)
+        assert len(vb.matrix_images) == count
+
+
+def test_fire_pulses_the_board_coil_through_the_guard() -> None:
+    with virtual_hw() as hw:
+        vb = hw.virtual_board
+        hw.eliminator.arm("boom")
+        wait_until(lambda: vb.armed)
+        vb.tap("trigger", 0.01)
+        press = next_event(hw, "press", "trigger")
+        result = hw.eliminator.fire(press)
+        assert result and result.token == "boom"
+        wait_until(lambda: vb.pulses)
+        [(_, length)] = vb.pulses
+        assert 0.05 <= length <= 0.15  # 60 ms timed by the board (CPython thread jitter)
+        wait_until(lambda: hw.link.coil_reports)
+        assert 58 <= hw.link.coil_reports[0][1] <= 60  # the board's own account, to the tick
+        assert not vb.armed and not vb.coil_on
+        again = hw.eliminator.fire(press)
+        assert not again and again.reason is Refusal.ALREADY_FIRED
+        time.sleep(0.3)
+        assert len(vb.pulses) == 1
+
+
+def test_guard_rules_still_hold_on_the_host() -> None:
+    with virtual_hw(cooldown_s=None) as hw:  # the configured 3 s cool-down
+        vb = hw.virtual_board
+        vb.tap("trigger", 0.01)
+        early = next_event(hw, "press", "trigger")
+        assert hw.eliminator.fire(early).reason is Refusal.NOT_ARMED
+        hw.eliminator.arm("t1")
+        assert hw.eliminator.fire(early).reason is Refusal.PRESS_BEFORE_ARMING
+        vb.tap("trigger", 0.01)
+        assert hw.eliminator.fire(next_event(hw, "press", "trigger"))
+        hw.eliminator.arm("t2")
+        vb.tap("trigger", 0.01)
+        result = hw.eliminator.fire(next_event(hw, "press", "trigger"))
+        assert result.reason is Refusal.COOLING_DOWN and 2 < result.retry_after_s <= 3
+        time.sleep(0.2)
+        assert len(vb.pulses) == 1
+
+
+def test_a_stuck_trigger_never_fires() -> None:
+    with virtual_hw() as hw:
+        vb = hw.virtual_board
+        vb.stick("trigger")
+        press = next_event(hw, "press", "trigger")
+        hw.eliminator.arm("stuck")
+        assert hw.eliminator.fire(press).reason is Refusal.PRESS_BEFORE_ARMING
+        vb.tap("trigger")  # deaf while stuck
+        assert hw.next_input(0.2) is None
+        hw.eliminator.disarm()
+        wait_until(lambda: not vb.armed)
+        assert vb.pulses == [] and hw.trigger.is_pressed
+
+
+def test_unplug_pauses_refuses_to_fire_and_replug_restores_the_board() -> None:
+    with virtual_hw() as hw:
+        vb = hw.virtual_board
+        hw.display.set_cell((4, 4), "eliminator")
+        hw.status_leds.show_turn("red")
+        hw.eliminator.arm("boom")
+        vb.tap("trigger", 0.01)
+        press = next_event(hw, "press", "trigger")
+        vb.unplug()
+        wait_until(lambda: not hw.connected, timeout=2.0)
+        assert "disconnected" in hw.link_status
+        result = hw.eliminator.fire(press)
+        assert result.reason is Refusal.DRIVER_FAULT and "not connected" in result.message
+        assert hw.eliminator.fault is None and hw.eliminator.armed  # not latched, still armed
+        assert not hw.wait_connected(0.2)
+        vb.replug()
+        assert hw.wait_connected(5.0)
+        wait_until(lambda: vb.armed)  # the arming is re-sent...
+        wait_until(lambda: vb.matrix_images and vb.matrix_images[-1][1][24] == CELL_COLOURS[
+            CellState.ELIMINATOR])  # ...and the images
+        wait_until(lambda: vb.status_images and vb.status_images[-1][1][3] == TURN_COLOURS["red"])
+        vb.tap("trigger", 0.01)
+        assert hw.eliminator.fire(next_event(hw, "press", "trigger"))
+        assert hw.link.disconnects == 1 and hw.link.connects == 2
+        wait_until(lambda: len(vb.pulses) == 1)
+
+
+def test_board_reset_is_noticed_and_the_session_restarts() -> None:
+    with virtual_hw() as hw:
+        vb = hw.virtual_board
+        hw.display.set_cell((0, 0), "highlight")
+        vb.reset("watchdog")
+        wait_until(lambda: hw.link.connects == 2, timeout=5.0)
+        assert hw.board.flags & L.FLAG_WATCHDOG_RESET
+        assert any("watchdog" in n for n in hw.link.notices)
+        wait_until(lambda: vb.matrix_images and vb.matrix_images[-1][1][0] == CELL_COLOURS[
+            CellState.HIGHLIGHT])
+
+
+def test_host_silence_is_reported_to_the_next_connection() -> None:
+    slow = LinkSettings(keepalive_s=5.0, silence_s=5.0)  # a host that hangs
+    with virtual_hw(settings=slow) as hw:
+        vb = hw.virtual_board
+        hw.eliminator.arm("boom")
+        wait_until(lambda: vb.armed)
+        hw.link._arm_token = None  # stop refreshing: the host "hangs"
+        wait_until(lambda: not vb.session, timeout=2.5)
+        assert not vb.armed and not vb.coil_on
+        wait_until(lambda: (vb.last_pixels() or [None])[0] == (40, 0, 0), timeout=1.0)
+        board = vb
+        hw.link._drop("test: reconnect")  # what the host does on restart
+        wait_until(lambda: hw.link.connects == 2, timeout=3.0)
+        assert hw.board.flags & L.FLAG_HOST_SILENCE and hw.board.faults == 1
+        assert any("lost the host" in n for n in hw.link.notices)
+        assert board.pulses == []
+
+
+def test_close_says_goodbye_and_the_board_goes_dark_without_a_fault() -> None:
+    with virtual_hw() as hw:
+        vb = hw.virtual_board
+        hw.display.set_cell((1, 1), "field")
+        hw.status_leds.show_turn("purple")
+        wait_until(lambda: vb.matrix_images)
+        board = vb.board
+        vb.close = lambda: None  # keep the board running past hw.close() to look at it
+    wait_until(lambda: not board.session)
+    assert board.faults == 0 and not board.solenoid.armed
+    time.sleep(0.05)
+    assert set(vb.last_pixels("matrix")) == {(0, 0, 0)}
+    type(vb).close(vb)

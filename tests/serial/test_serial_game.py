@@ -1,0 +1,124 @@
+"""Whole games on the virtual board through the real serial backend: explosions fired, LED
+frames seen; 1% corrupted or dropped bytes with no wrong command and no spurious fire; an
+unplug mid-game pauses the table until the board is back."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+
+import pytest
+from serial_helpers import LinkFaults, PausingTable, RecordingView, virtual_hw, wait_until
+
+from companion.dice import Roller
+from companion.games.battle_royale import BattleRoyaleConfig, new_game
+from companion.hal import link as L
+from companion.hal.serial_board import BoardLink, SerialArenaDisplay
+from companion.table.loop import TrackedTable
+from companion.table.people import BotAgent, SimOperator
+
+SEED = 1  # a 41-turn game with 11 explosions
+
+
+def play(hw, table_class=TrackedTable, seed: int = SEED):
+    rng = random.Random(seed)
+    view = RecordingView()
+    table = table_class(
+        new_game(BattleRoyaleConfig(players=4)), hw, Roller.seeded(seed), view,
+        {seat: BotAgent(rng) for seat in range(4)},
+        sleep=lambda s: time.sleep(min(s, 0.002)),
+        operator=SimOperator(hw, tap_s=0.005, rng=random.Random(seed)),
+    )
+    state = table.run()
+    return table, state, view
+
+
+@pytest.fixture
+def sent(monkeypatch) -> set[tuple[int, bytes]]:
+    """Every (type, payload) the host's link sent."""
+    record: set[tuple[int, bytes]] = set()
+    original = BoardLink.send
+
+    def send(self, ftype, payload=b""):
+        record.add((int(ftype), bytes(payload)))
+        return original(self, ftype, payload)
+
+    monkeypatch.setattr(BoardLink, "send", send)
+    return record
+
+
+def check_game(table, state, hw, sent) -> None:
+    vb = hw.virtual_board
+    assert state.is_terminal and state.winners
+    fired = [r for r in table.fire_results if r]
+    assert fired, "the seed has explosions"
+    # every pulse at the coil answers a FIRE the host sent for a trigger press; a FIRE whose
+    # answer was lost in an unplug counts as a fault on the host (the tile is lifted by hand)
+    fires = [(t, p) for t, ftype, p in vb.commands if ftype == L.MsgType.FIRE]
+    assert len(fired) <= len(fires) <= len(fired) + hw.link.disconnects
+    wait_until(lambda: len(vb.pulses) == len(fires) and not vb.coil_on)
+    for (start, length), (t_fire, _) in zip(vb.pulses, fires, strict=True):
+        # wall-clock times on CPython threads: generous margins (the log is stamped after)
+        assert abs(start - t_fire) < 0.1 and length <= 0.15
+    # the firmware's own account of every pulse: the configured 60 ms (to the tick)
+    wait_until(lambda: len(hw.link.coil_reports) >= len(fired) - hw.link.disconnects)
+    assert all(58 <= on_ms <= 60 for _, on_ms, _, _ in hw.link.coil_reports)
+    # no command the host did not send
+    for _, ftype, payload in vb.commands:
+        assert (ftype, payload) in sent
+    # LED frames: the board received the arena, and shows the host's last frame
+    assert len(vb.matrix_images) >= 20 and len(vb.status_images) >= 10
+    wait_until(lambda: vb.matrix_images[-1][1] == tuple(
+        tuple(SerialArenaDisplay.image(hw.display.frame)[i:i + 3]) for i in range(0, 75, 3)))
+
+
+def test_a_whole_game(sent) -> None:
+    with virtual_hw() as hw:
+        table, state, _ = play(hw)
+        check_game(table, state, hw, sent)
+        assert hw.link.stats["decode_errors"] == dict.fromkeys(
+            ("cobs", "short", "length", "crc", "oversize"), 0)
+        assert hw.link.disconnects == 0
+
+
+def test_a_whole_game_with_one_percent_bad_bytes(sent) -> None:
+    faults = LinkFaults(drop=0.005, corrupt=0.005, delay=0.01)
+    with virtual_hw(faults=faults, seed=7) as hw:
+        table, state, _ = play(hw, PausingTable)
+        check_game(table, state, hw, sent)
+        counts = faults.counts
+        assert counts["dropped"] + counts["corrupted"] > 50
+        assert 0.005 < (counts["dropped"] + counts["corrupted"]) / counts["bytes"] < 0.015
+        errors = hw.link.stats["decode_errors"]
+        board_errors = sum(hw.virtual_board.board.decoder.errors)
+        assert sum(errors.values()) + board_errors > 20  # the faults were felt...
+        assert hw.link.stats["retransmits"] > 0  # ...and repaired
+
+
+def test_unplug_mid_game_pauses_and_resumes(sent) -> None:
+    with virtual_hw() as hw:
+        vb = hw.virtual_board
+        events = []
+
+        def unplug_later() -> None:
+            wait_until(lambda: len(vb.pulses) >= 2, timeout=30)
+            events.append(("unplug", time.monotonic()))
+            vb.unplug()
+            time.sleep(0.6)
+            events.append(("replug", time.monotonic()))
+            vb.replug()
+
+        thread = threading.Thread(target=unplug_later, daemon=True)
+        thread.start()
+        table, state, view = play(hw, PausingTable)
+        thread.join(5)
+        assert [e for e, _ in events] == ["unplug", "replug"]
+        paused = [m for m in view.messages if "paused" in m]
+        assert paused and "I/O board" in paused[0]
+        assert "I/O board back: table resumed" in view.messages
+        assert hw.link.disconnects >= 1 and hw.link.connects >= 2
+        # nothing fired while the board was away
+        unplug, replug = events[0][1], events[1][1]
+        assert not [p for p in vb.pulses if unplug <= p[0] <= replug]
+        check_game(table, state, hw, sent)
