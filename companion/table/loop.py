@@ -135,11 +135,17 @@ class TableLoop:
         """
         buttons, kinds = set(buttons), set(kinds)
         self.view.prompt(prompt)
-        if operate and self.operator is not None and (
+        pressing = operate and self.operator is not None and (
             self.terminal is None or (seat is not None and self.seat_is_bot(seat))
-        ):
+        )
+        if pressing:
             self.operator.press(operator_presses or sorted(buttons)[0])
         while True:
+            if not getattr(self.hw, "connected", True):  # the I/O board is away: pause
+                self.pause_for_board()
+                if pressing:  # the press may have been lost with the board
+                    self.operator.press(operator_presses or sorted(buttons)[0])
+                continue
             event = self.hw.next_input(timeout=0 if self.terminal else POLL_S)
             if event is not None:
                 if event.button in buttons and event.kind in kinds:
@@ -147,6 +153,14 @@ class TableLoop:
                 continue
             if self.terminal is not None:
                 self._typed_button(self.terminal.poll(POLL_S))
+
+    def pause_for_board(self) -> None:
+        """Wait (bounded steps) until the I/O board is back; the solenoid never fires meanwhile."""
+        self.view.message(f"{self.hw.link_status}: table paused until the I/O board is back")
+        while not self.hw.wait_connected(0.5):
+            if self.terminal is not None and self.terminal.poll(0) in ("quit", "q"):
+                raise TableStopped("quit")
+        self.view.message("I/O board back: table resumed")
 
     TYPED = {
         "roll": "roll",
@@ -223,6 +237,14 @@ class TableLoop:
                 if result.reason == Refusal.COOLING_DOWN:
                     self.view.message(f"solenoid cooling down: {result.retry_after_s:.1f} s")
                     self.sleep(result.retry_after_s or 0.1)
+                    guard.arm(token)
+                    continue
+                if result.reason is Refusal.DRIVER_FAULT and not getattr(self.hw, "connected",
+                                                                          True):
+                    self.pause_for_board()  # the board went away: not a coil fault
+                    clear = getattr(guard, "clear_link_fault", None)
+                    if clear is not None:
+                        clear()
                     guard.arm(token)
                     continue
                 if result.reason in (Refusal.DRIVER_FAULT, Refusal.CLOSED):
