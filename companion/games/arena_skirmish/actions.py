@@ -16,42 +16,22 @@ reads back. Cells are kept by name (``c5``) and gladiators by profile ID.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from companion.games import actions_base as base
+from companion.games.actions_base import ActionFormatError
 from companion.games.arena_skirmish.grid import DIRECTIONS, MapError, check_cell_name
 
 STATS = ("life", "movement", "attack", "affinity", "points")
 
 
-class ActionFormatError(ValueError):
-    """Text or data that is not an action; the message says the expected form."""
-
-
 @dataclass(frozen=True)
-class Action:
+class Action(base.Action):
     """Base class. ``kind`` names the action in notation and in logs."""
 
-    kind: ClassVar[str] = ""
-    is_chance: ClassVar[bool] = False
-    is_correction: ClassVar[bool] = False
-
-    def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"kind": self.kind}
-        for f in fields(self):
-            data[f.name] = getattr(self, f.name)
-        return data
-
-    @property
-    def notation(self) -> str:
-        parts = [self.kind]
-        for f in fields(self):
-            value = getattr(self, f.name)
-            parts.append(f"{value:+d}" if f.name == "delta" else str(value))
-        return " ".join(parts)
-
-    def __str__(self) -> str:
-        return self.notation
+    def _show_field(self, name: str, value: Any) -> str | None:
+        return f"{value:+d}" if name == "delta" else str(value)
 
 
 # --- chance outcomes ---------------------------------------------------------------------
@@ -204,10 +184,6 @@ ACTION_TYPES: dict[str, type[Action]] = {
 _INT_FIELDS = {"seat", "gladiator", "face", "target", "delta"}
 
 
-def _usage(cls: type[Action]) -> str:
-    return " ".join([cls.kind, *(f"<{f.name}>" for f in fields(cls))])
-
-
 def _convert(cls: type[Action], name: str, raw: Any) -> Any:
     if name in _INT_FIELDS:
         if isinstance(raw, bool):
@@ -243,27 +219,9 @@ def _convert(cls: type[Action], name: str, raw: Any) -> Any:
 
 def action_from_dict(data: Any) -> Action:
     """Rebuild an action from :meth:`Action.to_dict` output."""
-    if not isinstance(data, dict) or data.get("kind") not in ACTION_TYPES:
-        raise ActionFormatError(f"not an arena skirmish action: {data!r}")
-    cls = ACTION_TYPES[data["kind"]]
-    names = [f.name for f in fields(cls)]
-    extra = set(data) - set(names) - {"kind"}
-    missing = [n for n in names if n not in data]
-    if extra or missing:
-        raise ActionFormatError(f"{cls.kind}: expected fields {names}, got {sorted(set(data))}")
-    return cls(**{n: _convert(cls, n, data[n]) for n in names})
+    return base.action_from_dict(data, ACTION_TYPES, _convert, game="an arena skirmish")
 
 
 def parse_action(text: str) -> Action:
     """Read the notation: ``step``, ``left``, ``melee 17``, ``place c5 N``, ``hit 4``."""
-    words = text.split()
-    if not words:
-        raise ActionFormatError("empty input: type an action such as 'step' or 'melee 17'")
-    cls = ACTION_TYPES.get(words[0].lower())
-    if cls is None:
-        known = ", ".join(sorted(k for k, c in ACTION_TYPES.items() if not c.is_chance))
-        raise ActionFormatError(f"unknown action {words[0]!r}; actions are: {known}")
-    names = [f.name for f in fields(cls)]
-    if len(words) - 1 != len(names):
-        raise ActionFormatError(f"{cls.kind} takes {len(names)} value(s): {_usage(cls)}")
-    return cls(**{n: _convert(cls, n, w) for n, w in zip(names, words[1:], strict=True)})
+    return base.parse_action(text, ACTION_TYPES, _convert, example="'step' or 'melee 17'")

@@ -20,36 +20,17 @@ There are no correction actions: the companion tracks every piece.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from companion.games import actions_base as base
+from companion.games.actions_base import ActionFormatError
 from companion.games.kampf_der_gladiatoren.rules import KINDS
 
 
-class ActionFormatError(ValueError):
-    """Text or data that is not an action; the message says the expected form."""
-
-
 @dataclass(frozen=True)
-class Action:
+class Action(base.Action):
     """Base class. ``kind`` names the action in notation and in logs."""
-
-    kind: ClassVar[str] = ""
-    is_chance: ClassVar[bool] = False
-    is_correction: ClassVar[bool] = False
-
-    def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"kind": self.kind}
-        for f in fields(self):
-            data[f.name] = getattr(self, f.name)
-        return data
-
-    @property
-    def notation(self) -> str:
-        return " ".join([self.kind, *(str(getattr(self, f.name)) for f in fields(self))])
-
-    def __str__(self) -> str:
-        return self.notation
 
 
 # --- chance ------------------------------------------------------------------------------
@@ -200,7 +181,8 @@ _USAGE = {
 }
 
 
-def _convert(kind: str, name: str, raw: Any) -> Any:
+def _convert(cls: type[Action], name: str, raw: Any) -> Any:
+    kind = cls.kind
     if name in _FIELD_NAMES:
         if not isinstance(raw, str) or not raw.isalnum():
             raise ActionFormatError(f"{kind}: {name} must be a field id like E, got {raw!r}")
@@ -235,40 +217,24 @@ def _convert(kind: str, name: str, raw: Any) -> Any:
 
 def action_from_dict(data: Any) -> Action:
     """Rebuild an action from :meth:`Action.to_dict` output."""
-    if not isinstance(data, dict) or data.get("kind") not in ACTION_TYPES:
-        raise ActionFormatError(f"not a Kampf der Gladiatoren action: {data!r}")
-    cls = ACTION_TYPES[data["kind"]]
-    names = [f.name for f in fields(cls)]
-    required = [f.name for f in fields(cls) if f.name != "inactive"]
-    extra = set(data) - set(names) - {"kind"}
-    missing = [n for n in required if n not in data]
-    if extra or missing:
-        raise ActionFormatError(f"{cls.kind}: expected fields {names}, got {sorted(set(data))}")
-    return cls(**{n: _convert(cls.kind, n, data[n]) for n in names if n in data})
+    return base.action_from_dict(data, ACTION_TYPES, _convert, game="a Kampf der Gladiatoren")
 
 
-def parse_action(text: str) -> Action:
-    """Read the notation: ``carrier E sword``, ``challenge E>H L``, ``give sword inactive``."""
-    words = text.split()
-    if not words:
-        raise ActionFormatError("empty input: type an action such as 'challenge E I' or 'keep'")
-    kind = words[0].lower()
-    cls = ACTION_TYPES.get(kind)
-    if cls is None:
-        known = ", ".join(sorted(k for k, c in ACTION_TYPES.items() if not c.is_chance))
-        raise ActionFormatError(f"unknown action {words[0]!r}; actions are: {known}")
-    args = words[1:]
+def _parse_special(cls: type[Action], args: list[str]) -> Action | None:
     if cls is Challenge:
         if len(args) != 2:
             raise ActionFormatError(f"challenge takes 2 values: {_USAGE['challenge']}")
         team, _, to = args[0].partition(">")
-        return Challenge(_convert(kind, "team", team), _convert(kind, "to", to or team),
-                         _convert(kind, "target", args[1]))
+        return Challenge(_convert(cls, "team", team), _convert(cls, "to", to or team),
+                         _convert(cls, "target", args[1]))
     if cls is GiveUp:
         if len(args) not in (1, 2) or (len(args) == 2 and args[1].lower() != "inactive"):
             raise ActionFormatError(f"give takes a kind and maybe 'inactive': {_USAGE['give']}")
-        return GiveUp(_convert(kind, "gladiator", args[0]), len(args) == 2)
-    names = [f.name for f in fields(cls)]
-    if len(args) != len(names):
-        raise ActionFormatError(f"{kind} takes {len(names)} value(s): {_USAGE[kind]}")
-    return cls(**{n: _convert(kind, n, w) for n, w in zip(names, args, strict=True)})
+        return GiveUp(_convert(cls, "gladiator", args[0]), len(args) == 2)
+    return None
+
+
+def parse_action(text: str) -> Action:
+    """Read the notation: ``carrier E sword``, ``challenge E>H L``, ``give sword inactive``."""
+    return base.parse_action(text, ACTION_TYPES, _convert, example="'challenge E I' or 'keep'",
+                             show_usage=lambda cls: _USAGE[cls.kind], special=_parse_special)

@@ -23,9 +23,11 @@ An action is a frozen dataclass: it can be compared, hashed, listed by
 
 from __future__ import annotations
 
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
+from companion.games import actions_base as base
+from companion.games.actions_base import ActionFormatError
 from companion.games.spartacus.combat import ATTR_ALIASES, faces_text, parse_faces
 from companion.games.spartacus.hexmap import DIRECTIONS
 
@@ -33,34 +35,12 @@ SIDES = ("I", "II")
 BET_KINDS = ("winner-I", "winner-II", "injury", "decapitation")
 
 
-class ActionFormatError(ValueError):
-    """Text or data that is not an action; the message says the expected form."""
-
-
 @dataclass(frozen=True)
-class Action:
+class Action(base.Action):
     """Base class. ``kind`` names the action in notation and in logs."""
 
-    kind: ClassVar[str] = ""
-    is_chance: ClassVar[bool] = False
-    is_correction: ClassVar[bool] = False
-
-    def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"kind": self.kind}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            data[f.name] = list(value) if isinstance(value, tuple) else value
-        return data
-
-    @property
-    def notation(self) -> str:
-        parts = [self.kind]
-        for f in fields(self):
-            parts.append(_show(f.name, getattr(self, f.name)))
-        return " ".join(p for p in parts if p != "")
-
-    def __str__(self) -> str:
-        return self.notation
+    def _show_field(self, name: str, value: Any) -> str | None:
+        return _show(name, value) or None
 
 
 def _show(name: str, value: Any) -> str:
@@ -424,10 +404,6 @@ _BOOL_WORDS = {"yes": True, "y": True, "true": True, "up": True,
                "no": False, "n": False, "false": False, "down": False}
 
 
-def _usage(cls: type[Action]) -> str:
-    return " ".join([cls.kind, *(f"<{f.name}>" for f in fields(cls))])
-
-
 def _convert(cls: type[Action], name: str, raw: Any) -> Any:
     kind = cls.kind
     if name == "faces":
@@ -493,36 +469,23 @@ def _convert(cls: type[Action], name: str, raw: Any) -> Any:
 
 def action_from_dict(data: Any) -> Action:
     """Rebuild an action from :meth:`Action.to_dict` output."""
-    if not isinstance(data, dict) or data.get("kind") not in ACTION_TYPES:
-        raise ActionFormatError(f"not a Spartacus action: {data!r}")
-    cls = ACTION_TYPES[data["kind"]]
+    return base.action_from_dict(data, ACTION_TYPES, _convert, game="a Spartacus")
+
+
+def _parse_list(cls: type[Action], values: list[str]) -> Action | None:
+    """Kinds whose last field takes the rest of the words."""
     names = [f.name for f in fields(cls)]
-    extra = set(data) - set(names) - {"kind"}
-    required = [f.name for f in fields(cls) if f.default is MISSING]
-    missing = [n for n in required if n not in data]
-    if extra or missing:
-        raise ActionFormatError(f"{cls.kind}: expected fields {names}, got {sorted(set(data))}")
-    return cls(**{n: _convert(cls, n, data[n]) for n in names if n in data})
+    if not names or names[-1] not in ("supporters", "equipment"):
+        return None
+    fixed = names[:-1]
+    if len(values) < len(fixed):
+        raise ActionFormatError(f"{cls.kind} takes {base.usage(cls)}")
+    args = {n: _convert(cls, n, w) for n, w in zip(fixed, values, strict=False)}
+    args[names[-1]] = _convert(cls, names[-1], values[len(fixed):])
+    return cls(**args)
 
 
 def parse_action(text: str) -> Action:
     """Read the notation (see the module docstring)."""
-    words = text.split()
-    if not words:
-        raise ActionFormatError("empty input: type an action such as 'attack' or 'step NE'")
-    cls = ACTION_TYPES.get(words[0].lower())
-    if cls is None:
-        known = ", ".join(sorted(k for k, c in ACTION_TYPES.items() if not c.is_chance))
-        raise ActionFormatError(f"unknown action {words[0]!r}; actions are: {known}")
-    names = [f.name for f in fields(cls)]
-    values = words[1:]
-    if names and names[-1] in ("supporters", "equipment"):
-        fixed = names[:-1]
-        if len(values) < len(fixed):
-            raise ActionFormatError(f"{cls.kind} takes {_usage(cls)}")
-        args = {n: _convert(cls, n, w) for n, w in zip(fixed, values, strict=False)}
-        args[names[-1]] = _convert(cls, names[-1], values[len(fixed):])
-        return cls(**args)
-    if len(values) != len(names):
-        raise ActionFormatError(f"{cls.kind} takes {len(names)} value(s): {_usage(cls)}")
-    return cls(**{n: _convert(cls, n, w) for n, w in zip(names, values, strict=True)})
+    return base.parse_action(text, ACTION_TYPES, _convert, example="'attack' or 'step NE'",
+                             special=_parse_list)
