@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import threading
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
 __all__ = ["StatusLedsBase"]
 
 
-class StatusLedsBase:
+class StatusLedsBase(ABC):
     """
     The :class:`~companion.hal.contracts.StatusLeds` behaviour, over named LEDs.
 
@@ -66,8 +67,10 @@ class StatusLedsBase:
             if name is not None:
                 self._set(name, True)
 
+    @abstractmethod
     def _set(self, name: str, on: bool) -> None:
-        raise NotImplementedError
+        """Switch the LED ``name`` (a backend's own device)."""
 
+    @abstractmethod
     def _get(self, name: str) -> bool:
-        raise NotImplementedError
+        """Whether the LED ``name`` is lit."""
