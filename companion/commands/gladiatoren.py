@@ -38,8 +38,8 @@ from companion.hal import HardwareConfig, ManualClock, open_hardware
 from companion.table.gladiatoren_table import (
     GAME,
     GladiatorenTable,
-    LocalSession,
     dice_frame,
+    local_session,
     start_session,
 )
 from companion.table.journal import JournalError, new_journal_path
@@ -380,7 +380,7 @@ def run_combat(args: argparse.Namespace) -> int:
                   f"seed {seed}", soft_wrap=True)
     auto = bool(getattr(args, "auto", False))
     view = GladiatorenView(console, maps=False, turns=False)
-    session = LocalSession(state)
+    session = local_session(state)
     terminal = None if auto else TerminalInput()
     rng = random.Random(seed)
     agents: dict[int, Any] = {}

@@ -9,7 +9,7 @@ spartacus`` and ``spartacus resume``.
   the terminal and bots.
 - ``run_demo``: a full game of bots on simulated hardware (simulated people press ROLL).
 
-Every action is journalled before it takes effect (``SpartacusSession.commit`` then
+Every action is journalled before it takes effect (``GameSession.commit`` then
 ``apply``); ``companion spartacus resume <journal>`` continues after a power cut.
 
 Fighter specs: ``spartacus`` (a card id) or ``Crixus=4/3/2`` (name=attack/defence/speed),

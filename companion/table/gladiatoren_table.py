@@ -2,9 +2,8 @@
 
 Every action goes ``session.commit(action)`` (checked and journalled durably)
 then ``session.apply(action)``. The session is any object with ``state``,
-``commit``, ``apply``, ``undo`` and ``finish``: the generalised
-:class:`companion.table.session.GameSession` once it runs every registered
-game, until then :class:`LocalSession` here (the same order and journal format).
+``commit``, ``apply``, ``undo`` and ``finish``: the shared
+:class:`companion.table.session.GameSession`.
 
 Dice on hardware: a roll waits for the ROLL button (pressed for bots by a
 :class:`~companion.table.people.SimOperator` on simulated hardware), then shows
@@ -25,26 +24,20 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Sequence
-from datetime import UTC, datetime
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from companion import __version__
 from companion.dice import Roller
 from companion.games.kampf_der_gladiatoren import (
     GladiatorenConfig,
-    IllegalActionError,
-    new_game,
-    replay,
 )
 from companion.games.kampf_der_gladiatoren import actions as A
 from companion.games.kampf_der_gladiatoren.events import Event
 from companion.games.kampf_der_gladiatoren.odds import odds_for_challenge
 from companion.hal import ARENA_SIZE, CellState, Hardware
-from companion.table.journal import FORMAT, JournalWriter, file_sha256, state_digest
-from companion.table.people import Agent, SimOperator, TableStopped, TerminalInput, UndoRequest
-from companion.table.session import UndoRefused as SessionUndoRefused
+from companion.table.loop import decide
+from companion.table.people import Agent, SimOperator, TableStopped, TerminalInput
+from companion.table.session import GameSession, SessionSettings, UndoRefused
 
 GAME = "gladiatoren"
 POLL_S = 0.05
@@ -53,10 +46,6 @@ DIE_CELL = {
     "one_yellow_star": CellState.FIELD,
     "blank": CellState.OFF,
 }
-
-
-class UndoRefused(ValueError):
-    """Nothing (or not that much) can be undone; the message says why."""
 
 
 class _Undone(Exception):
@@ -70,111 +59,18 @@ def dice_frame(faces: Sequence[str], size: int = ARENA_SIZE) -> tuple[tuple[Cell
     return tuple(tuple(cells[r * size:(r + 1) * size]) for r in range(size))
 
 
-def _builtin_sha(name: str) -> str:
-    import hashlib
-
-    return hashlib.sha256(resources.files("companion.data").joinpath(name).read_bytes()) \
-        .hexdigest()
-
-
-def journal_header(config: GladiatorenConfig, settings: dict[str, Any]) -> dict[str, Any]:
-    """The journal's first line, in the format of ``companion.table.session``."""
-    if config.data_file is None:
-        data = {"path": "builtin:gladiatoren.json", "sha256": _builtin_sha("gladiatoren.json")}
-    else:
-        path = Path(config.data_file).resolve()
-        data = {"path": str(path), "sha256": file_sha256(path)}
-    return {
-        "format": FORMAT,
-        "software": __version__,
-        "game": GAME,
-        "mode": "tracked",
-        "config": config.to_dict(),
-        "players": list(config.colours),
-        "data_files": {"gladiatoren": data, "dice": {"path": "builtin:dice.json",
-                                                     "sha256": _builtin_sha("dice.json")}},
-        "session": dict(settings),
-        "created": datetime.now(UTC).isoformat(timespec="seconds"),
-    }
-
-
-class LocalSession:
-    """The session interface the loop uses, until the generalised GameSession is in.
-
-    ``commit`` checks and journals (flush + fsync), ``apply`` applies and writes a
-    checkpoint when a turn starts; ``undo`` takes back this turn's choices since
-    the last die roll or draw; ``finish`` writes the end record.
-    """
-
-    def __init__(self, state: Any, journal: JournalWriter | None = None) -> None:
-        self.state = state
-        self.config = state.config
-        self.journal = journal
-        self.barrier = len(state.history)
-
-    @classmethod
-    def start(cls, config: GladiatorenConfig, settings: dict[str, Any] | None = None,
-              journal_path: str | Path | None = None) -> LocalSession:
-        journal = None
-        if journal_path is not None:
-            journal = JournalWriter.create(journal_path, journal_header(config, settings or {}))
-        return cls(new_game(config), journal)
-
-    @property
-    def journal_path(self) -> Path | None:
-        return self.journal.path if self.journal else None
-
-    def commit(self, action: Any) -> None:
-        if not self.state.is_legal(action):
-            self.state.apply(action)  # raises with the rule and the reason; changes nothing
-        if self.journal is not None:
-            self.journal.append("action", action=action.to_dict())
-
-    def apply(self, action: Any) -> list[Event]:
-        events = self.state.apply(action)
-        turn_started = any(e.kind == "turn_started" for e in events)
-        if action.is_chance or turn_started:
-            self.barrier = len(self.state.history)
-        if turn_started and self.journal is not None:
-            self.journal.append("checkpoint", actions=len(self.state.history),
-                                turn=self.state.turn, digest=state_digest(self.state.snapshot()))
-        return events
-
-    def undoable(self) -> int:
-        return len(self.state.history) - self.barrier
-
-    def undo(self, count: int = 1) -> Any:
-        if count < 1:
-            raise UndoRefused("undo needs a count of 1 or more")
-        if count > self.undoable():
-            raise UndoRefused("nothing to undo: a die roll, an animal drawn or a new turn cannot "
-                              "be undone" if not self.undoable() else
-                              f"only {self.undoable()} action(s) can be undone")
-        if self.journal is not None:
-            self.journal.append("undo", count=count)
-        self.state = replay(self.config, self.state.history[:-count])
-        return self.state
-
-    def finish(self) -> None:
-        if self.journal is not None and self.state.is_terminal:
-            self.journal.append("end", winners=list(self.state.winners),
-                                reason=self.state.end_reason, scores=self.state.scores())
+def local_session(state: Any) -> GameSession:
+    """A session without a journal around a state (a combat position, a test)."""
+    return GameSession(state, state.config, SessionSettings(game=GAME),
+                       barrier=len(state.history))
 
 
 def start_session(config: GladiatorenConfig, *, bots: int, hardware: str, seed: int | None,
-                  journal_path: str | Path | None) -> Any:
-    """A new session: the generalised GameSession once this game is in the registry, else
-    :class:`LocalSession` (same interface, same journal format)."""
-    from companion.games.registry import GAME_MODULES
-
-    if GAME in GAME_MODULES:
-        from companion.table.session import GameSession, SessionSettings
-
-        settings = SessionSettings(mode="tracked", bots=bots, hardware=hardware, seed=seed,
-                                   game=GAME)
-        return GameSession.start(config, settings, journal_path)
-    return LocalSession.start(config, {"mode": "tracked", "bots": bots, "hardware": hardware,
-                                       "seed": seed}, journal_path)
+                  journal_path: str | Path | None) -> GameSession:
+    """A new session with its journal (the shared :class:`GameSession`)."""
+    settings = SessionSettings(mode="tracked", bots=bots, hardware=hardware, seed=seed,
+                               game=GAME)
+    return GameSession.start(config, settings, journal_path)
 
 
 class GladiatorenTable:
@@ -194,7 +90,7 @@ class GladiatorenTable:
         show_odds: bool = True,
     ) -> None:
         if not hasattr(session, "commit"):  # a bare state: play it without a journal
-            session = LocalSession(session)
+            session = local_session(session)
         self.session = session
         self.hw = hw
         self.roller = roller
@@ -256,27 +152,10 @@ class GladiatorenTable:
 
     def decide(self) -> Any:
         """The current seat's choice, committed to the journal; ``None`` after an undo."""
-        agent = self.agents[self.state.current_player]
-        while True:
-            action = agent.choose(self.state, self.state.legal_actions())
-            if isinstance(action, UndoRequest):
-                try:
-                    self.session.undo(action.count)
-                except (UndoRefused, SessionUndoRefused) as exc:
-                    self.view.message(str(exc))
-                    continue
-                self.view.message(f"undid {action.count} action(s)")
-                return None
-            try:
-                self.session.commit(action)
-            except IllegalActionError as exc:
-                if getattr(agent, "is_bot", False):
-                    raise
-                self.view.message(str(exc))
-                continue
-            if self.show_odds and isinstance(action, A.Challenge | A.UseAnimal):
-                self.view.message(self.odds_message(action))
-            return action
+        action = decide(self.session, self.agents[self.state.current_player], self.view)
+        if self.show_odds and isinstance(action, A.Challenge | A.UseAnimal):
+            self.view.message(self.odds_message(action))
+        return action
 
     def odds_message(self, action: A.Challenge | A.UseAnimal) -> str:
         from companion.ui.gladiatoren import odds_line
@@ -347,7 +226,7 @@ class GladiatorenTable:
                     count = line[5:].strip() or "1"
                     try:
                         self.session.undo(int(count) if count.isdigit() else 1)
-                    except (UndoRefused, SessionUndoRefused) as exc:
+                    except UndoRefused as exc:
                         self.view.message(str(exc))
                         continue
                     raise _Undone

@@ -311,24 +311,7 @@ class TrackedTable(TableLoop):
 
     def decide(self) -> Any:
         """The current seat's choice, committed to the journal; ``None`` after an undo."""
-        agent = self.agents[self.state.current_player]
-        while True:
-            action = agent.choose(self.state, self.state.legal_actions())
-            if isinstance(action, UndoRequest):
-                try:
-                    self.session.undo(action.count)
-                except UndoRefused as exc:
-                    self.view.message(str(exc))
-                    continue
-                self.view.message(f"undid {action.count} action(s)")
-                return None
-            try:
-                self.session.commit(action)
-                return action
-            except IllegalActionError as exc:
-                if getattr(agent, "is_bot", False):
-                    raise
-                self.view.message(str(exc))
+        return decide(self.session, self.agents[self.state.current_player], self.view)
 
     def react(self, events: Sequence[Event]) -> None:
         """Map engine events onto the hardware."""
@@ -343,3 +326,28 @@ class TrackedTable(TableLoop):
 
 def _mode_of(state: Any) -> str:
     return "tracked" if hasattr(state, "counts") else "assist"
+
+
+def decide(session: Any, agent: Agent, view: TableView) -> Any:
+    """Ask ``agent`` for a choice until one is legal, and commit it to the journal.
+
+    A person's illegal choice is explained and asked again (a bot's is a bug and
+    raises); an undo request is carried out and gives ``None`` (the state was rebuilt).
+    """
+    while True:
+        action = agent.choose(session.state, session.state.legal_actions())
+        if isinstance(action, UndoRequest):
+            try:
+                session.undo(action.count)
+            except UndoRefused as exc:
+                view.message(str(exc))
+                continue
+            view.message(f"undid {action.count} action(s)")
+            return None
+        try:
+            session.commit(action)
+            return action
+        except IllegalActionError as exc:
+            if getattr(agent, "is_bot", False):
+                raise
+            view.message(str(exc))

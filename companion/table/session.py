@@ -58,10 +58,14 @@ class SessionSettings:
     hardware: str = "sim"
     seed: int | None = None
     game: str = GAME
+    bot_seats: tuple[int, ...] | None = None  # which seats bots play, when not the last ``bots``
 
     def to_dict(self) -> dict[str, Any]:
-        return {"mode": self.mode, "bots": self.bots, "hardware": self.hardware,
-                "seed": self.seed}
+        data: dict[str, Any] = {"mode": self.mode, "bots": self.bots, "hardware": self.hardware,
+                                "seed": self.seed}
+        if self.bot_seats is not None:
+            data["bot_seats"] = list(self.bot_seats)
+        return data
 
     @property
     def info(self) -> GameInfo:
@@ -269,9 +273,11 @@ def _check_header(contents: JournalContents, game: str | None = None
     except (KeyError, TypeError, ValueError) as exc:
         raise JournalError(f"{path}, line 1: the game config in the header is not usable: "
                            f"{exc}") from None
+    seats = session.get("bot_seats")
     settings = SessionSettings(mode=mode, bots=int(session.get("bots", 0)),
                                hardware=str(session.get("hardware", "sim")),
-                               seed=session.get("seed"), game=info.name)
+                               seed=session.get("seed"), game=info.name,
+                               bot_seats=None if seats is None else tuple(int(s) for s in seats))
     return config, settings
 
 

@@ -33,13 +33,13 @@ from companion.games.arena_skirmish import SkirmishConfig
 from companion.games.arena_skirmish.actions import HitDie
 from companion.games.arena_skirmish.combat import damage_distribution
 from companion.games.arena_skirmish.events import Event
-from companion.games.arena_skirmish.state import IllegalActionError, SkirmishState
+from companion.games.arena_skirmish.state import SkirmishState
 from companion.hal import CellState, Hardware
+from companion.table.loop import decide
 from companion.table.people import SimOperator, TableStopped, TerminalInput, UndoRequest
 from companion.table.session import (
     GameSession,
     SessionSettings,
-    UndoRefused,
     resume_session,
 )
 
@@ -396,24 +396,7 @@ class SkirmishTable:
 
     def decide(self) -> Any:
         """The current seat's choice, committed to the journal; ``None`` after an undo."""
-        agent = self.agents[self.state.current_player]
-        while True:
-            action = agent.choose(self.state, self.state.legal_actions())
-            if isinstance(action, UndoRequest):
-                try:
-                    self.session.undo(action.count)
-                except UndoRefused as exc:
-                    self.view.message(str(exc))
-                    continue
-                self.view.message(f"undid {action.count} action(s)")
-                return None
-            try:
-                self.session.commit(action)
-                return action
-            except IllegalActionError as exc:
-                if getattr(agent, "is_bot", False):
-                    raise
-                self.view.message(str(exc))
+        return decide(self.session, self.agents[self.state.current_player], self.view)
 
     def react(self, events: Iterable[Event], paint: bool = True) -> None:
         for event in events:

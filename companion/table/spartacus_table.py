@@ -1,11 +1,9 @@
 """Spartacus at the table: journal, undo and resume; electronic dice; bots and people.
 
-:class:`SpartacusSession` is the same contract as the Battle Royale
-:class:`~companion.table.session.GameSession` (``commit(action)`` journals
-durably, then ``apply(action)``, ``undo(n)``, ``finish()``, ``.state``) for a
-Spartacus game, written on the same journal format (``docs/journal.md``),
-until the generic session takes every registered game. Undo never crosses a
-die roll or a card draw.
+Sessions are the shared :class:`~companion.table.session.GameSession`
+(``commit(action)`` journals durably, then ``apply(action)``, ``undo(n)``,
+``finish()``, ``.state``; ``docs/journal.md``). Undo never crosses a die roll
+or a card draw.
 
 :class:`SpartacusTable` runs a game (or a single fight) on a
 :class:`~companion.hal.Hardware`: every die roll waits for the ROLL button
@@ -29,43 +27,29 @@ import random
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from companion import __version__
 from companion.dice import Roller
 from companion.games.spartacus import (
-    IllegalActionError,
     SpartacusConfig,
-    action_from_dict,
     parse_action,
-    replay,
 )
 from companion.games.spartacus import actions as A
 from companion.games.spartacus.bot import SimpleBot
 from companion.games.spartacus.state import SpartacusState
 from companion.hal import ARENA_SIZE, CellState, Hardware
-from companion.table.journal import (
-    FORMAT,
-    JournalContents,
-    JournalError,
-    JournalWriter,
-    file_sha256,
-    read_journal,
-    state_digest,
+from companion.table.loop import decide
+from companion.table.people import SimOperator, TableStopped, UndoRequest
+from companion.table.session import (
+    GameSession,
+    SessionSettings,
+    resume_session,
 )
-from companion.table.people import SimOperator, TableStopped
 
 GAME = "spartacus"
 BUILTIN = "builtin:"
 POLL_S = 0.05
-
-
-class UndoRefused(ValueError):
-    """Nothing (or not that much) can be undone; the message says why."""
 
 
 # -- dice on the arena display ------------------------------------------------------------
@@ -85,213 +69,37 @@ def dice_frame(faces: Sequence[int]) -> tuple[tuple[CellState, ...], ...]:
     return tuple(rows)
 
 
-# -- the session: journal first, then act -------------------------------------------------
+# -- sessions: the shared GameSession ------------------------------------------------------
 
 
-def _builtin_sha(name: str) -> str:
-    import hashlib
-
-    return hashlib.sha256(resources.files("companion.data").joinpath(name).read_bytes()) \
-        .hexdigest()
-
-
-def data_files(config: SpartacusConfig) -> dict[str, dict[str, str]]:
-    if config.data_file is None:
-        sp = {"path": BUILTIN + "spartacus.json", "sha256": _builtin_sha("spartacus.json")}
-    else:
-        path = Path(config.data_file).resolve()
-        sp = {"path": str(path), "sha256": file_sha256(path)}
-    return {"spartacus": sp}
-
-
-@dataclass
-class SpartacusSession:
-    """One Spartacus game (or fight) and its journal (``journal`` None: nothing written)."""
-
-    state: SpartacusState
-    config: SpartacusConfig
-    settings: dict[str, Any] = field(default_factory=dict)
-    journal: JournalWriter | None = None
-    barrier: int = 0  # history before this index can never be undone
-
-    @classmethod
-    def start(cls, config: SpartacusConfig, settings: dict[str, Any],
-              journal_path: str | Path | None) -> SpartacusSession:
-        state = SpartacusState(config)
-        journal = None
-        if journal_path is not None:
-            header = {
-                "format": FORMAT, "software": __version__, "game": GAME,
-                "mode": "tracked",
-                "config": config.to_dict(), "players": list(config.houses),
-                "data_files": data_files(config), "session": dict(settings),
-                "created": datetime.now(UTC).isoformat(timespec="seconds"),
-            }
-            journal = JournalWriter.create(journal_path, header)
-        return cls(state, config, dict(settings), journal)
-
-    @property
-    def journal_path(self) -> Path | None:
-        return self.journal.path if self.journal else None
-
-    def commit(self, action: A.Action) -> None:
-        """Check ``action`` is legal now and make it durable (raises, writing nothing, if not)."""
-        if action not in self.state.legal_actions():
-            self.state.apply(action)  # raises IllegalActionError naming the rule
-        if self.journal is not None:
-            self.journal.append("action", action=action.to_dict())
-
-    def apply(self, action: A.Action) -> list[Any]:
-        events = self.state.apply(action)
-        self._after(action, events)
-        return events
-
-    def _after(self, action: A.Action, events: list[Any], write: bool = True) -> None:
-        new_round = any(e.kind == "turn_started" for e in events)
-        if action.is_chance or new_round:
-            self.barrier = len(self.state.history)
-        if write and self.journal is not None and new_round:
-            self.journal.append("checkpoint", actions=len(self.state.history),
-                                turn=self.state.turn, digest=state_digest(self.state.snapshot()))
-
-    def finish(self) -> None:
-        if self.journal is not None and self.state.is_terminal:
-            self.journal.append("end", winners=list(self.state.winners),
-                                reason=self.state.end_reason)
-
-    def undoable(self) -> int:
-        return len(self.state.history) - self.barrier
-
-    def undo(self, count: int = 1) -> SpartacusState:
-        """Take back the last ``count`` choices (never a die roll or a card draw)."""
-        if count < 1:
-            raise UndoRefused("undo needs a count of 1 or more")
-        available = self.undoable()
-        if count > available:
-            if available == 0:
-                raise UndoRefused("nothing to undo: a die roll, a card drawn or a new round "
-                                  "cannot be undone")
-            raise UndoRefused(f"only {available} action(s) can be undone")
-        if self.journal is not None:
-            self.journal.append("undo", count=count)
-        self.state = replay(self.config, self.state.history[:-count])
-        return self.state
-
-
-def rebuild(contents: JournalContents) -> SpartacusSession:
-    """Replay a Spartacus journal into a session (no writer); checks every checkpoint."""
-    header, path = contents.header, contents.path
-    if header.get("game") != GAME:
-        raise JournalError(f"{path} is a journal of {header.get('game')!r}, not {GAME}")
-    for name, entry in (header.get("data_files") or {}).items():
-        file = entry.get("path", "")
-        sha = _builtin_sha(file[len(BUILTIN):]) if file.startswith(BUILTIN) else (
-            file_sha256(file) if Path(file).exists() else None)
-        if sha != entry.get("sha256"):
-            raise JournalError(f"{path}: the {name} data file {file} is missing or changed "
-                               "since the game started; restore it to resume")
-    try:
-        config = SpartacusConfig.from_dict(header["config"])
-    except (KeyError, TypeError, ValueError) as exc:
-        raise JournalError(f"{path}, line 1: the game config is not usable: {exc}") from None
-    session = SpartacusSession(SpartacusState(config), config, dict(header.get("session") or {}))
-    held: list[tuple[int, A.Action]] = []
-
-    def play(line: int, action: A.Action) -> None:
-        try:
-            events = session.state.apply(action)
-        except IllegalActionError as exc:
-            raise JournalError(f"{path}, line {line}: this record cannot be replayed ({exc}); "
-                               f"resume with --until-line {line - 1}") from None
-        session._after(action, events, write=False)
-
-    def flush() -> None:
-        for line, action in held:
-            play(line, action)
-        held.clear()
-
-    for line, record in contents.records:
-        kind = record["type"]
-        if kind == "action":
-            try:
-                action = action_from_dict(record.get("action"))
-            except ValueError as exc:
-                raise JournalError(f"{path}, line {line}: {exc}") from None
-            if action.is_chance:
-                flush()
-                play(line, action)
-            else:
-                held.append((line, action))
-        elif kind == "undo":
-            count = record.get("count")
-            if not isinstance(count, int) or not 1 <= count <= len(held):
-                raise JournalError(f"{path}, line {line}: an undo of {count!r} action(s) that "
-                                   "cannot be undone there")
-            del held[-count:]
-        elif kind == "checkpoint":
-            flush()
-            if record.get("actions") != len(session.state.history) or \
-                    record.get("digest") != state_digest(session.state.snapshot()):
-                raise JournalError(f"{path}, line {line}: the replayed game does not match the "
-                                   "checkpoint written during play (another rules version?)")
-    flush()
-    return session
-
-
-def resume_spartacus(path: str | Path) -> SpartacusSession:
-    """Rebuild a session from its journal and continue writing to it."""
-    contents = read_journal(path)
-    session = rebuild(contents)
-    if contents.finished:
-        raise JournalError(f"{path}: this game is over")
-    session.journal = JournalWriter.reopen(path, contents.valid_bytes, contents.next_n)
+def resume_spartacus(path: str | Path) -> GameSession:
+    """Rebuild a session from its journal (checked) and continue writing to it."""
+    session, _warnings = resume_session(path, game=GAME)
     return session
 
 
 def open_session(config: SpartacusConfig, *, bots: Sequence[int], hardware: str,
-                 seed: int | None, path: str | Path | None) -> Any:
-    """The generic :class:`~companion.table.session.GameSession` once Spartacus is registered
-    in ``companion/games/registry.py``, else :class:`SpartacusSession` (the same contract)."""
-    from companion.games.registry import GAME_MODULES
-
-    if GAME in GAME_MODULES:
-        from companion.table.session import GameSession, SessionSettings
-
-        try:
-            settings = SessionSettings(mode="tracked", bots=len(bots), hardware=hardware,
-                                       seed=seed, game=GAME)
-        except TypeError:  # a session class that does not know other games yet
-            pass
-        else:
-            return GameSession.start(config, settings, path)
-    return SpartacusSession.start(config, {"bots": len(bots), "bot_seats": list(bots),
-                                           "hardware": hardware, "seed": seed}, path)
+                 seed: int | None, path: str | Path | None) -> GameSession:
+    """A new game or fight and its journal; which seats bots play is recorded."""
+    settings = SessionSettings(mode="tracked", bots=len(bots), hardware=hardware, seed=seed,
+                               game=GAME, bot_seats=tuple(bots))
+    return GameSession.start(config, settings, path)
 
 
-def bot_seats(session: Any) -> tuple[int, ...]:
-    """The seats bots play in a (resumed) session: the last ``bots`` seats, or as recorded."""
+def bot_seats(session: GameSession) -> tuple[int, ...]:
+    """The seats bots play in a (resumed) session: as recorded, else the last ``bots``."""
     settings = session.settings
+    if settings.bot_seats is not None:
+        return settings.bot_seats
     players = session.config.players
-    if isinstance(settings, dict):
-        if "bot_seats" in settings:
-            return tuple(settings["bot_seats"])
-        count = int(settings.get("bots", 0))
-    else:
-        count = int(getattr(settings, "bots", 0))
-    return tuple(range(players - count, players))
+    return tuple(range(players - settings.bots, players))
 
 
-def session_seed(session: Any) -> int | None:
-    settings = session.settings
-    return settings.get("seed") if isinstance(settings, dict) else getattr(settings, "seed", None)
+def session_seed(session: GameSession) -> int | None:
+    return session.settings.seed
 
 
 # -- who decides --------------------------------------------------------------------------
-
-
-class UndoRequest:
-    def __init__(self, count: int = 1) -> None:
-        self.count = count
 
 
 class BotAgent:
@@ -494,22 +302,6 @@ class SpartacusTable:
                 return
 
     def decide(self) -> A.Action | None:
-        agent = self.agents[self.state.current_player]
-        while True:
-            action = agent.choose(self.state, self.state.legal_actions())
-            if isinstance(action, UndoRequest):
-                try:
-                    self.session.undo(action.count)
-                except ValueError as exc:  # UndoRefused, of either session class
-                    self.view.message(str(exc))
-                    continue
-                self.view.message(f"undid {action.count} action(s)")
-                return None
-            try:
-                self.session.commit(action)
-                return action
-            except IllegalActionError as exc:
-                if getattr(agent, "is_bot", False):
-                    raise
-                self.view.message(str(exc))
+        """The current seat's choice, committed to the journal; ``None`` after an undo."""
+        return decide(self.session, self.agents[self.state.current_player], self.view)
 

@@ -20,9 +20,10 @@ from companion.games.kampf_der_gladiatoren.data import default_data
 from companion.hal import CellState, HardwareConfig, ManualClock, open_hardware
 from companion.table.gladiatoren_table import (
     GladiatorenTable,
-    LocalSession,
     UndoRefused,
     dice_frame,
+    local_session,
+    start_session,
 )
 from companion.table.journal import read_journal, state_digest
 from companion.table.people import BotAgent, SimOperator, TerminalAgent, TerminalInput
@@ -59,7 +60,8 @@ def test_dice_frame_mapping():
 def test_a_bot_game_runs_to_the_end_with_a_journal(tmp_path, players, seed):
     hw, clock = sim()
     path = tmp_path / "game.jsonl"
-    session = LocalSession.start(GladiatorenConfig(players=players), {"seed": seed}, path)
+    session = start_session(GladiatorenConfig(players=players), bots=players, hardware="sim",
+                            seed=seed, journal_path=path)
     view = Recorder()
     rng = random.Random(seed)
     with hw:
@@ -90,7 +92,7 @@ def test_a_bot_game_runs_to_the_end_with_a_journal(tmp_path, players, seed):
 
 
 def test_undo_takes_back_choices_but_not_dice():
-    session = LocalSession(position_game([team("R sword sword", "E"), team("Y net sword", "F"),
+    session = local_session(position_game([team("R sword sword", "E"), team("Y net sword", "F"),
                                           team("Y sword", "Q")]))
     with pytest.raises(UndoRefused, match="nothing to undo"):
         session.undo()
@@ -121,7 +123,7 @@ def test_a_person_at_the_terminal_plays_with_typed_actions(monkeypatch):
     from companion.table.people import TableStopped
 
     with hw:
-        table = GladiatorenTable(LocalSession(state), hw, Roller.seeded(3), view, agents,
+        table = GladiatorenTable(local_session(state), hw, Roller.seeded(3), view, agents,
                                  sleep=clock.sleep, operator=SimOperator(hw), terminal=terminal)
         with pytest.raises((TableStopped, EOFError)):
             table.run()
@@ -263,7 +265,6 @@ def test_with_the_registry_entry_the_generic_session_journals_and_resumes(
         monkeypatch, tmp_path, capsys):
     from companion.commands.gladiatoren import run_play
     from companion.games import registry
-    from companion.table.gladiatoren_table import start_session
     from companion.table.session import GameSession, resume_session
 
     monkeypatch.setitem(registry.GAME_MODULES, "gladiatoren",
@@ -297,7 +298,7 @@ def test_undo_typed_at_the_roll_prompt_takes_back_the_challenge():
     from companion.table.people import TableStopped
 
     with hw:
-        table = GladiatorenTable(LocalSession(state), hw, Roller.seeded(3), view, agents,
+        table = GladiatorenTable(local_session(state), hw, Roller.seeded(3), view, agents,
                                  sleep=clock.sleep, operator=SimOperator(hw), terminal=terminal)
         with pytest.raises((TableStopped, EOFError)):
             table.run()
@@ -309,7 +310,7 @@ def test_undo_typed_at_the_roll_prompt_takes_back_the_challenge():
 
 def test_entry_turns_light_the_seat_and_bound_undo():
     state = new_game(GladiatorenConfig(players=2))
-    session = LocalSession(state)
+    session = local_session(state)
     for notation in ("carrier A sword", "carrier Q sword"):
         session.commit(parse_action(notation))
         events = session.apply(parse_action(notation))

@@ -17,15 +17,13 @@ from companion.games.spartacus import actions as A
 from companion.hal import CellState, HardwareConfig, ManualClock, open_hardware
 from companion.table.journal import read_journal
 from companion.table.people import SimOperator
+from companion.table.session import UndoRefused, rebuild
 from companion.table.spartacus_table import (
     BotAgent,
-    SpartacusSession,
     SpartacusTable,
     TerminalAgent,
-    UndoRefused,
     dice_frame,
     open_session,
-    rebuild,
     resume_spartacus,
 )
 from companion.ui.spartacus import SpartacusView, roll_text
@@ -107,7 +105,8 @@ def test_a_person_types_at_the_terminal(tmp_path) -> None:
 
 
 def test_undo_takes_back_choices_never_dice(tmp_path) -> None:
-    session = SpartacusSession.start(fight_config(), {}, tmp_path / "u.jsonl")
+    session = open_session(fight_config(), bots=(), hardware="sim", seed=None,
+                           path=tmp_path / "u.jsonl")
     state = session.state
     session.commit(A.UseNet("I", False))
     session.apply(A.UseNet("I", False))

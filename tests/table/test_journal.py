@@ -324,3 +324,16 @@ def test_an_undo_that_crosses_a_die_roll_is_refused_on_resume(tmp_path):
     path.write_text("".join(lines) + json.dumps(bad) + "\n")
     with pytest.raises(JournalError, match="line 51: this record cannot be replayed"):
         resume_session(path)
+
+
+def test_which_seats_bots_play_survives_a_resume(tmp_path):
+    path = tmp_path / "game.jsonl"
+    settings = SessionSettings(bots=1, bot_seats=(0,), seed=2)
+    session = GameSession.start(BattleRoyaleConfig(players=3), settings, path)
+    action = session.state.chance_outcomes()[0][0]
+    session.commit(action)
+    session.apply(action)
+    session.journal.close()
+    resumed, _ = resume_session(path)
+    assert resumed.settings.bot_seats == (0,) and resumed.settings.bots == 1
+    resumed.journal.close()
