@@ -59,8 +59,10 @@ def check_game(table, state, hw, sent) -> None:
     assert len(fired) <= len(fires) <= len(fired) + hw.link.disconnects
     wait_until(lambda: len(vb.pulses) == len(fires) and not vb.coil_on)
     for (start, length), (t_fire, _) in zip(vb.pulses, fires, strict=True):
-        # wall-clock times on CPython threads: generous margins (the log is stamped after)
-        assert abs(start - t_fire) < 0.1 and length <= 0.15
+        # wall-clock stamps of CPython threads on a loaded 2-core CI machine (the log is
+        # stamped after the fact): wide margins here; the firmware's own account of each
+        # pulse is checked to the tick just below
+        assert abs(start - t_fire) < 0.5 and length <= 0.3
     # the firmware's own account of every pulse: the configured 60 ms (to the tick)
     wait_until(lambda: len(hw.link.coil_reports) >= len(fired) - hw.link.disconnects)
     assert all(58 <= on_ms <= 60 for _, on_ms, _, _ in hw.link.coil_reports)
