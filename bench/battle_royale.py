@@ -198,8 +198,9 @@ def report(summary: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200,
-                        help="games per player count (default 200)")
+    parser.add_argument(
+        "--games", type=int, default=200, help="games per player count (default 200)"
+    )
     parser.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
     parser.add_argument("--json", action="store_true", help="print a JSON summary")
     args = parser.parse_args(argv)

@@ -43,9 +43,14 @@ def fit(name: str, rolls: int) -> dict[str, object]:
     observed = [counts[f.id] for f in die.faces]
     expected = [float(dist[f.id]) * rolls for f in die.faces]
     result = chisquare(observed, expected)
-    return {"die": name, "rolls": rolls, "faces": len(die.faces),
-            "chi2": float(result.statistic), "p_value": float(result.pvalue),
-            "rolls_per_s": rolls / seconds}
+    return {
+        "die": name,
+        "rolls": rolls,
+        "faces": len(die.faces),
+        "chi2": float(result.statistic),
+        "p_value": float(result.pvalue),
+        "rolls_per_s": rolls / seconds,
+    }
 
 
 def main() -> int:
@@ -55,13 +60,23 @@ def main() -> int:
     args = parser.parse_args()
     results = [fit(name, args.rolls) for name in DICE]
     if args.json:
-        print(json.dumps({"benchmark": "dice_fairness", "python": platform.python_version(),
-                          "machine": platform.machine(), "results": results}))
+        print(
+            json.dumps(
+                {
+                    "benchmark": "dice_fairness",
+                    "python": platform.python_version(),
+                    "machine": platform.machine(),
+                    "results": results,
+                }
+            )
+        )
         return 0
     print(f"{args.rolls:,} rolls of each die from the system generator")
     for r in results:
-        print(f"{r['die']:>6}: chi2 {r['chi2']:8.2f} over {r['faces'] - 1} df, "
-              f"p = {r['p_value']:.3f}, {r['rolls_per_s']:,.0f} rolls/s")
+        print(
+            f"{r['die']:>6}: chi2 {r['chi2']:8.2f} over {r['faces'] - 1} df, "
+            f"p = {r['p_value']:.3f}, {r['rolls_per_s']:,.0f} rolls/s"
+        )
     return 0
 
 

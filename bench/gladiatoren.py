@@ -50,10 +50,13 @@ PLAYER_COUNTS = (2, 3, 4, 5)
 BEAST = Animal("titan", "Titan (benchmark)", hits=6, swords=5, shields=2, tridents=1, spears=0)
 COMBATS = {
     "4 swords (5 dice) vs 5-sword animal with 2 shields and a reroll": (
-        lambda: team_fighter(["sword"] * 4), lambda: animal_fighter(BEAST)),
+        lambda: team_fighter(["sword"] * 4),
+        lambda: animal_fighter(BEAST),
+    ),
     "team vs team: nets, reroll, shields": (
         lambda: team_fighter(["net", "sword", "sword", "trident"], 1),
-        lambda: team_fighter(["spear", "net", "sword", "shield"], 1)),
+        lambda: team_fighter(["spear", "net", "sword", "shield"], 1),
+    ),
 }
 
 
@@ -68,8 +71,12 @@ def bench_odds(runs: int) -> dict[str, Any]:
             odds = combat_odds(challenger, defender)
             times.append((time.perf_counter() - t0) * 1000)
         assert sum(odds.joint.values()) == 1
-        out[name] = {"runs": runs, "median_ms": statistics.median(times), "max_ms": max(times),
-                     "outcomes": len(odds.joint)}
+        out[name] = {
+            "runs": runs,
+            "median_ms": statistics.median(times),
+            "max_ms": max(times),
+            "outcomes": len(odds.joint),
+        }
     return out
 
 
@@ -84,8 +91,9 @@ def step_times_ns(config: GladiatorenConfig, seed: int) -> list[int]:
         t0 = clock()
         legal = state.legal_actions()
         t1 = clock()
-        action = roller.choose(state.chance_outcomes()) if state.is_chance_node \
-            else rng.choice(legal)
+        action = (
+            roller.choose(state.chance_outcomes()) if state.is_chance_node else rng.choice(legal)
+        )
         t2 = clock()
         state.apply(action)
         t3 = clock()
@@ -114,8 +122,12 @@ def bench_games(config: GladiatorenConfig, games: int, seed: int) -> dict[str, A
     for i in range(games):
         turns += play_random_game(new_game(config), seed + i).turn
     elapsed = time.perf_counter() - start
-    return {"games": games, "seconds": elapsed, "games_per_s": games / elapsed,
-            "mean_turns": turns / games}
+    return {
+        "games": games,
+        "seconds": elapsed,
+        "games_per_s": games / elapsed,
+        "mean_turns": turns / games,
+    }
 
 
 def machine() -> dict[str, str]:
@@ -128,9 +140,13 @@ def machine() -> dict[str, str]:
                     break
         except OSError:
             pass
-    return {"machine": platform.machine(), "processor": processor or "unknown",
-            "platform": platform.platform(), "python": platform.python_version(),
-            "implementation": platform.python_implementation()}
+    return {
+        "machine": platform.machine(),
+        "processor": processor or "unknown",
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+    }
 
 
 def run(games: int, seed: int, odds_runs: int) -> dict[str, Any]:
@@ -138,8 +154,10 @@ def run(games: int, seed: int, odds_runs: int) -> dict[str, Any]:
     results = {}
     for players in PLAYER_COUNTS:
         config = GladiatorenConfig(players=players)
-        results[str(players)] = {"step": bench_steps(config, games, seed),
-                                 "game": bench_games(config, games, seed)}
+        results[str(players)] = {
+            "step": bench_steps(config, games, seed),
+            "game": bench_games(config, games, seed),
+        }
     worst = max(o["median_ms"] for o in odds.values())
     return {
         "benchmark": "gladiatoren",
@@ -164,33 +182,46 @@ def report(summary: dict[str, Any]) -> str:
         "combat odds, computed cold (caches cleared):",
     ]
     for name, o in summary["odds"].items():
-        lines.append(f"  {name}: median {o['median_ms']:.2f} ms, max {o['max_ms']:.2f} ms "
-                     f"({o['outcomes']} outcomes, {o['runs']} runs)")
-    lines += ["", f"{'players':>7}  {'steps':>7}  {'median ms':>9}  {'p90 ms':>7}  "
-              f"{'p99 ms':>7}  {'max ms':>7}  {'games/s':>8}  {'turns/game':>10}"]
+        lines.append(
+            f"  {name}: median {o['median_ms']:.2f} ms, max {o['max_ms']:.2f} ms "
+            f"({o['outcomes']} outcomes, {o['runs']} runs)"
+        )
+    lines += [
+        "",
+        f"{'players':>7}  {'steps':>7}  {'median ms':>9}  {'p90 ms':>7}  "
+        f"{'p99 ms':>7}  {'max ms':>7}  {'games/s':>8}  {'turns/game':>10}",
+    ]
     for players, r in summary["results"].items():
         s, g = r["step"], r["game"]
-        lines.append(f"{players:>7}  {s['steps']:>7}  {s['median_ms']:>9.4f}  "
-                     f"{s['p90_ms']:>7.4f}  {s['p99_ms']:>7.4f}  {s['max_ms']:>7.3f}  "
-                     f"{g['games_per_s']:>8.1f}  {g['mean_turns']:>10.1f}")
+        lines.append(
+            f"{players:>7}  {s['steps']:>7}  {s['median_ms']:>9.4f}  "
+            f"{s['p90_ms']:>7.4f}  {s['p99_ms']:>7.4f}  {s['max_ms']:>7.3f}  "
+            f"{g['games_per_s']:>8.1f}  {g['mean_turns']:>10.1f}"
+        )
     worst = max(o["max_ms"] for o in summary["odds"].values())
     ok = "ok" if summary["meets_targets"]["odds"] else "MISSED"
-    lines += ["", f"target: largest combat odds <= {TARGET_ODDS_MS:.0f} ms   measured (worst "
-              f"median) {max(o['median_ms'] for o in summary['odds'].values()):.2f} ms, "
-              f"worst run {worst:.2f} ms   {ok}"]
+    lines += [
+        "",
+        f"target: largest combat odds <= {TARGET_ODDS_MS:.0f} ms   measured (worst "
+        f"median) {max(o['median_ms'] for o in summary['odds'].values()):.2f} ms, "
+        f"worst run {worst:.2f} ms   {ok}",
+    ]
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=100,
-                        help="games per player count (default 100)")
-    parser.add_argument("--odds-runs", type=int, default=20,
-                        help="cold odds computations per combat (default 20)")
+    parser.add_argument(
+        "--games", type=int, default=100, help="games per player count (default 100)"
+    )
+    parser.add_argument(
+        "--odds-runs", type=int, default=20, help="cold odds computations per combat (default 20)"
+    )
     parser.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
     parser.add_argument("--json", action="store_true", help="print a JSON summary")
-    parser.add_argument("--quick", action="store_true",
-                        help="tiny sizes for a smoke test (3 games, 2 odds runs)")
+    parser.add_argument(
+        "--quick", action="store_true", help="tiny sizes for a smoke test (3 games, 2 odds runs)"
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.games, args.odds_runs = 3, 2

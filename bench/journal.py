@@ -61,13 +61,16 @@ def journal_of(directory: Path, records: int, seed: int = 1) -> Path:
     while session.journal._next <= records:
         state = session.state
         if state.is_terminal:
-            raise RuntimeError("the game ended before the journal was long enough; use a "
-                               "smaller --records or another seed")
+            raise RuntimeError(
+                "the game ended before the journal was long enough; use a "
+                "smaller --records or another seed"
+            )
         if not state.is_chance_node and session.undoable() and rng.random() < 0.6:
             session.undo(1)
             continue
-        action = roller.choose(state.chance_outcomes()) if state.is_chance_node else \
-            bot.choose(state)
+        action = (
+            roller.choose(state.chance_outcomes()) if state.is_chance_node else bot.choose(state)
+        )
         session.commit(action)
         session.apply(action)
     session.journal.close()
@@ -108,11 +111,16 @@ def main() -> int:
     result = {
         "machine": f"{platform.machine()} {platform.platform()}",
         "python": platform.python_version(),
-        "append_fsync_ms": {"median": statistics.median(appends) * 1000,
-                            "p99": appends[int(len(appends) * 0.99) - 1] * 1000,
-                            "count": len(appends)},
-        "resume_s": {"median": statistics.median(resumes), "max": max(resumes),
-                     "records": lines - 1},
+        "append_fsync_ms": {
+            "median": statistics.median(appends) * 1000,
+            "p99": appends[int(len(appends) * 0.99) - 1] * 1000,
+            "count": len(appends),
+        },
+        "resume_s": {
+            "median": statistics.median(resumes),
+            "max": max(resumes),
+            "records": lines - 1,
+        },
         "target_resume_s": TARGET_RESUME_S,
     }
     result["ok"] = result["resume_s"]["median"] <= TARGET_RESUME_S
@@ -121,11 +129,15 @@ def main() -> int:
     else:
         print(f"machine: {result['machine']}; python {result['python']}")
         a = result["append_fsync_ms"]
-        print(f"append + fsync: median {a['median']:.3f} ms, p99 {a['p99']:.3f} ms "
-              f"({a['count']} records)")
+        print(
+            f"append + fsync: median {a['median']:.3f} ms, p99 {a['p99']:.3f} ms "
+            f"({a['count']} records)"
+        )
         r = result["resume_s"]
-        print(f"resume of {r['records']} records: median {r['median']:.3f} s, max "
-              f"{r['max']:.3f} s (target <= {TARGET_RESUME_S} s)")
+        print(
+            f"resume of {r['records']} records: median {r['median']:.3f} s, max "
+            f"{r['max']:.3f} s (target <= {TARGET_RESUME_S} s)"
+        )
     return 0
 
 

@@ -135,8 +135,11 @@ def main(argv: list[str] | None = None) -> int:
     summary = {
         "bench": "serial_latency",
         "backend": "serial (pyserial) on a pty to the virtual board (firmware on CPython)",
-        "machine": {"python": platform.python_version(), "processor": platform.machine(),
-                    "system": platform.system()},
+        "machine": {
+            "python": platform.python_version(),
+            "processor": platform.machine(),
+            "system": platform.system(),
+        },
         "latency": latency,
         "matrix": fps,
         "link": {"retransmits": stats["retransmits"], "decode_errors": stats["decode_errors"]},

@@ -36,15 +36,20 @@ TARGETS = {"help_s": 0.3, "serve_ready_s": 1.0, "serve_rss_mb": 60.0}
 
 def time_help() -> float:
     start = time.perf_counter()
-    subprocess.run([*COMMAND, "--help"], cwd=ROOT, env=ENV, check=True,
-                   stdout=subprocess.DEVNULL)
+    subprocess.run([*COMMAND, "--help"], cwd=ROOT, env=ENV, check=True, stdout=subprocess.DEVNULL)
     return time.perf_counter() - start
 
 
 def time_serve_ready() -> float:
     start = time.perf_counter()
-    proc = subprocess.Popen([*COMMAND, "serve", "--hardware", "sim"], cwd=ROOT, env=ENV,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        [*COMMAND, "serve", "--hardware", "sim"],
+        cwd=ROOT,
+        env=ENV,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         assert proc.stdout is not None
         for line in proc.stdout:
@@ -61,8 +66,13 @@ def time_serve_ready() -> float:
 
 
 def serve_peak_rss_mb() -> float:
-    subprocess.run([*COMMAND, "serve", "--autoplay", "--games", "3"], cwd=ROOT, env=ENV,
-                   check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [*COMMAND, "serve", "--autoplay", "--games", "3"],
+        cwd=ROOT,
+        env=ENV,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
     return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # KiB on Linux
 
 
@@ -83,19 +93,27 @@ def main() -> int:
         "serve_rss_mb": {"peak": rss},
         "targets": TARGETS,
     }
-    result["ok"] = (result["help_s"]["median"] <= TARGETS["help_s"]
-                    and result["serve_ready_s"]["median"] <= TARGETS["serve_ready_s"]
-                    and rss <= TARGETS["serve_rss_mb"])
+    result["ok"] = (
+        result["help_s"]["median"] <= TARGETS["help_s"]
+        and result["serve_ready_s"]["median"] <= TARGETS["serve_ready_s"]
+        and rss <= TARGETS["serve_rss_mb"]
+    )
     if args.json:
         print(json.dumps(result))
     else:
         print(f"machine: {result['machine']}; python {result['python']}; {args.runs} runs")
-        print(f"companion --help      median {statistics.median(helps):.3f} s  "
-              f"max {helps[-1]:.3f} s   target <= {TARGETS['help_s']} s")
-        print(f"serve to ready        median {statistics.median(readies):.3f} s  "
-              f"max {readies[-1]:.3f} s   target <= {TARGETS['serve_ready_s']} s")
-        print(f"serve peak RSS        {rss:.1f} MB (3 assist games)   "
-              f"target <= {TARGETS['serve_rss_mb']} MB")
+        print(
+            f"companion --help      median {statistics.median(helps):.3f} s  "
+            f"max {helps[-1]:.3f} s   target <= {TARGETS['help_s']} s"
+        )
+        print(
+            f"serve to ready        median {statistics.median(readies):.3f} s  "
+            f"max {readies[-1]:.3f} s   target <= {TARGETS['serve_ready_s']} s"
+        )
+        print(
+            f"serve peak RSS        {rss:.1f} MB (3 assist games)   "
+            f"target <= {TARGETS['serve_rss_mb']} MB"
+        )
     return 0
 
 

@@ -53,8 +53,9 @@ SAFETY_ROUNDS = 300
 
 
 def config_for(players: int, rounds: int) -> SkirmishConfig:
-    return SkirmishConfig(players=players, map="colosseum" if players > 8 else "default",
-                          round_limit=rounds)
+    return SkirmishConfig(
+        players=players, map="colosseum" if players > 8 else "default", round_limit=rounds
+    )
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -103,8 +104,12 @@ def bench_random_games(players: int, games: int, seed: int) -> dict[str, Any]:
     for i in range(games):
         play_random_game(new_game(config_for(players, RANDOM_ROUNDS)), seed + i)
     elapsed = time.perf_counter() - start
-    return {"games": games, "seconds": elapsed, "games_per_s": games / elapsed,
-            "round_limit": RANDOM_ROUNDS}
+    return {
+        "games": games,
+        "seconds": elapsed,
+        "games_per_s": games / elapsed,
+        "round_limit": RANDOM_ROUNDS,
+    }
 
 
 def bench_bot_games(players: int, games: int, seed: int) -> dict[str, Any]:
@@ -221,11 +226,13 @@ def report(summary: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=50,
-                        help="games per player count (default 50)")
+    parser.add_argument("--games", type=int, default=50, help="games per player count (default 50)")
     parser.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
-    parser.add_argument("--quick", action="store_true",
-                        help="a tiny size (1 game per player count), for a smoke test")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="a tiny size (1 game per player count), for a smoke test",
+    )
     parser.add_argument("--json", action="store_true", help="print a JSON summary")
     args = parser.parse_args(argv)
     if args.quick:

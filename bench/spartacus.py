@@ -52,8 +52,11 @@ def _clear() -> None:
 
 def bench_odds(runs: int) -> dict[str, Any]:
     data = builtin_data()
-    full = Modifiers((data.abilities["pair-extra-wound"],),
-                     (data.abilities["defence-triple-counter"],), extra_wound=1)
+    full = Modifiers(
+        (data.abilities["pair-extra-wound"],),
+        (data.abilities["defence-triple-counter"],),
+        extra_wound=1,
+    )
     cases = {
         "3v3": (3, 3, Modifiers(), False, False),
         "5v5": (5, 5, Modifiers(), False, False),
@@ -68,8 +71,11 @@ def bench_odds(runs: int) -> dict[str, Any]:
             t0 = time.perf_counter()
             O.attack_odds(a, d, mods, attack_reroll=ar, defence_reroll=dr)
             times.append((time.perf_counter() - t0) * 1000)
-        out[name] = {"median_ms": statistics.median(times), "max_ms": max(times),
-                     "runs": len(times)}
+        out[name] = {
+            "median_ms": statistics.median(times),
+            "max_ms": max(times),
+            "runs": len(times),
+        }
     return out
 
 
@@ -85,8 +91,9 @@ def step_times_ns(config: SpartacusConfig, seed: int) -> list[int]:
         t0 = clock()
         state.legal_actions()
         t1 = clock()
-        action = (roller.choose(state.chance_outcomes()) if state.is_chance_node
-                  else bot.choose(state))
+        action = (
+            roller.choose(state.chance_outcomes()) if state.is_chance_node else bot.choose(state)
+        )
         t2 = clock()
         state.apply(action)
         t3 = clock()
@@ -96,9 +103,14 @@ def step_times_ns(config: SpartacusConfig, seed: int) -> list[int]:
 
 def summarise(times: list[int], games: int) -> dict[str, Any]:
     times = sorted(times)
-    return {"games": games, "steps": len(times), "median_ms": statistics.median(times) / 1e6,
-            "p90_ms": times[int(0.9 * (len(times) - 1))] / 1e6,
-            "p99_ms": times[int(0.99 * (len(times) - 1))] / 1e6, "max_ms": times[-1] / 1e6}
+    return {
+        "games": games,
+        "steps": len(times),
+        "median_ms": statistics.median(times) / 1e6,
+        "p90_ms": times[int(0.9 * (len(times) - 1))] / 1e6,
+        "p99_ms": times[int(0.99 * (len(times) - 1))] / 1e6,
+        "max_ms": times[-1] / 1e6,
+    }
 
 
 def bench_steps(games: int, fights: int, seed: int) -> dict[str, Any]:
@@ -109,9 +121,12 @@ def bench_steps(games: int, fights: int, seed: int) -> dict[str, Any]:
         game_times += step_times_ns(config, seed + i)
     fight_times: list[int] = []
     for i in range(fights):
-        config = SpartacusConfig(fight=(
-            FighterSpec.from_card(data, "spartacus", ("gladius", "helm", "netz")),
-            FighterSpec.from_card(data, "agron", ("dreizack", "schild"))))
+        config = SpartacusConfig(
+            fight=(
+                FighterSpec.from_card(data, "spartacus", ("gladius", "helm", "netz")),
+                FighterSpec.from_card(data, "agron", ("dreizack", "schild")),
+            )
+        )
         fight_times += step_times_ns(config, seed + i)
     return {"game": summarise(game_times, games), "fight": summarise(fight_times, fights)}
 
@@ -132,11 +147,17 @@ def main(argv: list[str] | None = None) -> int:
         <= TARGET_STEP_MEDIAN_MS,
     }
     summary = {
-        "machine": {"machine": platform.machine(), "processor": platform.processor(),
-                    "python": platform.python_version()},
-        "odds": odds, "steps": steps,
-        "targets": {"odds_5v5_ms_max": TARGET_ODDS_5V5_MS,
-                    "step_median_ms_max": TARGET_STEP_MEDIAN_MS},
+        "machine": {
+            "machine": platform.machine(),
+            "processor": platform.processor(),
+            "python": platform.python_version(),
+        },
+        "odds": odds,
+        "steps": steps,
+        "targets": {
+            "odds_5v5_ms_max": TARGET_ODDS_5V5_MS,
+            "step_median_ms_max": TARGET_STEP_MEDIAN_MS,
+        },
         "meets_targets": meets,
     }
     if args.json:
@@ -145,15 +166,21 @@ def main(argv: list[str] | None = None) -> int:
     m = summary["machine"]
     print(f"python: {m['python']} on {m['machine']} {m['processor']}")
     for name, r in odds.items():
-        print(f"odds {name:>24}: median {r['median_ms']:7.2f} ms, max {r['max_ms']:7.2f} ms "
-              f"({r['runs']} cold runs)")
+        print(
+            f"odds {name:>24}: median {r['median_ms']:7.2f} ms, max {r['max_ms']:7.2f} ms "
+            f"({r['runs']} cold runs)"
+        )
     for name, r in steps.items():
-        print(f"step {name:>5}: {r['steps']} steps in {r['games']} {name}s, median "
-              f"{r['median_ms'] * 1000:.1f} us, p90 {r['p90_ms'] * 1000:.1f} us, p99 "
-              f"{r['p99_ms'] * 1000:.1f} us, max {r['max_ms']:.2f} ms")
-    print(f"target 5v5 odds (abilities, rerolls) <= {TARGET_ODDS_5V5_MS:.0f} ms: "
-          f"{'met' if meets['odds_5v5'] else 'MISSED'}; median step <= "
-          f"{TARGET_STEP_MEDIAN_MS} ms: {'met' if meets['step_median'] else 'MISSED'}")
+        print(
+            f"step {name:>5}: {r['steps']} steps in {r['games']} {name}s, median "
+            f"{r['median_ms'] * 1000:.1f} us, p90 {r['p90_ms'] * 1000:.1f} us, p99 "
+            f"{r['p99_ms'] * 1000:.1f} us, max {r['max_ms']:.2f} ms"
+        )
+    print(
+        f"target 5v5 odds (abilities, rerolls) <= {TARGET_ODDS_5V5_MS:.0f} ms: "
+        f"{'met' if meets['odds_5v5'] else 'MISSED'}; median step <= "
+        f"{TARGET_STEP_MEDIAN_MS} ms: {'met' if meets['step_median'] else 'MISSED'}"
+    )
     return 0
 
 

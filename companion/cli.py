@@ -52,111 +52,195 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     demo = sub.add_parser("demo", help="watch a full game of bots (Battle Royale, or --game)")
-    demo.add_argument("--game", choices=("battle-royale", "skirmish", "gladiatoren",
-                                         "spartacus"),
-                      default="battle-royale", help="the game (default battle-royale)")
-    demo.add_argument("--players", type=int, choices=range(2, 11), metavar="N",
-                      help="Battle Royale 2..4 (default 4); skirmish 2..10 (default 2); "
-                      "gladiatoren 2..5 (default 4)")
-    demo.add_argument("--hardware", choices=("sim", "virtual-board"), default="sim",
-                      help="sim (default), or virtual-board: the firmware's logic behind a "
-                      "pseudo-terminal, driven through the real serial backend")
+    demo.add_argument(
+        "--game",
+        choices=("battle-royale", "skirmish", "gladiatoren", "spartacus"),
+        default="battle-royale",
+        help="the game (default battle-royale)",
+    )
+    demo.add_argument(
+        "--players",
+        type=int,
+        choices=range(2, 11),
+        metavar="N",
+        help="Battle Royale 2..4 (default 4); skirmish 2..10 (default 2); "
+        "gladiatoren 2..5 (default 4)",
+    )
+    demo.add_argument(
+        "--hardware",
+        choices=("sim", "virtual-board"),
+        default="sim",
+        help="sim (default), or virtual-board: the firmware's logic behind a "
+        "pseudo-terminal, driven through the real serial backend",
+    )
     demo.add_argument("--map", help="skirmish: map name from the data file")
     demo.add_argument("--rounds", type=int, help="skirmish: stop after this many rounds")
     demo.add_argument("--seed", type=int, default=2024, help="seed (default 2024)")
-    demo.add_argument("--speed", type=_positive_float, default=1.0,
-                      help="playback speed factor on a terminal (2 = twice as fast)")
+    demo.add_argument(
+        "--speed",
+        type=_positive_float,
+        default=1.0,
+        help="playback speed factor on a terminal (2 = twice as fast)",
+    )
     demo.add_argument("--layout", default="first-game", help="layout name from the data file")
     demo.add_argument("--data", help="Battle Royale data file (cards, layouts)")
-    demo.add_argument("--journal", help="journal file (default: a new file in the data "
-                      "directory, shown on screen)")
+    demo.add_argument(
+        "--journal",
+        help="journal file (default: a new file in the data directory, shown on screen)",
+    )
     demo.set_defaults(handler="companion.commands.demo:run")
 
     play = sub.add_parser(
-        "play", help="run a game at the table (assist or tracked mode)",
-        description="Settings come from --config (a table.toml) when given; flags override it.")
-    play.add_argument("game", choices=("battle-royale", "skirmish", "spartacus"),
-                      help="the game")
-    play.add_argument("--players", type=int, choices=range(2, 11), metavar="N",
-                      help="Battle Royale 2..4 (default 4); skirmish 2..10 (default 2)")
+        "play",
+        help="run a game at the table (assist or tracked mode)",
+        description="Settings come from --config (a table.toml) when given; flags override it.",
+    )
+    play.add_argument("game", choices=("battle-royale", "skirmish", "spartacus"), help="the game")
+    play.add_argument(
+        "--players",
+        type=int,
+        choices=range(2, 11),
+        metavar="N",
+        help="Battle Royale 2..4 (default 4); skirmish 2..10 (default 2)",
+    )
     play.add_argument("--map", help="skirmish: map name from the data file")
     play.add_argument("--teams", help="skirmish: profile IDs per seat, e.g. 1,4,7/2,5,8")
     play.add_argument("--rounds", type=int, help="skirmish: stop after this many rounds")
-    play.add_argument("--victory", choices=("last-standing", "points"),
-                      help="skirmish: how the game is won (default last-standing)")
-    play.add_argument("--mode", choices=("assist", "tracked"),
-                      help="assist: the pieces on the table are the truth, buttons drive the "
-                      "companion; tracked: every figure is entered or played by bots (default)")
-    play.add_argument("--hardware", choices=HARDWARE_CHOICES,
-                      help="sim: simulated hardware (default); gpio: the Pi's pins")
-    play.add_argument("--bots", type=int,
-                      help="tracked mode: how many seats bots play, the last ones (default: "
-                      "all but the first)")
-    play.add_argument("--autoplay", action="store_true",
-                      help="simulated people press the simulated buttons (sim hardware only)")
+    play.add_argument(
+        "--victory",
+        choices=("last-standing", "points"),
+        help="skirmish: how the game is won (default last-standing)",
+    )
+    play.add_argument(
+        "--mode",
+        choices=("assist", "tracked"),
+        help="assist: the pieces on the table are the truth, buttons drive the "
+        "companion; tracked: every figure is entered or played by bots (default)",
+    )
+    play.add_argument(
+        "--hardware",
+        choices=HARDWARE_CHOICES,
+        help="sim: simulated hardware (default); gpio: the Pi's pins",
+    )
+    play.add_argument(
+        "--bots",
+        type=int,
+        help="tracked mode: how many seats bots play, the last ones (default: all but the first)",
+    )
+    play.add_argument(
+        "--autoplay",
+        action="store_true",
+        help="simulated people press the simulated buttons (sim hardware only)",
+    )
     play.add_argument("--seed", type=int, help="repeatable dice and bots")
     play.add_argument("--layout", help="layout name from the data file (default first-game)")
     play.add_argument("--data", help="Battle Royale data file (cards, layouts)")
     play.add_argument("--start-player", type=int, help="seat that starts (default: drawn)")
     play.add_argument("--config", help="table.toml with [game] and [hardware] settings")
-    play.add_argument("--speed", type=_positive_float, default=1.0,
-                      help="bot playback speed factor on a terminal")
-    play.add_argument("--journal", help="journal file (default: a new file in the data "
-                      "directory, shown on screen)")
-    play.add_argument("--length", choices=("quick", "standard", "long"),
-                      help="spartacus: quick (7 influence, default), standard (4) or long (1)")
+    play.add_argument(
+        "--speed", type=_positive_float, default=1.0, help="bot playback speed factor on a terminal"
+    )
+    play.add_argument(
+        "--journal",
+        help="journal file (default: a new file in the data directory, shown on screen)",
+    )
+    play.add_argument(
+        "--length",
+        choices=("quick", "standard", "long"),
+        help="spartacus: quick (7 influence, default), standard (4) or long (1)",
+    )
     play.add_argument("--arena", help="spartacus: arena from the data file (default default)")
     play.set_defaults(handler="companion.commands.play:run")
 
     selftest = sub.add_parser("selftest", help="check every LED, button and the solenoid")
-    selftest.add_argument("--hardware", choices=HARDWARE_CHOICES, default=None,
-                          help="hardware profile (default: from --config, else sim)")
+    selftest.add_argument(
+        "--hardware",
+        choices=HARDWARE_CHOICES,
+        default=None,
+        help="hardware profile (default: from --config, else sim)",
+    )
     selftest.add_argument("--config", help="table.toml with a [hardware] table")
-    selftest.add_argument("--fire", action="store_true",
-                          help="also fire one test pulse, after a typed confirmation")
-    selftest.add_argument("--timeout", type=_positive_float, default=10.0,
-                          help="seconds to wait for each button press (default 10)")
+    selftest.add_argument(
+        "--fire", action="store_true", help="also fire one test pulse, after a typed confirmation"
+    )
+    selftest.add_argument(
+        "--timeout",
+        type=_positive_float,
+        default=10.0,
+        help="seconds to wait for each button press (default 10)",
+    )
     selftest.set_defaults(handler="companion.commands.selftest:run")
 
     serve = sub.add_parser("serve", help="the headless Pi service (assist mode)")
-    serve.add_argument("--config", help="table.toml (default: /etc/companion/table.toml "
-                       "if present, else built-in defaults on simulated hardware)")
-    serve.add_argument("--autoplay", action="store_true",
-                       help="simulated people press the buttons (sim hardware; for trying it)")
-    serve.add_argument("--games", type=_positive_int,
-                       help="stop after this many games (default: run until stopped)")
-    serve.add_argument("--hardware", choices=HARDWARE_CHOICES, default=None,
-                       help="override the config's hardware profile")
-    serve.add_argument("--journal-dir", help="where the service keeps its journals and looks "
-                       "for an unfinished game to resume (default: $STATE_DIRECTORY/journals, "
-                       "else the user's data directory)")
-    serve.add_argument("--journal", help="journal file of the first game: continued if it "
-                       "exists and is unfinished, else a new game starts in it")
-    serve.add_argument("--new", action="store_true",
-                       help="start a new game even if an unfinished one could be resumed")
+    serve.add_argument(
+        "--config",
+        help="table.toml (default: /etc/companion/table.toml "
+        "if present, else built-in defaults on simulated hardware)",
+    )
+    serve.add_argument(
+        "--autoplay",
+        action="store_true",
+        help="simulated people press the buttons (sim hardware; for trying it)",
+    )
+    serve.add_argument(
+        "--games",
+        type=_positive_int,
+        help="stop after this many games (default: run until stopped)",
+    )
+    serve.add_argument(
+        "--hardware",
+        choices=HARDWARE_CHOICES,
+        default=None,
+        help="override the config's hardware profile",
+    )
+    serve.add_argument(
+        "--journal-dir",
+        help="where the service keeps its journals and looks "
+        "for an unfinished game to resume (default: $STATE_DIRECTORY/journals, "
+        "else the user's data directory)",
+    )
+    serve.add_argument(
+        "--journal",
+        help="journal file of the first game: continued if it "
+        "exists and is unfinished, else a new game starts in it",
+    )
+    serve.add_argument(
+        "--new",
+        action="store_true",
+        help="start a new game even if an unfinished one could be resumed",
+    )
     serve.set_defaults(handler="companion.commands.serve:run")
 
     resume = sub.add_parser("resume", help="continue a game from its journal (after a power cut)")
     resume.add_argument("journal", help="the journal file (.jsonl)")
-    resume.add_argument("--until-line", type=_positive_int,
-                        help="use only the records up to this line (after a corrupt record); "
-                        "continues in a new journal file, the original is not changed")
-    resume.add_argument("--hardware", choices=HARDWARE_CHOICES,
-                        help="hardware profile (default: the one the game started with)")
+    resume.add_argument(
+        "--until-line",
+        type=_positive_int,
+        help="use only the records up to this line (after a corrupt record); "
+        "continues in a new journal file, the original is not changed",
+    )
+    resume.add_argument(
+        "--hardware",
+        choices=HARDWARE_CHOICES,
+        help="hardware profile (default: the one the game started with)",
+    )
     resume.add_argument("--config", help="table.toml for the [hardware] settings")
     resume.set_defaults(handler="companion.commands.resume:run")
 
     replay_cmd = sub.add_parser("replay", help="show a journalled game at its end or at a turn")
     replay_cmd.add_argument("journal", help="the journal file (.jsonl)")
-    replay_cmd.add_argument("--turn", type=_positive_int,
-                            help="show the state at the end of this turn")
-    replay_cmd.add_argument("--until-line", type=_positive_int,
-                            help="read only the records up to this line")
+    replay_cmd.add_argument(
+        "--turn", type=_positive_int, help="show the state at the end of this turn"
+    )
+    replay_cmd.add_argument(
+        "--until-line", type=_positive_int, help="read only the records up to this line"
+    )
     replay_cmd.add_argument("--json", action="store_true", help="stable JSON for tools")
     replay_cmd.set_defaults(handler="companion.commands.replay:run")
 
-    attack = sub.add_parser("attack", help="arena skirmish attack assistant: dice, exact odds, "
-                            "roll, hits")
+    attack = sub.add_parser(
+        "attack", help="arena skirmish attack assistant: dice, exact odds, roll, hits"
+    )
     from companion.commands.skirmish import add_attack_arguments  # argparse only: stays fast
 
     add_attack_arguments(attack)
@@ -168,64 +252,92 @@ def build_parser() -> argparse.ArgumentParser:
 
     roll = sub.add_parser("roll", help="roll a die: doom, star, red, black, blue or dN")
     roll.add_argument("die", help="die name (see 'companion dice')")
-    roll.add_argument("count", nargs="?", default=1, type=_positive_int,
-                      help="how many dice (default 1)")
+    roll.add_argument(
+        "count", nargs="?", default=1, type=_positive_int, help="how many dice (default 1)"
+    )
     roll.add_argument("--seed", type=int, help="repeatable rolls (demos, tests, replays)")
     roll.add_argument("--json", action="store_true", help="machine-readable output")
     roll.set_defaults(handler="companion.commands.roll:roll")
     glad = sub.add_parser(
-        "gladiatoren", help="Kampf der Gladiatoren: play, demo, dice only, combat assistant",
+        "gladiatoren",
+        help="Kampf der Gladiatoren: play, demo, dice only, combat assistant",
         description="Kampf der Gladiatoren (Knizia, 2002): a tracked game, a bot demo, the star "
-        "dice only, or the combat assistant with exact odds.")
+        "dice only, or the combat assistant with exact odds.",
+    )
     gsub = glad.add_subparsers(dest="gladiatoren_command", metavar="MODE", required=True)
-    gplay = gsub.add_parser("play", help="a tracked game: people at the terminal, bots for the "
-                            "other seats")
+    gplay = gsub.add_parser(
+        "play", help="a tracked game: people at the terminal, bots for the other seats"
+    )
     gplay.add_argument("--players", type=int, choices=(2, 3, 4, 5), help="2..5 (default 3)")
-    gplay.add_argument("--bots", type=int, help="how many seats bots play, the last ones "
-                       "(default: all but the first)")
+    gplay.add_argument(
+        "--bots",
+        type=int,
+        help="how many seats bots play, the last ones (default: all but the first)",
+    )
     gplay.add_argument("--bot-seats", help="bots for these seats instead, e.g. 0,2")
     gplay.add_argument("--start-player", type=int, help="the oldest player's seat (default 0)")
     gplay.add_argument("--seed", type=int, help="repeatable dice and bots")
     gplay.add_argument("--data", help="gladiator data file (arena, animals; default: built-in)")
-    gplay.add_argument("--hardware", choices=("sim", "gpio"), default="sim",
-                       help="sim: simulated buttons and display (default); gpio: the Pi's pins")
-    gplay.add_argument("--speed", type=_positive_float, default=1.0,
-                       help="bot playback speed factor on a terminal")
-    gplay.add_argument("--journal", help="journal file (default: a new file in the data "
-                       "directory, shown on screen)")
+    gplay.add_argument(
+        "--hardware",
+        choices=("sim", "gpio"),
+        default="sim",
+        help="sim: simulated buttons and display (default); gpio: the Pi's pins",
+    )
+    gplay.add_argument(
+        "--speed", type=_positive_float, default=1.0, help="bot playback speed factor on a terminal"
+    )
+    gplay.add_argument(
+        "--journal",
+        help="journal file (default: a new file in the data directory, shown on screen)",
+    )
     gplay.set_defaults(handler="companion.commands.gladiatoren:run_play")
     gdemo = gsub.add_parser("demo", help="watch a full seeded game of bots")
     gdemo.add_argument("--players", type=int, choices=(2, 3, 4, 5), default=4)
     gdemo.add_argument("--seed", type=int, default=2002, help="seed (default 2002)")
     gdemo.add_argument("--data", help="gladiator data file")
-    gdemo.add_argument("--speed", type=_positive_float, default=1.0,
-                       help="playback speed factor on a terminal")
-    gdemo.add_argument("--journal", help="journal file (default: a new file in the data "
-                       "directory)")
+    gdemo.add_argument(
+        "--speed", type=_positive_float, default=1.0, help="playback speed factor on a terminal"
+    )
+    gdemo.add_argument("--journal", help="journal file (default: a new file in the data directory)")
     gdemo.set_defaults(handler="companion.commands.gladiatoren:run_demo")
     gdice = gsub.add_parser("dice", help="roll star dice only: red double, yellow single, blank")
-    gdice.add_argument("count", nargs="?", type=_positive_int, default=1,
-                       help="how many dice (default 1)")
+    gdice.add_argument(
+        "count", nargs="?", type=_positive_int, default=1, help="how many dice (default 1)"
+    )
     gdice.add_argument("--rolls", type=_positive_int, default=1, help="how many rolls")
-    gdice.add_argument("--loop", action="store_true",
-                       help="roll again on every Enter (a number: that many dice; q stops)")
-    gdice.add_argument("--hardware", choices=("sim", "gpio"),
-                       help="wait for the ROLL button and show the dice on the arena display")
+    gdice.add_argument(
+        "--loop",
+        action="store_true",
+        help="roll again on every Enter (a number: that many dice; q stops)",
+    )
+    gdice.add_argument(
+        "--hardware",
+        choices=("sim", "gpio"),
+        help="wait for the ROLL button and show the dice on the arena display",
+    )
     gdice.add_argument("--seed", type=int, help="repeatable rolls")
     gdice.add_argument("--json", action="store_true", help="one JSON line per roll")
     gdice.set_defaults(handler="companion.commands.gladiatoren:run_dice")
     gcombat = gsub.add_parser(
-        "combat", help="combat assistant: odds, then the combat step by step",
+        "combat",
+        help="combat assistant: odds, then the combat step by step",
         description="Sides as short text: gladiators ('spear sword sword shield', '2 sword net') "
-        "or an animal ('lion'); '*' is a hit star already on the field.")
+        "or an animal ('lion'); '*' is a hit star already on the field.",
+    )
     gcombat.add_argument("challenger", help="the challenging team (or animal)")
     gcombat.add_argument("defender", help="the challenged team or animal")
-    gcombat.add_argument("--auto", action="store_true",
-                         help="the companion makes every choice (the odds policy)")
+    gcombat.add_argument(
+        "--auto", action="store_true", help="the companion makes every choice (the odds policy)"
+    )
     gcombat.add_argument("--seed", type=int, help="repeatable dice")
     gcombat.add_argument("--data", help="gladiator data file (animals)")
-    gcombat.add_argument("--hardware", choices=("sim", "gpio"), default="sim",
-                         help="gpio: wait for the real ROLL button")
+    gcombat.add_argument(
+        "--hardware",
+        choices=("sim", "gpio"),
+        default="sim",
+        help="gpio: wait for the real ROLL button",
+    )
     gcombat.set_defaults(handler="companion.commands.gladiatoren:run_combat")
     from companion.commands.spartacus import configure_parser as spartacus_parser  # argparse only
 

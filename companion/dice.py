@@ -120,8 +120,12 @@ def _parse_die(entry: Any, where: str) -> Die:
                 f" got {count!r}"
             )
         faces.append(
-            Face(id=f["id"], label=str(f.get("label", f["id"])),
-                 symbol=str(f.get("symbol", f["id"])), count=count)
+            Face(
+                id=f["id"],
+                label=str(f.get("label", f["id"])),
+                symbol=str(f.get("symbol", f["id"])),
+                count=count,
+            )
         )
     ids = [f.id for f in faces]
     if len(set(ids)) != len(ids):

@@ -16,7 +16,11 @@ def run_bench(*args: str, script: str = "battle_royale.py") -> subprocess.Comple
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     return subprocess.run(
         [sys.executable, str(ROOT / "bench" / script), *args],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 
@@ -58,8 +62,9 @@ def test_serve_startup_bench_json() -> None:
 
 
 def test_journal_bench_json() -> None:
-    result = run_bench("--appends", "20", "--records", "150", "--runs", "1", "--json",
-                       script="journal.py")
+    result = run_bench(
+        "--appends", "20", "--records", "150", "--runs", "1", "--json", script="journal.py"
+    )
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout)
     assert summary["append_fsync_ms"]["count"] == 20 and summary["append_fsync_ms"]["median"] > 0
@@ -79,12 +84,22 @@ def test_bench_run_writes_every_section(tmp_path) -> None:
     out = tmp_path / "performance.md"
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    result = subprocess.run([sys.executable, str(ROOT / "bench" / "run"), "--quick", "--out",
-                             str(out)], cwd=ROOT, env=env, capture_output=True, text=True,
-                            timeout=300)
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "run"), "--quick", "--out", str(out)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr
     text = out.read_text()
-    for heading in ("## Battle Royale engine", "## Red button to solenoid",
-                    "## Start-up and memory", "## Journal", "## Dice fairness"):
+    for heading in (
+        "## Battle Royale engine",
+        "## Red button to solenoid",
+        "## Start-up and memory",
+        "## Journal",
+        "## Dice fairness",
+    ):
         assert heading in text
     assert "python bench/" in text  # every figure names the command that reproduces it

@@ -125,9 +125,7 @@ def test_dice_json(capsys: pytest.CaptureFixture[str]) -> None:
     for die in dice:
         probabilities = [Fraction(f["probability"]) for f in die["faces"]]
         assert sum(probabilities) == 1, die["name"]
-        assert probabilities == [
-            get_die(die["name"]).distribution()[f["id"]] for f in die["faces"]
-        ]
+        assert probabilities == [get_die(die["name"]).distribution()[f["id"]] for f in die["faces"]]
 
 
 # --- demo -------------------------------------------------------------------------------

@@ -17,9 +17,26 @@ ALL_DICE = ("doom", "star", "red", "black", "blue", "d6", "d20")
 
 # Upper 0.001 critical values of the chi-square distribution, by degrees of freedom.
 CHI2_CRITICAL_0001 = {
-    1: 10.828, 2: 13.816, 3: 16.266, 4: 18.467, 5: 20.515, 6: 22.458, 7: 24.322,
-    8: 26.124, 9: 27.877, 10: 29.588, 11: 31.264, 12: 32.909, 13: 34.528, 14: 36.123,
-    15: 37.697, 16: 39.252, 17: 40.790, 18: 42.312, 19: 43.820, 20: 45.315,
+    1: 10.828,
+    2: 13.816,
+    3: 16.266,
+    4: 18.467,
+    5: 20.515,
+    6: 22.458,
+    7: 24.322,
+    8: 26.124,
+    9: 27.877,
+    10: 29.588,
+    11: 31.264,
+    12: 32.909,
+    13: 34.528,
+    14: 36.123,
+    15: 37.697,
+    16: 39.252,
+    17: 40.790,
+    18: 42.312,
+    19: 43.820,
+    20: 45.315,
 }
 
 
@@ -129,7 +146,12 @@ def test_shipped_doom_die_has_the_four_battle_royale_faces() -> None:
 def test_face_for_side_walks_the_faces() -> None:
     star = get_die("star")
     assert [star.face_for_side(s).id for s in range(6)] == [
-        "two_red_stars", "one_yellow_star", "one_yellow_star", "blank", "blank", "blank",
+        "two_red_stars",
+        "one_yellow_star",
+        "one_yellow_star",
+        "blank",
+        "blank",
+        "blank",
     ]
     with pytest.raises(DiceError, match="side 6"):
         star.face_for_side(6)
@@ -177,8 +199,12 @@ def _choose_counts(outcomes: list[tuple[str, Fraction]], n: int = SAMPLE) -> Cou
     "outcomes",
     [
         [("a", Fraction(1, 2)), ("b", Fraction(1, 3)), ("c", Fraction(1, 6))],
-        [("w", Fraction(2, 7)), ("x", Fraction(1, 5)), ("y", Fraction(3, 10)),
-         ("z", Fraction(3, 14))],
+        [
+            ("w", Fraction(2, 7)),
+            ("x", Fraction(1, 5)),
+            ("y", Fraction(3, 10)),
+            ("z", Fraction(3, 14)),
+        ],
         [("only", Fraction(1))],
     ],
     ids=["halves-thirds-sixths", "mixed-denominators", "certain"],
@@ -262,11 +288,13 @@ def _doc(*dice: object) -> dict[str, object]:
 
 
 def test_parse_dice_accepts_a_valid_document() -> None:
-    dice = parse_dice(_doc(
-        {"name": "coin", "faces": [{"id": "heads"}, {"id": "tails"}]},
-        {"name": "d8ish", "numeric": 8},
-        {"name": "loaded", "faces": [{"id": "x", "count": 5}, {"id": "y"}]},
-    ))
+    dice = parse_dice(
+        _doc(
+            {"name": "coin", "faces": [{"id": "heads"}, {"id": "tails"}]},
+            {"name": "d8ish", "numeric": 8},
+            {"name": "loaded", "faces": [{"id": "x", "count": 5}, {"id": "y"}]},
+        )
+    )
     assert dice["coin"].distribution() == {"heads": Fraction(1, 2), "tails": Fraction(1, 2)}
     assert dice["d8ish"].sides == 8
     assert dice["loaded"].distribution() == {"x": Fraction(5, 6), "y": Fraction(1, 6)}
@@ -276,8 +304,10 @@ def test_parse_dice_accepts_a_valid_document() -> None:
     ("entry", "message"),
     [
         ({"name": "bad", "faces": [{"id": "a"}, {"id": "a"}]}, "face id twice"),
-        ({"name": "bad", "faces": [{"id": "a", "count": 0}]},
-         "'count' must be a whole number >= 1, got 0"),
+        (
+            {"name": "bad", "faces": [{"id": "a", "count": 0}]},
+            "'count' must be a whole number >= 1, got 0",
+        ),
         ({"name": "bad", "faces": [{"id": "a", "count": -2}]}, "got -2"),
         ({"name": "bad", "faces": [{"id": "a", "count": True}]}, "'count'"),
         ({"name": "bad"}, "needs a non-empty 'faces' list or 'numeric'"),
@@ -290,9 +320,18 @@ def test_parse_dice_accepts_a_valid_document() -> None:
         ("not an object", "must be an object"),
     ],
     ids=[
-        "duplicate-face", "count-0", "count-negative", "count-bool", "missing-faces",
-        "empty-faces", "reserved-d6", "reserved-d20", "no-name", "face-without-id",
-        "numeric-text", "not-object",
+        "duplicate-face",
+        "count-0",
+        "count-negative",
+        "count-bool",
+        "missing-faces",
+        "empty-faces",
+        "reserved-d6",
+        "reserved-d20",
+        "no-name",
+        "face-without-id",
+        "numeric-text",
+        "not-object",
     ],
 )
 def test_parse_dice_errors_name_the_problem(entry: object, message: str) -> None:

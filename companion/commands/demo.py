@@ -30,12 +30,18 @@ def run(args: argparse.Namespace) -> int:
     if args.players > 4:
         raise CommandError("Battle Royale is for 2 to 4 players")
     try:
-        game = GameSettings(mode="tracked", players=args.players, bots=args.players,
-                            layout=args.layout, data_file=args.data)
+        game = GameSettings(
+            mode="tracked",
+            players=args.players,
+            bots=args.players,
+            layout=args.layout,
+            data_file=args.data,
+        )
         hardware = HardwareConfig(profile=getattr(args, "hardware", None) or "sim")
         table = TableConfig(game, hardware, "companion demo")
     except TableConfigError as exc:
         raise CommandError(str(exc)) from None
     title = f"Battle Royale demo: {args.players} bots, seed {args.seed}"
-    return play_game(PlayOptions(table, seed=args.seed, speed=args.speed, title=title,
-                                 journal=args.journal))
+    return play_game(
+        PlayOptions(table, seed=args.seed, speed=args.speed, title=title, journal=args.journal)
+    )

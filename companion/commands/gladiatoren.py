@@ -85,9 +85,15 @@ def run_play(args: argparse.Namespace, session: Any = None) -> int:
     bots = len(bot_seats)
     seed = _opt(args, "seed", random.SystemRandom().randrange(2**32))
     try:
-        config = session.config if session is not None else GladiatorenConfig(
-            players=players, start_player=_opt(args, "start_player", 0),
-            data_file=_opt(args, "data"))
+        config = (
+            session.config
+            if session is not None
+            else GladiatorenConfig(
+                players=players,
+                start_player=_opt(args, "start_player", 0),
+                data_file=_opt(args, "data"),
+            )
+        )
     except ConfigError as exc:
         raise CommandError(str(exc)) from None
     profile = _opt(args, "hardware", "sim")
@@ -95,13 +101,17 @@ def run_play(args: argparse.Namespace, session: Any = None) -> int:
     console = Console()
     title = _opt(args, "title", "Kampf der Gladiatoren")
     console.print(Rule(title))
-    console.print(f"{players} players ({players - bots} at the terminal, {bots} bots), "
-                  f"{profile} hardware, seed {seed}", soft_wrap=True)
+    console.print(
+        f"{players} players ({players - bots} at the terminal, {bots} bots), "
+        f"{profile} hardware, seed {seed}",
+        soft_wrap=True,
+    )
     if session is None:
         path = _opt(args, "journal") or new_journal_path(GAME, "tracked")
         try:
-            session = start_session(config, bots=bots, hardware=profile, seed=seed,
-                                    journal_path=path)
+            session = start_session(
+                config, bots=bots, hardware=profile, seed=seed, journal_path=path
+            )
         except (JournalError, OSError) as exc:
             raise CommandError(f"cannot start the journal: {exc}") from None
     console.print(f"journal: {session.journal_path}", soft_wrap=True)
@@ -113,8 +123,11 @@ def run_play(args: argparse.Namespace, session: Any = None) -> int:
     rng = random.Random(seed)
     view = GladiatorenView(console, pace_s=pace, title=title)
     if terminal is not None:
-        console.print("choose by number or type an action (challenge E I, give sword, keep); "
-                      "'?' lists every action, 'undo' takes back, 'quit' stops", soft_wrap=True)
+        console.print(
+            "choose by number or type an action (challenge E I, give sword, keep); "
+            "'?' lists every action, 'undo' takes back, 'quit' stops",
+            soft_wrap=True,
+        )
     try:
         with open_hardware(HardwareConfig(profile=profile), clock=clock) as hw:
             operator = SimOperator(hw, rng=random.Random(seed)) if sim else None
@@ -123,15 +136,26 @@ def run_play(args: argparse.Namespace, session: Any = None) -> int:
                 if seat in bot_seats:
                     agents[seat] = BotAgent(rng)
                 else:
-                    agents[seat] = TerminalAgent(terminal, view, parse_action,
-                                                 hint="number or action, e.g. 'challenge E I'")
-            table = GladiatorenTable(session, hw, Roller.seeded(seed), view, agents,
-                                     sleep=clock.sleep if clock else time.sleep,
-                                     operator=operator, terminal=terminal)
+                    agents[seat] = TerminalAgent(
+                        terminal, view, parse_action, hint="number or action, e.g. 'challenge E I'"
+                    )
+            table = GladiatorenTable(
+                session,
+                hw,
+                Roller.seeded(seed),
+                view,
+                agents,
+                sleep=clock.sleep if clock else time.sleep,
+                operator=operator,
+                terminal=terminal,
+            )
             state = table.run()
     except (TableStopped, EOFError) as exc:
-        console.print(f"game stopped ({exc}) after {len(session.state.history)} actions; "
-                      f"the journal is {session.journal_path}", soft_wrap=True)
+        console.print(
+            f"game stopped ({exc}) after {len(session.state.history)} actions; "
+            f"the journal is {session.journal_path}",
+            soft_wrap=True,
+        )
         return 1
     finally:
         if getattr(session, "journal", None) is not None:
@@ -147,8 +171,7 @@ def _bot_seats(args: argparse.Namespace, players: int) -> set[int]:
         try:
             chosen = {int(s) for s in str(seats).replace(" ", "").split(",") if s}
         except ValueError:
-            raise CommandError(f"--bot-seats takes seat numbers like 1,2; got {seats!r}") \
-                from None
+            raise CommandError(f"--bot-seats takes seat numbers like 1,2; got {seats!r}") from None
         if not all(0 <= s < players for s in chosen):
             raise CommandError(f"--bot-seats: seats are 0..{players - 1}, got {seats!r}")
         return chosen
@@ -163,9 +186,16 @@ def run_demo(args: argparse.Namespace) -> int:
     players = _opt(args, "players", 4)
     seed = _opt(args, "seed", 2002)
     demo = argparse.Namespace(
-        players=players, bots=players, seed=seed, data=_opt(args, "data"),
-        journal=_opt(args, "journal"), hardware="sim", speed=_opt(args, "speed", 1.0),
-        start_player=0, title=f"Kampf der Gladiatoren demo: {players} bots, seed {seed}")
+        players=players,
+        bots=players,
+        seed=seed,
+        data=_opt(args, "data"),
+        journal=_opt(args, "journal"),
+        hardware="sim",
+        speed=_opt(args, "speed", 1.0),
+        start_player=0,
+        title=f"Kampf der Gladiatoren demo: {players} bots, seed {seed}",
+    )
     return run_play(demo)
 
 
@@ -174,8 +204,11 @@ def print_result(console: Console, state: Any) -> None:
     console.print(players_table(state))
     names = [state.colours[s] for s in state.winners]
     line = colour_text(names[0], " and ".join(names))
-    line.append(f" win{'s' if len(names) == 1 else ''} with {state.score(state.winners[0])} "
-                f"points after {state.turn} turns: {state.end_reason}", style="bold green")
+    line.append(
+        f" win{'s' if len(names) == 1 else ''} with {state.score(state.winners[0])} "
+        f"points after {state.turn} turns: {state.end_reason}",
+        style="bold green",
+    )
     console.print(line, soft_wrap=True)
 
 
@@ -198,11 +231,21 @@ def run_dice(args: argparse.Namespace) -> int:
     console = Console()
     as_json = bool(getattr(args, "json", False))
     profile = _opt(args, "hardware")
-    hw = open_hardware(HardwareConfig(profile=profile),
-                       clock=ManualClock() if profile == "sim" else None) if profile else None
+    hw = (
+        open_hardware(
+            HardwareConfig(profile=profile), clock=ManualClock() if profile == "sim" else None
+        )
+        if profile
+        else None
+    )
     if not as_json:
-        console.print("star dice: [**] two red stars (1 side), [* ] one yellow star (2 sides), "
-                      "[  ] blank (3 sides)", style="dim", soft_wrap=True, markup=False)
+        console.print(
+            "star dice: [**] two red stars (1 side), [* ] one yellow star (2 sides), "
+            "[  ] blank (3 sides)",
+            style="dim",
+            soft_wrap=True,
+            markup=False,
+        )
 
     def roll_once(n: int, number: int) -> None:
         if hw is not None:
@@ -221,8 +264,9 @@ def run_dice(args: argparse.Namespace) -> int:
         text = Text(f"roll {number}: ")
         text.append_text(dice_text(faces))
         doubles, singles = faces.count("two_red_stars"), faces.count("one_yellow_star")
-        text.append(f"   {doubles} double, {singles} single, {n - doubles - singles} blank",
-                    style="dim")
+        text.append(
+            f"   {doubles} double, {singles} single, {n - doubles - singles} blank", style="dim"
+        )
         console.print(text, soft_wrap=True)
         if hw is not None:
             console.print(hw.display.render(), style="dim", markup=False)
@@ -286,14 +330,17 @@ def parse_side(text: str, data: GladiatorenData) -> tuple[str, Any, int]:
         else:
             raise CommandError(
                 f"{word!r} in {text!r} is neither a gladiator ({', '.join(KINDS)}) nor an "
-                f"animal ({', '.join(a.id for a in data.animals)})")
+                f"animal ({', '.join(a.id for a in data.animals)})"
+            )
     if animal is not None:
         if kinds:
             raise CommandError(f"{text!r}: a side is a team of gladiators or one animal")
         hits = data.animal(animal).hits
         if stars >= hits:
-            raise CommandError(f"the {animal} is defeated by {hits} hit stars; it can carry "
-                               f"0..{hits - 1}, not {stars}")
+            raise CommandError(
+                f"the {animal} is defeated by {hits} hit stars; it can carry "
+                f"0..{hits - 1}, not {stars}"
+            )
         return "animal", animal, stars
     if not 1 <= len(kinds) <= TEAM_SIZE:
         raise CommandError(f"{text!r}: a team has 1..{TEAM_SIZE} gladiators, got {len(kinds)}")
@@ -302,8 +349,9 @@ def parse_side(text: str, data: GladiatorenData) -> tuple[str, Any, int]:
     return "team", kinds, stars
 
 
-def combat_setup(challenger: str, defender: str, data_file: str | None = None) -> \
-        tuple[GladiatorenConfig, A.Action, tuple[str, str]]:
+def combat_setup(
+    challenger: str, defender: str, data_file: str | None = None
+) -> tuple[GladiatorenConfig, A.Action, tuple[str, str]]:
     """A start position for one combat, the challenge that opens it, and the sides' names.
 
     The challenger is seat 0 (red), a challenged team seat 1 (yellow). An animal
@@ -321,15 +369,21 @@ def combat_setup(challenger: str, defender: str, data_file: str | None = None) -
     arena = data.arena
     here = max(range(len(arena)), key=lambda f: (len(arena.neighbours[f]), -f))
     there = arena.neighbours[here][0]
-    far = [f for f in range(len(arena)) if f not in (here, there)
-           and here not in arena.neighbours[f] and there not in arena.neighbours[f]]
+    far = [
+        f
+        for f in range(len(arena))
+        if f not in (here, there)
+        and here not in arena.neighbours[f]
+        and there not in arena.neighbours[f]
+    ]
     teams: list[dict[str, Any]] = []
     animals: list[dict[str, Any]] = []
     for seat, (field, side) in enumerate(zip((here, there), sides, strict=True)):
         kind, what, stars = side
         if kind == "team":
-            teams.append({"owner": seat, "field": arena.ids[field], "gladiators": what,
-                          "stars": stars})
+            teams.append(
+                {"owner": seat, "field": arena.ids[field], "gladiators": what, "stars": stars}
+            )
         else:
             animals.append({"animal": what, "field": arena.ids[field], "stars": stars})
     players = 2
@@ -338,12 +392,14 @@ def combat_setup(challenger: str, defender: str, data_file: str | None = None) -
         if len(with_gladiators) >= 2:
             break
         if seat not in with_gladiators:
-            teams.append({"owner": seat, "field": arena.ids[far.pop()],
-                          "gladiators": ["sword"]})
+            teams.append({"owner": seat, "field": arena.ids[far.pop()], "gladiators": ["sword"]})
             with_gladiators.add(seat)
             players = max(players, seat + 1)
-    config = GladiatorenConfig(players=players, data_file=data_file, position={
-        "teams": teams, "animals": animals, "active": 0})
+    config = GladiatorenConfig(
+        players=players,
+        data_file=data_file,
+        position={"teams": teams, "animals": animals, "active": 0},
+    )
     ids = (arena.ids[here], arena.ids[there])
     if sides[0][0] == "team":
         opening: A.Action = A.Challenge(ids[0], ids[0], ids[1])
@@ -371,13 +427,18 @@ def run_combat(args: argparse.Namespace) -> int:
     console = Console()
     seed = _opt(args, "seed", random.SystemRandom().randrange(2**32))
     state = new_game(config)
-    odds = odds_for_challenge(state, state.board[state.arena.index(opening.to)],
-                              state.board[state.arena.index(opening.target)])
+    odds = odds_for_challenge(
+        state,
+        state.board[state.arena.index(opening.to)],
+        state.board[state.arena.index(opening.target)],
+    )
     labels = (f"red {names[0]}", f"yellow {names[1]}")
     console.print(Rule("Kampf der Gladiatoren: combat assistant"))
     console.print(odds_table(odds, labels))
-    console.print(f"the challenger is red ({names[0]}), the challenged yellow ({names[1]}); "
-                  f"seed {seed}", soft_wrap=True)
+    console.print(
+        f"the challenger is red ({names[0]}), the challenged yellow ({names[1]}); seed {seed}",
+        soft_wrap=True,
+    )
     auto = bool(getattr(args, "auto", False))
     view = GladiatorenView(console, maps=False, turns=False)
     session = local_session(state)
@@ -388,11 +449,20 @@ def run_combat(args: argparse.Namespace) -> int:
         agents[seat] = _PolicyAgent(rng) if auto else TerminalAgent(terminal, view, parse_action)
     profile = _opt(args, "hardware", "sim")
     try:
-        with open_hardware(HardwareConfig(profile=profile),
-                           clock=ManualClock() if profile == "sim" else None) as hw:
+        with open_hardware(
+            HardwareConfig(profile=profile), clock=ManualClock() if profile == "sim" else None
+        ) as hw:
             operator = SimOperator(hw, rng=random.Random(seed)) if profile == "sim" else None
-            table = GladiatorenTable(session, hw, Roller.seeded(seed), view, agents,
-                                     operator=operator, terminal=None, show_odds=False)
+            table = GladiatorenTable(
+                session,
+                hw,
+                Roller.seeded(seed),
+                view,
+                agents,
+                operator=operator,
+                terminal=None,
+                show_odds=False,
+            )
             session.commit(opening)
             events = session.apply(opening)
             view.update(session.state, events)
@@ -405,6 +475,9 @@ def run_combat(args: argparse.Namespace) -> int:
     if ended:
         lost = ended[0].data["lost"]
         units = (odds.challenger.unit, odds.defender.unit)
-        console.print(f"challenger ({names[0]}) lost {lost[0]} {units[0]}, challenged "
-                      f"({names[1]}) lost {lost[1]} {units[1]}", soft_wrap=True)
+        console.print(
+            f"challenger ({names[0]}) lost {lost[0]} {units[0]}, challenged "
+            f"({names[1]}) lost {lost[1]} {units[1]}",
+            soft_wrap=True,
+        )
     return 0

@@ -57,10 +57,19 @@ class PlayOptions:
 
 
 def _override(args: argparse.Namespace) -> dict[str, object]:
-    names = {"players": "players", "mode": "mode", "bots": "bots", "layout": "layout",
-             "data": "data_file", "start_player": "start_player"}
-    return {key: getattr(args, arg) for arg, key in names.items()
-            if getattr(args, arg, None) is not None}
+    names = {
+        "players": "players",
+        "mode": "mode",
+        "bots": "bots",
+        "layout": "layout",
+        "data": "data_file",
+        "start_player": "start_player",
+    }
+    return {
+        key: getattr(args, arg)
+        for arg, key in names.items()
+        if getattr(args, arg, None) is not None
+    }
 
 
 def resolve_table(args: argparse.Namespace, default_mode: str) -> TableConfig:
@@ -101,8 +110,11 @@ def run(args: argparse.Namespace) -> int:
     if args.autoplay and tracked and args.bots is None:
         args.bots = args.players or 4
     table = resolve_table(args, default_mode="tracked")
-    return play_game(PlayOptions(table, seed=args.seed, speed=args.speed,
-                                 autoplay=args.autoplay, journal=args.journal))
+    return play_game(
+        PlayOptions(
+            table, seed=args.seed, speed=args.speed, autoplay=args.autoplay, journal=args.journal
+        )
+    )
 
 
 def play_game(options: PlayOptions) -> int:
@@ -117,36 +129,54 @@ def play_game(options: PlayOptions) -> int:
     simulated = hw_config.profile in ("sim", "virtual-board")  # buttons a program can press
     nobody_types = options.autoplay or (game.mode == "tracked" and game.bots == game.players)
     if options.autoplay and not simulated:
-        raise CommandError("--autoplay lets simulated people press simulated buttons: "
-                           "use it with --hardware sim or virtual-board")
+        raise CommandError(
+            "--autoplay lets simulated people press simulated buttons: "
+            "use it with --hardware sim or virtual-board"
+        )
     # simulated hardware runs on simulated time, so cool-downs do not slow a bot game
     clock = ManualClock() if sim and nobody_types else None
     live = console.is_terminal and nobody_types
     pace = TURN_PACE_S / options.speed if live else 0.0
     config = game.battle_royale_config()
     console.print(Rule(options.title))
-    humans = "simulated people" if nobody_types else (
-        "people at the table" if game.mode == "assist" else
-        f"{game.players - game.bots} at the terminal, {game.bots} bots")
-    console.print(f"{game.players} players ({humans}), {game.mode} mode, {hw_config.profile} "
-                  f"hardware, seed {seed}, layout {config.layout}", soft_wrap=True)
+    humans = (
+        "simulated people"
+        if nobody_types
+        else (
+            "people at the table"
+            if game.mode == "assist"
+            else f"{game.players - game.bots} at the terminal, {game.bots} bots"
+        )
+    )
+    console.print(
+        f"{game.players} players ({humans}), {game.mode} mode, {hw_config.profile} "
+        f"hardware, seed {seed}, layout {config.layout}",
+        soft_wrap=True,
+    )
     terminal = None if nobody_types else TerminalInput()
     if terminal is not None and simulated:
-        console.print("type roll / select / confirm / fire (or r, s, c, f) to press the "
-                      "simulated buttons; quit to stop", soft_wrap=True)
+        console.print(
+            "type roll / select / confirm / fire (or r, s, c, f) to press the "
+            "simulated buttons; quit to stop",
+            soft_wrap=True,
+        )
     sleep = clock.sleep if clock is not None else time.sleep
     session = options.session or _start_session(options, config, seed)
     console.print(f"journal: {session.journal_path}", soft_wrap=True)
     try:
-        with open_hardware(hw_config, clock=clock) as hw, \
-                Dashboard(console, hw, live=live, pace_s=pace, title=options.title) as view:
+        with (
+            open_hardware(hw_config, clock=clock) as hw,
+            Dashboard(console, hw, live=live, pace_s=pace, title=options.title) as view,
+        ):
             operator = SimOperator(hw, rng=random.Random(seed)) if simulated else None
             loop = _make_loop(game, session, hw, roller, view, rng, operator, terminal, sleep)
             loop.run()
     except (TableStopped, EOFError) as exc:
-        console.print(f"game stopped ({exc}) after {len(session.state.history)} actions; "
-                      f"continue it with: companion resume {session.journal_path}",
-                      soft_wrap=True)
+        console.print(
+            f"game stopped ({exc}) after {len(session.state.history)} actions; "
+            f"continue it with: companion resume {session.journal_path}",
+            soft_wrap=True,
+        )
         return 1
     finally:
         if session.journal is not None:
@@ -157,8 +187,9 @@ def play_game(options: PlayOptions) -> int:
 
 def _start_session(options: PlayOptions, config: BattleRoyaleConfig, seed: int) -> GameSession:
     game = options.table.game
-    settings = SessionSettings(mode=game.mode, bots=game.bots,
-                               hardware=options.table.hardware.profile, seed=seed)
+    settings = SessionSettings(
+        mode=game.mode, bots=game.bots, hardware=options.table.hardware.profile, seed=seed
+    )
     path = options.journal or new_journal_path(GAME, game.mode)
     try:
         return GameSession.start(config, settings, path)
@@ -166,14 +197,23 @@ def _start_session(options: PlayOptions, config: BattleRoyaleConfig, seed: int) 
         raise CommandError(f"cannot start the journal: {exc}") from None
 
 
-def _make_loop(game: GameSettings, session: GameSession, hw: Hardware, roller: Roller,
-               view: Dashboard, rng: random.Random, operator: SimOperator | None,
-               terminal: TerminalInput | None, sleep: object) -> TableLoop:
+def _make_loop(
+    game: GameSettings,
+    session: GameSession,
+    hw: Hardware,
+    roller: Roller,
+    view: Dashboard,
+    rng: random.Random,
+    operator: SimOperator | None,
+    terminal: TerminalInput | None,
+    sleep: object,
+) -> TableLoop:
     if game.mode == "assist":
         from companion.table.assist import AssistTable
 
-        return AssistTable(session, hw, roller, view, sleep=sleep, operator=operator,
-                           terminal=terminal)
+        return AssistTable(
+            session, hw, roller, view, sleep=sleep, operator=operator, terminal=terminal
+        )
     agents = {}
     for seat in range(game.players):
         if seat in game.bot_seats or terminal is None:
@@ -182,14 +222,17 @@ def _make_loop(game: GameSettings, session: GameSession, hw: Hardware, roller: R
             agents[seat] = TerminalAgent(terminal, view, parse_action, expand_move)
     if terminal is not None and not sys.stdin.isatty():
         view.message("reading moves from standard input")
-    return TrackedTable(session, hw, roller, view, agents, sleep=sleep, operator=operator,
-                        terminal=terminal)
+    return TrackedTable(
+        session, hw, roller, view, agents, sleep=sleep, operator=operator, terminal=terminal
+    )
 
 
 def _print_result(console: Console, state: object) -> None:
     winners = [state.colours[s] for s in state.winners]
     line = colour_text(winners[0], " and ".join(winners))
-    line.append(f" win{'s' if len(winners) == 1 else ''} after {state.turn} turns: "
-                f"{state.end_reason}", style="bold green")
+    line.append(
+        f" win{'s' if len(winners) == 1 else ''} after {state.turn} turns: {state.end_reason}",
+        style="bold green",
+    )
     console.print(Rule("Game over"))
     console.print(line, soft_wrap=True)

@@ -44,7 +44,8 @@ def replay_document(session: GameSession, journal: str, records: int) -> dict[st
     if hasattr(state, "counts"):
         doc["figures"] = {
             field_name(c): {colours[k]: n for k, n in enumerate(state.counts[c]) if n}
-            for c in range(CELLS) if state.present[c] and any(state.counts[c])
+            for c in range(CELLS)
+            if state.present[c] and any(state.counts[c])
         }
         doc["in_arena"] = {colours[k]: n for k, n in enumerate(state.arena_total)}
         doc["prisoners"] = {
@@ -66,28 +67,43 @@ def run(args: argparse.Namespace) -> int:
     if session.settings.game in ("skirmish", "spartacus"):
         module = importlib.import_module(f"companion.commands.{session.settings.game}")
         if args.json:
-            print(json.dumps(module.replay_document(session, str(args.journal),
-                                                    len(contents.records)),
-                             indent=2, sort_keys=True))
+            print(
+                json.dumps(
+                    module.replay_document(session, str(args.journal), len(contents.records)),
+                    indent=2,
+                    sort_keys=True,
+                )
+            )
         else:
             module.print_replay(session, str(args.journal))
         return 0
     state = session.state
-    if args.turn is not None and (args.turn > state.turn or (
-            args.turn == state.turn and not state.is_terminal)):
+    if args.turn is not None and (
+        args.turn > state.turn or (args.turn == state.turn and not state.is_terminal)
+    ):
         ended = "the game ended" if state.is_terminal else "the journal ends"
-        raise CommandError(f"{ended} during turn {state.turn}: turn {args.turn} is not over "
-                           "in it; leave out --turn to see the last state")
+        raise CommandError(
+            f"{ended} during turn {state.turn}: turn {args.turn} is not over "
+            "in it; leave out --turn to see the last state"
+        )
     console = Console(stderr=True)
     for warning in contents.warnings:
         console.print(f"warning: {warning}", style="yellow", soft_wrap=True)
     if args.json:
-        print(json.dumps(replay_document(session, str(args.journal), len(contents.records)),
-                         indent=2, sort_keys=True))
+        print(
+            json.dumps(
+                replay_document(session, str(args.journal), len(contents.records)),
+                indent=2,
+                sort_keys=True,
+            )
+        )
         return 0
     out = Console()
-    when = f"after turn {args.turn}" if args.turn else (
-        "final" if state.is_terminal else f"turn {state.turn}, {state.phase}")
+    when = (
+        f"after turn {args.turn}"
+        if args.turn
+        else ("final" if state.is_terminal else f"turn {state.turn}, {state.phase}")
+    )
     out.print(f"{args.journal}: {session.settings.mode} game, {when}", soft_wrap=True)
     if hasattr(state, "counts"):
         from companion.ui.battle_royale import arena_table, players_table

@@ -22,12 +22,17 @@ def table_for(session: GameSession, hardware: str | None, config_path: str | Non
     try:
         hw = load_table_config(config_path).hardware if config_path else HardwareConfig()
         hw = dataclasses.replace(hw, profile=hardware or settings.hardware)
-        game = GameSettings(mode=settings.mode, players=config.players,
-                            colours=tuple(config.colours), layout=config.layout,
-                            start_player=config.start_player,
-                            bots=settings.bots if settings.mode == "tracked" else 0,
-                            data_file=config.data_file, abilities=config.abilities,
-                            special_actions=config.special_actions)
+        game = GameSettings(
+            mode=settings.mode,
+            players=config.players,
+            colours=tuple(config.colours),
+            layout=config.layout,
+            start_player=config.start_player,
+            bots=settings.bots if settings.mode == "tracked" else 0,
+            data_file=config.data_file,
+            abilities=config.abilities,
+            special_actions=config.special_actions,
+        )
         return TableConfig(game, hw, f"resumed game ({session.journal_path})")
     except (TableConfigError, HardwareConfigError) as exc:
         raise CommandError(str(exc)) from None
@@ -42,8 +47,11 @@ def run(args: argparse.Namespace) -> int:
     for warning in warnings:
         console.print(f"warning: {warning}", style="yellow", soft_wrap=True)
     state = session.state
-    console.print(f"resuming {session.journal_path}: turn {state.turn}, "
-                  f"{len(state.history)} actions replayed and checked", soft_wrap=True)
+    console.print(
+        f"resuming {session.journal_path}: turn {state.turn}, "
+        f"{len(state.history)} actions replayed and checked",
+        soft_wrap=True,
+    )
     if session.settings.game == "spartacus":
         from companion.commands.spartacus import run_resume as spartacus_resume
 
@@ -55,10 +63,17 @@ def run(args: argparse.Namespace) -> int:
     if session.settings.game == "gladiatoren":
         from companion.commands.gladiatoren import run_play
 
-        return run_play(argparse.Namespace(hardware=args.hardware or session.settings.hardware),
-                        session=session)
+        return run_play(
+            argparse.Namespace(hardware=args.hardware or session.settings.hardware), session=session
+        )
     table = table_for(session, args.hardware, args.config)
     autoplay = table.game.mode == "tracked" and table.game.bots == table.game.players
-    return play_game(PlayOptions(table, seed=None, title="Battle Royale (resumed)",
-                                 session=session, autoplay=autoplay and
-                                 table.hardware.profile == "sim"))
+    return play_game(
+        PlayOptions(
+            table,
+            seed=None,
+            title="Battle Royale (resumed)",
+            session=session,
+            autoplay=autoplay and table.hardware.profile == "sim",
+        )
+    )

@@ -17,12 +17,28 @@ MAX_COUNT = 10_000
 def list_dice(args: argparse.Namespace) -> int:
     dice = [*builtin_dice().values(), plain_die(6)]
     if args.json:
-        print(json.dumps([
-            {"name": d.name, "title": d.title, "source": d.source,
-             "faces": [{"id": f.id, "label": f.label, "count": f.count,
-                        "probability": str(d.distribution()[f.id])} for f in d.faces]}
-            for d in dice
-        ], indent=2))
+        print(
+            json.dumps(
+                [
+                    {
+                        "name": d.name,
+                        "title": d.title,
+                        "source": d.source,
+                        "faces": [
+                            {
+                                "id": f.id,
+                                "label": f.label,
+                                "count": f.count,
+                                "probability": str(d.distribution()[f.id]),
+                            }
+                            for f in d.faces
+                        ],
+                    }
+                    for d in dice
+                ],
+                indent=2,
+            )
+        )
         return 0
     table = Table(title="Table dice")
     table.add_column("die")
@@ -50,8 +66,7 @@ def roll(args: argparse.Namespace) -> int:
     roller = Roller.seeded(args.seed) if args.seed is not None else Roller()
     faces = roller.roll_many(die, args.count)
     if args.json:
-        print(json.dumps({"die": die.name, "seed": args.seed,
-                          "faces": [f.id for f in faces]}))
+        print(json.dumps({"die": die.name, "seed": args.seed, "faces": [f.id for f in faces]}))
     else:
         print(f"{die.name}: " + ", ".join(f.label for f in faces))
     return 0

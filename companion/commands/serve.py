@@ -54,13 +54,18 @@ def _resume_file(console: Console, path: Path, fallback: bool = False) -> GameSe
     except JournalError as exc:
         if not fallback:
             raise CommandError(str(exc)) from None
-        console.print(f"companion serve: cannot resume {path}: {exc}; starting a new game "
-                      "(the old journal is left as it is)", soft_wrap=True)
+        console.print(
+            f"companion serve: cannot resume {path}: {exc}; starting a new game "
+            "(the old journal is left as it is)",
+            soft_wrap=True,
+        )
         return None
     for warning in warnings:
         console.print(f"warning: {warning}", soft_wrap=True)
-    console.print(f"companion serve: resuming the unfinished game in {path} (turn "
-                  f"{session.state.turn})", soft_wrap=True)
+    console.print(
+        f"companion serve: resuming the unfinished game in {path} (turn {session.state.turn})",
+        soft_wrap=True,
+    )
     return session
 
 
@@ -74,8 +79,10 @@ def run(args: argparse.Namespace) -> int:
     except (TableConfigError, HardwareConfigError) as exc:
         raise CommandError(str(exc)) from None
     if table.game.mode != "assist":
-        raise CommandError(f"{table.source}: game.mode = {table.game.mode!r}: serve runs assist "
-                           "mode (set mode = \"assist\"), or use 'companion play' for tracked mode")
+        raise CommandError(
+            f"{table.source}: game.mode = {table.game.mode!r}: serve runs assist "
+            "mode (set mode = \"assist\"), or use 'companion play' for tracked mode"
+        )
     sim = table.hardware.profile == "sim"
     if args.autoplay and not sim:
         raise CommandError("--autoplay presses simulated buttons: use it with --hardware sim")
@@ -92,9 +99,12 @@ def run(args: argparse.Namespace) -> int:
         session = None if args.new else _resume_last(console, journals)
     try:
         with open_hardware(table.hardware, clock=clock) as hw:
-            console.print(f"companion serve: ready ({table.hardware.profile} hardware, "
-                          f"{config.players} players, config {table.source}) in "
-                          f"{time.monotonic() - started:.2f} s", soft_wrap=True)
+            console.print(
+                f"companion serve: ready ({table.hardware.profile} hardware, "
+                f"{config.players} players, config {table.source}) in "
+                f"{time.monotonic() - started:.2f} s",
+                soft_wrap=True,
+            )
             operator = SimOperator(hw, rng=random.Random(0)) if args.autoplay else None
             sleep = clock.sleep if clock is not None else time.sleep
             live = console.is_terminal and not args.autoplay
@@ -104,16 +114,21 @@ def run(args: argparse.Namespace) -> int:
                     first_journal = None
                     session = GameSession.start(config, settings, path)
                 console.print(f"journal: {session.journal_path}", soft_wrap=True)
-                with Dashboard(console, hw, live=live, title=f"Battle Royale, game {number}") \
-                        as view:
-                    table_loop = AssistTable(session, hw, roller, view, sleep=sleep,
-                                             operator=operator)
+                with Dashboard(
+                    console, hw, live=live, title=f"Battle Royale, game {number}"
+                ) as view:
+                    table_loop = AssistTable(
+                        session, hw, roller, view, sleep=sleep, operator=operator
+                    )
                     state = table_loop.run()
                     session.journal.close()
                     session = None
                     names = " and ".join(state.colours[s] for s in state.winners)
-                    console.print(f"game {number} over after {state.turn} turns: {names} "
-                                  f"won ({state.end_reason})", soft_wrap=True)
+                    console.print(
+                        f"game {number} over after {state.turn} turns: {names} "
+                        f"won ({state.end_reason})",
+                        soft_wrap=True,
+                    )
                     if args.games and number >= args.games:
                         break
                     table_loop.wait_for({"confirm"}, "press CONFIRM to start a new game")

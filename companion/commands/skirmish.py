@@ -29,25 +29,36 @@ def _common_game_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data", help="arena skirmish data file (profiles, maps)")
     parser.add_argument("--rounds", type=int, help="end after this many rounds")
     parser.add_argument("--seed", type=int, help="repeatable dice and bots")
-    parser.add_argument("--speed", type=float, default=1.0,
-                        help="bot playback speed factor on a terminal")
-    parser.add_argument("--journal", help="journal file (default: a new file in the data "
-                        "directory, shown on screen)")
+    parser.add_argument(
+        "--speed", type=float, default=1.0, help="bot playback speed factor on a terminal"
+    )
+    parser.add_argument(
+        "--journal",
+        help="journal file (default: a new file in the data directory, shown on screen)",
+    )
 
 
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     """The flags of ``companion play skirmish`` (the lead's ``play`` parser has most)."""
     parser.add_argument("--players", type=int, default=2, help="2..10 (default 2)")
-    parser.add_argument("--bots", type=int, help="seats bots play, the last ones (default: "
-                        "all but the first)")
-    parser.add_argument("--teams", help="gladiator IDs per seat, e.g. 1,4,7/2,5,8 (default: "
-                        "chosen in the game)")
-    parser.add_argument("--victory", choices=("last-standing", "points"),
-                        help="last-standing (default) or points (needs --rounds)")
+    parser.add_argument(
+        "--bots", type=int, help="seats bots play, the last ones (default: all but the first)"
+    )
+    parser.add_argument(
+        "--teams", help="gladiator IDs per seat, e.g. 1,4,7/2,5,8 (default: chosen in the game)"
+    )
+    parser.add_argument(
+        "--victory",
+        choices=("last-standing", "points"),
+        help="last-standing (default) or points (needs --rounds)",
+    )
     parser.add_argument("--hardware", choices=("sim", "gpio"), default="sim")
     parser.add_argument("--config", help="table.toml for the [hardware] settings")
-    parser.add_argument("--autoplay", action="store_true",
-                        help="bots in every seat, simulated people press the buttons")
+    parser.add_argument(
+        "--autoplay",
+        action="store_true",
+        help="bots in every seat, simulated people press the buttons",
+    )
     _common_game_arguments(parser)
 
 
@@ -58,23 +69,43 @@ def add_demo_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def add_attack_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--attacker", required=True,
-                        help="a profile ID, optionally with values: 12 or 12,attack=1 or "
-                        "attack=2,class=light,element=fire,affinity=1")
-    parser.add_argument("--target", required=True,
-                        help="a profile ID with current values: 33,life=3 or "
-                        "life=5,movement=3,attack=2,affinity=1,class=heavy,element=earth")
+    parser.add_argument(
+        "--attacker",
+        required=True,
+        help="a profile ID, optionally with values: 12 or 12,attack=1 or "
+        "attack=2,class=light,element=fire,affinity=1",
+    )
+    parser.add_argument(
+        "--target",
+        required=True,
+        help="a profile ID with current values: 33,life=3 or "
+        "life=5,movement=3,attack=2,affinity=1,class=heavy,element=earth",
+    )
     parser.add_argument("--kind", choices=("melee", "affinity"), default="melee")
-    parser.add_argument("--position", choices=("front", "side", "behind"), default="front",
-                        help="where the attacker stands, seen from the target's facing")
-    parser.add_argument("--not-facing", action="store_true",
-                        help="the target is not in the field the attacker faces (-1 die)")
-    parser.add_argument("--height", choices=("higher", "level", "lower"), default="level",
-                        help="the attacker's level against the target's (melee only)")
+    parser.add_argument(
+        "--position",
+        choices=("front", "side", "behind"),
+        default="front",
+        help="where the attacker stands, seen from the target's facing",
+    )
+    parser.add_argument(
+        "--not-facing",
+        action="store_true",
+        help="the target is not in the field the attacker faces (-1 die)",
+    )
+    parser.add_argument(
+        "--height",
+        choices=("higher", "level", "lower"),
+        default="level",
+        help="the attacker's level against the target's (melee only)",
+    )
     parser.add_argument("--faces", help="enter the rolled dice instead (e.g. 1,3,3,6)")
     parser.add_argument("--no-roll", action="store_true", help="only the dice and the odds")
-    parser.add_argument("--hardware", choices=("sim", "gpio"),
-                        help="roll with the ROLL button and show the dice on the arena display")
+    parser.add_argument(
+        "--hardware",
+        choices=("sim", "gpio"),
+        help="roll with the ROLL button and show the dice on the arena display",
+    )
     parser.add_argument("--seed", type=int, help="repeatable roll")
     parser.add_argument("--data", help="arena skirmish data file (profiles)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
@@ -108,11 +139,14 @@ def parse_teams(text: str | None) -> tuple[tuple[int, ...], ...] | None:
     if not text:
         return None
     try:
-        return tuple(tuple(int(x) for x in team.split(",") if x.strip())
-                     for team in text.split("/"))
+        return tuple(
+            tuple(int(x) for x in team.split(",") if x.strip()) for team in text.split("/")
+        )
     except ValueError:
-        raise _error(f"--teams {text!r}: write gladiator IDs per seat, seats separated by /, "
-                     "e.g. 1,4,7/2,5,8") from None
+        raise _error(
+            f"--teams {text!r}: write gladiator IDs per seat, seats separated by /, "
+            "e.g. 1,4,7/2,5,8"
+        ) from None
 
 
 def _config(args: argparse.Namespace, players: int, rounds: int | None) -> Any:
@@ -139,8 +173,10 @@ def run_play(args: argparse.Namespace) -> int:
         raise _error("the skirmish is played in tracked mode only (no --mode assist)")
     for flag in ("layout", "start_player"):
         if getattr(args, flag, None) is not None:
-            raise _error(f"--{flag.replace('_', '-')} is a Battle Royale option; the skirmish "
-                         "uses --map, and a roll-off decides who chooses the entrance")
+            raise _error(
+                f"--{flag.replace('_', '-')} is a Battle Royale option; the skirmish "
+                "uses --map, and a roll-off decides who chooses the entrance"
+            )
     players = getattr(args, "players", None) or 2
     autoplay = bool(getattr(args, "autoplay", False))
     bots = getattr(args, "bots", None)
@@ -152,11 +188,15 @@ def run_play(args: argparse.Namespace) -> int:
     if rounds is None and bots == players:
         rounds = DEMO_ROUNDS
     config = _config(args, players, rounds)
-    return play_skirmish(config, bots=bots, seed=getattr(args, "seed", None),
-                         hardware=getattr(args, "hardware", None) or "sim",
-                         hardware_config=getattr(args, "config", None),
-                         speed=getattr(args, "speed", None) or 1.0,
-                         journal=getattr(args, "journal", None))
+    return play_skirmish(
+        config,
+        bots=bots,
+        seed=getattr(args, "seed", None),
+        hardware=getattr(args, "hardware", None) or "sim",
+        hardware_config=getattr(args, "config", None),
+        speed=getattr(args, "speed", None) or 1.0,
+        journal=getattr(args, "journal", None),
+    )
 
 
 def run_demo(args: argparse.Namespace) -> int:
@@ -166,10 +206,15 @@ def run_demo(args: argparse.Namespace) -> int:
     config = _config(args, players, rounds)
     seed = getattr(args, "seed", None)
     seed = 2024 if seed is None else seed
-    return play_skirmish(config, bots=players, seed=seed, hardware="sim",
-                         speed=getattr(args, "speed", None) or 1.0,
-                         journal=getattr(args, "journal", None),
-                         title=f"Arena skirmish demo: {players} bots, seed {seed}")
+    return play_skirmish(
+        config,
+        bots=players,
+        seed=seed,
+        hardware="sim",
+        speed=getattr(args, "speed", None) or 1.0,
+        journal=getattr(args, "journal", None),
+        title=f"Arena skirmish demo: {players} bots, seed {seed}",
+    )
 
 
 def run_resume(args: argparse.Namespace) -> int:
@@ -196,11 +241,18 @@ def continue_session(session: Any, hardware: str | None = None) -> int:
 
     Console(stderr=True).print(
         f"resuming {session.journal_path}: round {session.state.round}, "
-        f"{len(session.state.history)} actions replayed and checked", soft_wrap=True)
+        f"{len(session.state.history)} actions replayed and checked",
+        soft_wrap=True,
+    )
     settings = session.settings
-    return play_skirmish(session.config, bots=settings.bots, seed=None,
-                         hardware=hardware or settings.hardware, session=session,
-                         title="Arena skirmish (resumed)")
+    return play_skirmish(
+        session.config,
+        bots=settings.bots,
+        seed=None,
+        hardware=hardware or settings.hardware,
+        session=session,
+        title="Arena skirmish (resumed)",
+    )
 
 
 def replay_document(session: Any, journal: str, records: int) -> dict[str, Any]:
@@ -225,10 +277,16 @@ def replay_document(session: Any, journal: str, records: int) -> dict[str, Any]:
         "map": state.map.draw(),
         "entrances": {colours[s]: e for s, e in enumerate(state.entrance_of) if e},
         "gladiators": {
-            str(gid): {"player": colours[g.owner], "alive": g.alive,
-                       "cell": state.cell_name(g.cell) if g.cell is not None else None,
-                       "facing": "NESW"[g.facing], "life": g.life, "movement": g.movement,
-                       "attack": g.attack, "affinity": g.affinity}
+            str(gid): {
+                "player": colours[g.owner],
+                "alive": g.alive,
+                "cell": state.cell_name(g.cell) if g.cell is not None else None,
+                "facing": "NESW"[g.facing],
+                "life": g.life,
+                "movement": g.movement,
+                "attack": g.attack,
+                "affinity": g.affinity,
+            }
             for gid, g in sorted(state.gladiators.items())
         },
     }
@@ -249,10 +307,18 @@ def print_replay(session: Any, title: str) -> None:
         out.print(f"winner: {names} ({state.end_reason})", soft_wrap=True)
 
 
-def play_skirmish(config: Any, *, bots: int, seed: int | None, hardware: str = "sim",
-                  hardware_config: str | None = None, speed: float = 1.0,
-                  journal: str | None = None, session: Any = None,
-                  title: str = "Arena skirmish") -> int:
+def play_skirmish(
+    config: Any,
+    *,
+    bots: int,
+    seed: int | None,
+    hardware: str = "sim",
+    hardware_config: str | None = None,
+    speed: float = 1.0,
+    journal: str | None = None,
+    session: Any = None,
+    title: str = "Arena skirmish",
+) -> int:
     import random
     import sys
 
@@ -284,8 +350,11 @@ def play_skirmish(config: Any, *, bots: int, seed: int | None, hardware: str = "
     roller = Roller.seeded(seed)
     rng = random.Random(seed)
     try:
-        hw_config = load_hardware_config_file(hardware_config) if hardware_config else \
-            HardwareConfig(profile="sim")
+        hw_config = (
+            load_hardware_config_file(hardware_config)
+            if hardware_config
+            else HardwareConfig(profile="sim")
+        )
         if hw_config.profile != hardware:
             import dataclasses
 
@@ -306,21 +375,28 @@ def play_skirmish(config: Any, *, bots: int, seed: int | None, hardware: str = "
             raise _error(f"cannot start the journal: {exc}") from None
     console.print(Rule(title))
     count, points, source = config.limits
-    who = "bots in every seat" if nobody_types else \
-        f"{players - bots} at the terminal, {bots} bots"
-    console.print(f"{players} players ({who}), map {config.game_map.name}, "
-                  f"{count} gladiators / {points} points each ({source}), "
-                  f"{hw_config.profile} hardware, seed {seed}", soft_wrap=True)
+    who = "bots in every seat" if nobody_types else f"{players - bots} at the terminal, {bots} bots"
+    console.print(
+        f"{players} players ({who}), map {config.game_map.name}, "
+        f"{count} gladiators / {points} points each ({source}), "
+        f"{hw_config.profile} hardware, seed {seed}",
+        soft_wrap=True,
+    )
     console.print(f"journal: {session.journal_path}", soft_wrap=True)
     terminal = None if nobody_types else TerminalInput()
     if terminal is not None:
-        console.print("type an action (step, left, right, melee 17, end ...), its number, or "
-                      "several separated by commas; roll (r) rolls the dice; undo; ? lists "
-                      "all; quit stops", soft_wrap=True)
+        console.print(
+            "type an action (step, left, right, melee 17, end ...), its number, or "
+            "several separated by commas; roll (r) rolls the dice; undo; ? lists "
+            "all; quit stops",
+            soft_wrap=True,
+        )
     sleep = clock.sleep if clock is not None else __import__("time").sleep
     try:
-        with open_hardware(hw_config, clock=clock) as hw, \
-                SkirmishDashboard(console, hw, live=live, pace_s=pace, title=title) as view:
+        with (
+            open_hardware(hw_config, clock=clock) as hw,
+            SkirmishDashboard(console, hw, live=live, pace_s=pace, title=title) as view,
+        ):
             operator = SimOperator(hw, rng=random.Random(seed)) if sim else None
             agents: dict[int, Any] = {}
             for seat in range(players):
@@ -330,13 +406,16 @@ def play_skirmish(config: Any, *, bots: int, seed: int | None, hardware: str = "
                     agents[seat] = SkirmishTerminalAgent(terminal, view)
             if terminal is not None and not sys.stdin.isatty():
                 view.message("reading actions from standard input")
-            table = SkirmishTable(session, hw, roller, view, agents, sleep=sleep,
-                                  operator=operator, terminal=terminal)
+            table = SkirmishTable(
+                session, hw, roller, view, agents, sleep=sleep, operator=operator, terminal=terminal
+            )
             state = table.run()
     except (TableStopped, EOFError) as exc:
-        console.print(f"game stopped ({exc}) after {len(session.state.history)} actions; "
-                      f"continue it with: companion resume {session.journal_path}",
-                      soft_wrap=True)
+        console.print(
+            f"game stopped ({exc}) after {len(session.state.history)} actions; "
+            f"continue it with: companion resume {session.journal_path}",
+            soft_wrap=True,
+        )
         return 1
     finally:
         if session.journal is not None:
@@ -344,8 +423,10 @@ def play_skirmish(config: Any, *, bots: int, seed: int | None, hardware: str = "
     console.print(Rule("Game over"))
     winners = [state.colours[s] for s in state.winners]
     line = colour_text(winners[0] if winners else "", " and ".join(winners) or "nobody")
-    line.append(f" win{'s' if len(winners) == 1 else ''} after {state.round} rounds: "
-                f"{state.end_reason}", style="bold green")
+    line.append(
+        f" win{'s' if len(winners) == 1 else ''} after {state.round} rounds: {state.end_reason}",
+        style="bold green",
+    )
     console.print(line, soft_wrap=True)
     return 0
 
@@ -363,15 +444,24 @@ def parse_spec(text: str, data: Any, who: str) -> dict[str, Any]:
     for i, part in enumerate(p.strip() for p in text.split(",") if p.strip()):
         if "=" not in part:
             if i != 0 or not part.isdigit():
-                raise _error(f"--{who} {text!r}: start with a profile ID, then key=value "
-                             f"pairs ({', '.join(sorted(_SPEC_KEYS))})")
+                raise _error(
+                    f"--{who} {text!r}: start with a profile ID, then key=value "
+                    f"pairs ({', '.join(sorted(_SPEC_KEYS))})"
+                )
             gid = int(part)
             if gid not in data.profiles:
                 raise _error(f"--{who}: no gladiator profile with ID {gid} in {data.source}")
             p = data.profiles[gid]
-            values.update(id=gid, name=p.name, attack=p.attack, affinity=p.affinity,
-                          life=p.life, movement=p.movement, weight=p.weight,
-                          element=p.element)
+            values.update(
+                id=gid,
+                name=p.name,
+                attack=p.attack,
+                affinity=p.affinity,
+                life=p.life,
+                movement=p.movement,
+                weight=p.weight,
+                element=p.element,
+            )
             continue
         key, _, value = part.partition("=")
         key = key.strip().lower()
@@ -429,13 +519,20 @@ def run_attack(args: argparse.Namespace) -> int:
         _need(attacker, ["attack", "weight"], "attacker")
         _need(target, ["weight"], "target")
         height = {"higher": 1, "level": 0, "lower": -1}[args.height]
-        breakdown = melee_breakdown(attacker["attack"], attacker["weight"], target["weight"],
-                                    args.position, in_front, height)
+        breakdown = melee_breakdown(
+            attacker["attack"],
+            attacker["weight"],
+            target["weight"],
+            args.position,
+            in_front,
+            height,
+        )
     else:
         _need(attacker, ["affinity", "element"], "attacker")
         _need(target, ["element"], "target")
-        breakdown = affinity_breakdown(attacker["affinity"], attacker["element"],
-                                       target["element"], args.position, in_front)
+        breakdown = affinity_breakdown(
+            attacker["affinity"], attacker["element"], target["element"], args.position, in_front
+        )
     _need(target, ["life", "movement", "attack", "affinity"], "target")
     if target["life"] < 1:
         raise _error("--target: life must be at least 1 (a gladiator at 0 has left the arena)")
@@ -447,21 +544,26 @@ def run_attack(args: argparse.Namespace) -> int:
         faces = _attack_faces(args, breakdown.dice)
         result = resolve_hits(stats, faces)
     if args.json:
-        doc: dict[str, Any] = {"breakdown": breakdown.to_dict(),
-                               "distribution": dist.to_dict() if dist else None,
-                               "faces": faces}
+        doc: dict[str, Any] = {
+            "breakdown": breakdown.to_dict(),
+            "distribution": dist.to_dict() if dist else None,
+            "faces": faces,
+        }
         if result is not None:
-            doc["result"] = {"counts": dict(zip(("head", "body", "arms", "legs"), result.counts,
-                                                strict=True)),
-                             "to_body": result.to_body, "removed": result.removed,
-                             "after": dataclasses.asdict(result.after)}
+            doc["result"] = {
+                "counts": dict(zip(("head", "body", "arms", "legs"), result.counts, strict=True)),
+                "to_body": result.to_body,
+                "removed": result.removed,
+                "after": dataclasses.asdict(result.after),
+            }
         print(json.dumps(doc, indent=2, sort_keys=True))
         return 0
     console = Console()
     a_name = f"#{attacker['id']} {attacker['name']}" if "id" in attacker else "attacker"
     t_name = f"#{target['id']} {target['name']}" if "id" in target else "target"
-    console.print(attack_panel(breakdown, dist, faces, result,
-                               title=f"{a_name}: {kind} on {t_name}"))
+    console.print(
+        attack_panel(breakdown, dist, faces, result, title=f"{a_name}: {kind} on {t_name}")
+    )
     if faces:
         console.print(dice_text(faces))
     return 0
@@ -472,8 +574,7 @@ def _attack_faces(args: argparse.Namespace, dice: int) -> list[int]:
         try:
             faces = [int(x) for x in args.faces.replace(" ", ",").split(",") if x]
         except ValueError:
-            raise _error(f"--faces {args.faces!r}: write the dice as numbers, e.g. 1,3,6") \
-                from None
+            raise _error(f"--faces {args.faces!r}: write the dice as numbers, e.g. 1,3,6") from None
         if len(faces) != dice or any(not 1 <= f <= 6 for f in faces):
             raise _error(f"--faces: this attack rolls {dice} d6 (faces 1..6); got {faces}")
         return faces
@@ -514,8 +615,9 @@ def main(argv: list[str] | None = None) -> int:
     from companion.cli import CommandError
 
     args = build_parser().parse_args(argv)
-    handler = {"play": run_play, "demo": run_demo, "attack": run_attack,
-               "resume": run_resume}[args.which]
+    handler = {"play": run_play, "demo": run_demo, "attack": run_attack, "resume": run_resume}[
+        args.which
+    ]
     try:
         return handler(args)
     except CommandError as exc:

@@ -35,27 +35,36 @@ def configure_parser(sub: Any) -> None:
     sp = sub.add_parser("spartacus", help="Spartacus tools: the arena combat assistant, resume")
     tools = sp.add_subparsers(dest="tool", metavar="TOOL", required=True)
     fight = tools.add_parser(
-        "fight", help="run one arena fight with electronic dice (combat assistant)",
+        "fight",
+        help="run one arena fight with electronic dice (combat assistant)",
         description="Fighters: a card id (spartacus) or NAME=A/D/S, then @ability and "
-        "+equipment parts, e.g. 'Crixus=4/3/2@attack-triple-extra+dreizack'.")
-    fight.add_argument("--fighter-1", "-1", default=DEFAULT_I,
-                       help=f"fighter I (default {DEFAULT_I})")
-    fight.add_argument("--fighter-2", "-2", default=DEFAULT_II,
-                       help=f"fighter II (default {DEFAULT_II})")
-    fight.add_argument("--bots", choices=("none", "I", "II", "both"), default="II",
-                       help="which fighters a bot plays (default II)")
-    fight.add_argument("--autoplay", action="store_true",
-                       help="bots for both, simulated people press ROLL (sim hardware)")
+        "+equipment parts, e.g. 'Crixus=4/3/2@attack-triple-extra+dreizack'.",
+    )
+    fight.add_argument(
+        "--fighter-1", "-1", default=DEFAULT_I, help=f"fighter I (default {DEFAULT_I})"
+    )
+    fight.add_argument(
+        "--fighter-2", "-2", default=DEFAULT_II, help=f"fighter II (default {DEFAULT_II})"
+    )
+    fight.add_argument(
+        "--bots",
+        choices=("none", "I", "II", "both"),
+        default="II",
+        help="which fighters a bot plays (default II)",
+    )
+    fight.add_argument(
+        "--autoplay",
+        action="store_true",
+        help="bots for both, simulated people press ROLL (sim hardware)",
+    )
     fight.add_argument("--arena", default="default", help="arena from the data file")
     fight.add_argument("--hardware", choices=("sim", "gpio"), default="sim")
     fight.add_argument("--seed", type=int, help="repeatable dice and bots")
     fight.add_argument("--data", help="Spartacus data file (cards, arenas)")
-    fight.add_argument("--journal", help="journal file (default: a new file in the data "
-                       "directory)")
+    fight.add_argument("--journal", help="journal file (default: a new file in the data directory)")
     fight.add_argument("--no-odds", action="store_true", help="do not show the odds")
     fight.set_defaults(handler="companion.commands.spartacus:run_fight")
-    resume = tools.add_parser("resume", help="continue a Spartacus game or fight from its "
-                              "journal")
+    resume = tools.add_parser("resume", help="continue a Spartacus game or fight from its journal")
     resume.add_argument("journal", help="the journal file (.jsonl)")
     resume.add_argument("--hardware", choices=("sim", "gpio"), default="sim")
     resume.set_defaults(handler="companion.commands.spartacus:run_resume")
@@ -74,13 +83,21 @@ def parse_fighter(text: str, data: Any) -> Any:
             try:
                 a, d, s = (int(x) for x in dice.split("/"))
             except ValueError:
-                raise CommandError(f"fighter {text!r}: dice must be attack/defence/speed, "
-                                   "like Crixus=4/3/2") from None
+                raise CommandError(
+                    f"fighter {text!r}: dice must be attack/defence/speed, like Crixus=4/3/2"
+                ) from None
             return FighterSpec(name or "Fighter", a, d, s, equipment, tuple(abilities))
         spec = FighterSpec.from_card(data, who, equipment)
         if abilities:
-            spec = FighterSpec(spec.name, spec.attack, spec.defence, spec.speed, equipment,
-                               tuple(abilities), spec.card)
+            spec = FighterSpec(
+                spec.name,
+                spec.attack,
+                spec.defence,
+                spec.speed,
+                equipment,
+                tuple(abilities),
+                spec.card,
+            )
         return spec
     except ConfigError as exc:
         raise CommandError(str(exc)) from None
@@ -107,16 +124,24 @@ def run_fight(args: argparse.Namespace) -> int:
     bots = {"none": (), "I": (0,), "II": (1,), "both": (0, 1)}[args.bots]
     if args.autoplay:
         bots = (0, 1)
-    return _run(config, bots=bots, seed=args.seed, hardware=args.hardware,
-                journal=args.journal, title=f"Spartacus fight: {specs[0].name} against "
-                f"{specs[1].name}", show_odds=not args.no_odds)
+    return _run(
+        config,
+        bots=bots,
+        seed=args.seed,
+        hardware=args.hardware,
+        journal=args.journal,
+        title=f"Spartacus fight: {specs[0].name} against {specs[1].name}",
+        show_odds=not args.no_odds,
+    )
 
 
 def run_play(args: argparse.Namespace) -> int:
     """``companion play spartacus``: accepts the play command's flags (and --length, --arena)."""
     if getattr(args, "mode", None) == "assist":
-        raise CommandError("Spartacus is played in tracked mode; for the arena alone use "
-                           "'companion spartacus fight'")
+        raise CommandError(
+            "Spartacus is played in tracked mode; for the arena alone use "
+            "'companion spartacus fight'"
+        )
     players = getattr(args, "players", None) or 4
     autoplay = bool(getattr(args, "autoplay", False))
     bots_n = getattr(args, "bots", None)
@@ -127,14 +152,22 @@ def run_play(args: argparse.Namespace) -> int:
     if not 0 <= bots_n <= players:
         raise CommandError(f"--bots must be 0..{players}")
     arena = getattr(args, "arena", None) or "default"
-    config = _config(players=players, length=getattr(args, "length", None) or "quick",
-                     host=getattr(args, "start_player", None), arena=arena,
-                     data_file=getattr(args, "data", None))
+    config = _config(
+        players=players,
+        length=getattr(args, "length", None) or "quick",
+        host=getattr(args, "start_player", None),
+        arena=arena,
+        data_file=getattr(args, "data", None),
+    )
     bots = tuple(range(players - bots_n, players))
-    return _run(config, bots=bots, seed=getattr(args, "seed", None),
-                hardware=getattr(args, "hardware", None) or "sim",
-                journal=getattr(args, "journal", None),
-                title=f"Spartacus: {players} houses ({players - bots_n} at the terminal)")
+    return _run(
+        config,
+        bots=bots,
+        seed=getattr(args, "seed", None),
+        hardware=getattr(args, "hardware", None) or "sim",
+        journal=getattr(args, "journal", None),
+        title=f"Spartacus: {players} houses ({players - bots_n} at the terminal)",
+    )
 
 
 def run_demo(args: argparse.Namespace) -> int:
@@ -142,11 +175,19 @@ def run_demo(args: argparse.Namespace) -> int:
     players = getattr(args, "players", None) or 4
     seed = getattr(args, "seed", None)
     seed = 2024 if seed is None else seed
-    config = _config(players=players, length=getattr(args, "length", None) or "quick",
-                     data_file=getattr(args, "data", None))
-    return _run(config, bots=tuple(range(players)), seed=seed, hardware="sim",
-                journal=getattr(args, "journal", None),
-                title=f"Spartacus demo: {players} bots, seed {seed}")
+    config = _config(
+        players=players,
+        length=getattr(args, "length", None) or "quick",
+        data_file=getattr(args, "data", None),
+    )
+    return _run(
+        config,
+        bots=tuple(range(players)),
+        seed=seed,
+        hardware="sim",
+        journal=getattr(args, "journal", None),
+        title=f"Spartacus demo: {players} bots, seed {seed}",
+    )
 
 
 def run_resume(args: argparse.Namespace, session: Any = None) -> int:
@@ -161,9 +202,15 @@ def run_resume(args: argparse.Namespace, session: Any = None) -> int:
             raise CommandError(str(exc)) from None
     seed = session_seed(session)
     seed = None if seed is None else seed + len(session.state.history)
-    return _run(session.config, bots=bot_seats(session), seed=seed,
-                hardware=getattr(args, "hardware", None) or "sim", journal=None,
-                title="Spartacus (resumed)", session=session)
+    return _run(
+        session.config,
+        bots=bot_seats(session),
+        seed=seed,
+        hardware=getattr(args, "hardware", None) or "sim",
+        journal=None,
+        title="Spartacus (resumed)",
+        session=session,
+    )
 
 
 def _resume(path: str, fallback: Any) -> Any:
@@ -178,9 +225,19 @@ def _resume(path: str, fallback: Any) -> Any:
     return fallback(path)
 
 
-def _run(config: Any, *, bots: tuple[int, ...], seed: int | None, hardware: str,
-         journal: str | None, title: str, show_odds: bool = True, session: Any = None,
-         stream: Any = None, console: Any = None) -> int:
+def _run(
+    config: Any,
+    *,
+    bots: tuple[int, ...],
+    seed: int | None,
+    hardware: str,
+    journal: str | None,
+    title: str,
+    show_odds: bool = True,
+    session: Any = None,
+    stream: Any = None,
+    console: Any = None,
+) -> int:
     from rich.console import Console
     from rich.rule import Rule
 
@@ -211,21 +268,36 @@ def _run(config: Any, *, bots: tuple[int, ...], seed: int | None, hardware: str,
             raise CommandError(f"cannot start the journal: {exc}") from None
     view = SpartacusView(console, show_odds=show_odds)
     console.print(Rule(title))
-    console.print(f"seed {seed}, {hardware} hardware, journal: {session.journal_path}",
-                  soft_wrap=True)
+    console.print(
+        f"seed {seed}, {hardware} hardware, journal: {session.journal_path}", soft_wrap=True
+    )
     clock = ManualClock() if sim and nobody_types else None
     try:
         with open_hardware(HardwareConfig(profile=hardware), clock=clock) as hw:
             operator = SimOperator(hw, rng=random.Random(seed)) if sim else None
-            agents = {seat: BotAgent(random.Random(rng.randrange(2**32))) if seat in bots
-                      else TerminalAgent(view, stream) for seat in range(config.players)}
-            table = SpartacusTable(session, hw, roller, view, agents, operator=operator,
-                                   stream=None if nobody_types else (stream or sys.stdin),
-                                   sleep=clock.sleep if clock else _sleep)
+            agents = {
+                seat: BotAgent(random.Random(rng.randrange(2**32)))
+                if seat in bots
+                else TerminalAgent(view, stream)
+                for seat in range(config.players)
+            }
+            table = SpartacusTable(
+                session,
+                hw,
+                roller,
+                view,
+                agents,
+                operator=operator,
+                stream=None if nobody_types else (stream or sys.stdin),
+                sleep=clock.sleep if clock else _sleep,
+            )
             state = table.run()
     except (TableStopped, EOFError) as exc:
-        console.print(f"stopped ({exc}) after {len(session.state.history)} actions; continue "
-                      f"with: companion spartacus resume {session.journal_path}", soft_wrap=True)
+        console.print(
+            f"stopped ({exc}) after {len(session.state.history)} actions; continue "
+            f"with: companion spartacus resume {session.journal_path}",
+            soft_wrap=True,
+        )
         return 1
     finally:
         if session.journal is not None:
@@ -233,8 +305,10 @@ def _run(config: Any, *, bots: tuple[int, ...], seed: int | None, hardware: str,
     console.print(Rule("Result"))
     view.summary(state)
     names = " and ".join(state.houses[s] for s in state.winners)
-    console.print(f"[bold green]{names}[/] win{'s' if len(state.winners) == 1 else ''}: "
-                  f"{state.end_reason}", soft_wrap=True)
+    console.print(
+        f"[bold green]{names}[/] win{'s' if len(state.winners) == 1 else ''}: {state.end_reason}",
+        soft_wrap=True,
+    )
     return 0
 
 
@@ -248,26 +322,35 @@ def replay_document(session: Any, journal: str, records: int) -> dict[str, Any]:
     """``companion replay --json``: the stable JSON view of a replayed Spartacus game."""
     state = session.state
     doc: dict[str, Any] = {
-        "journal": journal, "records": records, "game": "spartacus",
-        "actions": len(state.history), "round": state.turn, "phase": state.phase,
-        "over": state.is_terminal, "houses": list(state.houses),
-        "winners": [state.houses[s] for s in state.winners], "end_reason": state.end_reason,
+        "journal": journal,
+        "records": records,
+        "game": "spartacus",
+        "actions": len(state.history),
+        "round": state.turn,
+        "phase": state.phase,
+        "over": state.is_terminal,
+        "houses": list(state.houses),
+        "winners": [state.houses[s] for s in state.winners],
+        "end_reason": state.end_reason,
     }
     if not state.config.fight_only:
-        doc.update({
-            "host": None if state.host is None else state.houses[state.host],
-            "gold": dict(zip(state.houses, state.gold, strict=True)),
-            "influence": dict(zip(state.houses, state.influence, strict=True)),
-            "property": {h: list(p) for h, p in zip(state.houses, state.property, strict=True)},
-            "champions": sorted(state.champions), "favours": dict(sorted(state.favours.items())),
-        })
+        doc.update(
+            {
+                "host": None if state.host is None else state.houses[state.host],
+                "gold": dict(zip(state.houses, state.gold, strict=True)),
+                "influence": dict(zip(state.houses, state.influence, strict=True)),
+                "property": {h: list(p) for h, p in zip(state.houses, state.property, strict=True)},
+                "champions": sorted(state.champions),
+                "favours": dict(sorted(state.favours.items())),
+            }
+        )
     if state.fight is not None:
         fight = state.fight
-        doc["fight"] = {side: {"name": f.name, "dice": list(f.dice),
-                               "hex": fight.arena.name(f.pos)}
-                        for side, f in fight.fighters.items()}
-        doc["fight"].update({"round": fight.round, "winner": fight.winner,
-                             "level": fight.level})
+        doc["fight"] = {
+            side: {"name": f.name, "dice": list(f.dice), "hex": fight.arena.name(f.pos)}
+            for side, f in fight.fighters.items()
+        }
+        doc["fight"].update({"round": fight.round, "winner": fight.winner, "level": fight.level})
     return doc
 
 

@@ -57,8 +57,7 @@ def usage(cls: type[Action]) -> str:
     return " ".join([cls.kind, *(f"<{f.name}>" for f in fields(cls))])
 
 
-def action_from_dict(data: Any, types: Mapping[str, type[A]], convert: Convert, *,
-                     game: str) -> A:
+def action_from_dict(data: Any, types: Mapping[str, type[A]], convert: Convert, *, game: str) -> A:
     """Rebuild an action from :meth:`Action.to_dict` output; ``game`` names the game
     in the error (``a Battle Royale``)."""
     if not isinstance(data, dict) or data.get("kind") not in types:
@@ -73,9 +72,15 @@ def action_from_dict(data: Any, types: Mapping[str, type[A]], convert: Convert, 
     return cls(**{n: convert(cls, n, data[n]) for n in names if n in data})
 
 
-def parse_action(text: str, types: Mapping[str, type[A]], convert: Convert, *, example: str,
-                 show_usage: Callable[[type[A]], str] = usage,
-                 special: Callable[[type[A], list[str]], A | None] | None = None) -> A:
+def parse_action(
+    text: str,
+    types: Mapping[str, type[A]],
+    convert: Convert,
+    *,
+    example: str,
+    show_usage: Callable[[type[A]], str] = usage,
+    special: Callable[[type[A], list[str]], A | None] | None = None,
+) -> A:
     """Read the notation: the kind, then one word per field. ``example`` completes the
     hint for empty input; ``special(cls, words)`` may read a kind's words itself (it
     returns None for the one-word-per-field form)."""

@@ -387,8 +387,10 @@ def _check_values(flat: Mapping[str, Any]) -> list[ConfigProblem]:
         add("hold_s", f"a number of seconds from {MIN_HOLD_S:g} to {MAX_HOLD_S:g}")
     port = flat["serial_port"]
     if port is not None and not (isinstance(port, str) and port.strip() and "\0" not in port):
-        add("serial_port", 'a device path such as "/dev/ttyACM0" (leave it out to find the '
-            "board by its USB ids)")
+        add(
+            "serial_port",
+            'a device path such as "/dev/ttyACM0" (leave it out to find the board by its USB ids)',
+        )
     for key in ("usb_vid", "usb_pid"):
         value = flat[key]
         if not (_is_int(value) and 0 <= value <= 0xFFFF):

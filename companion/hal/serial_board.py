@@ -138,8 +138,9 @@ def check_board(ident: L.BoardIdent, port: str) -> None:
         problems.append(
             f"it speaks protocol {ident.protocol}, this companion speaks {L.PROTOCOL_VERSION}"
         )
-    missing = [name for bit, name in L.CAP_NAMES.items()
-               if bit & L.REQUIRED_CAPS and not ident.caps & bit]
+    missing = [
+        name for bit, name in L.CAP_NAMES.items() if bit & L.REQUIRED_CAPS and not ident.caps & bit
+    ]
     if missing:
         problems.append("it lacks " + ", ".join(missing))
     if ident.matrix_size != 5:
@@ -226,8 +227,12 @@ class BoardLink:
         self._wlock = threading.RLock()
         self._ser: Any = None
         self._port: str | None = None
-        self._link = L.ReliableLink(self._write, window=settings.window, rto_s=settings.rto_s,
-                                    max_retries=settings.max_retries)
+        self._link = L.ReliableLink(
+            self._write,
+            window=settings.window,
+            rto_s=settings.rto_s,
+            max_retries=settings.max_retries,
+        )
         self._decoder = L.FrameDecoder()
         self._connected = threading.Event()
         self._closing = threading.Event()
@@ -386,11 +391,13 @@ class BoardLink:
                     log.error("%s", exc)
                     self._closing.wait(high)
                 except (BoardNotFound, _HandshakeFailed, serial.SerialException, OSError) as exc:
-                    self.failure = exc if isinstance(exc, BoardNotFound) else BoardNotFound(
-                        str(exc))
+                    self.failure = (
+                        exc if isinstance(exc, BoardNotFound) else BoardNotFound(str(exc))
+                    )
                     if self.connects:
-                        self.status = (f"I/O board disconnected, reconnecting (attempt "
-                                       f"{attempts}): {exc}")
+                        self.status = (
+                            f"I/O board disconnected, reconnecting (attempt {attempts}): {exc}"
+                        )
                     else:
                         self.status = f"I/O board not connected: {exc}"
                     self._closing.wait(delay)
@@ -415,8 +422,9 @@ class BoardLink:
                 f"no Raspberry Pi Pico with USB id {s.vid:04x}:{s.pid:04x} found; plug the I/O "
                 "board in, or set hardware.serial_port"
             )
-        ser = self._opener(port=port, baudrate=s.baud, timeout=s.read_timeout_s,
-                           write_timeout=s.write_timeout_s)
+        ser = self._opener(
+            port=port, baudrate=s.baud, timeout=s.read_timeout_s, write_timeout=s.write_timeout_s
+        )
         try:
             with contextlib.suppress(Exception):
                 ser.reset_input_buffer()
@@ -437,8 +445,10 @@ class BoardLink:
             self.failure = None
             self.connects += 1
             self._connected.set()
-        self.status = (f"I/O board connected on {port} (firmware {ident.firmware_version}, "
-                       f"board {ident.board_id_hex})")
+        self.status = (
+            f"I/O board connected on {port} (firmware {ident.firmware_version}, "
+            f"board {ident.board_id_hex})"
+        )
         self._notice_flags(ident)
         log.info("%s", self.status)
         if self.on_connect is not None:
@@ -451,8 +461,10 @@ class BoardLink:
     def _notice_flags(self, ident: L.BoardIdent) -> None:
         notes = []
         if ident.flags & L.FLAG_HOST_SILENCE:
-            notes.append("the board lost the host (no frame for 1 s): it switched the coil off "
-                         "and cleared the arming")
+            notes.append(
+                "the board lost the host (no frame for 1 s): it switched the coil off "
+                "and cleared the arming"
+            )
         if ident.flags & L.FLAG_LINK_LOST:
             notes.append("the board gave up on unacknowledged frames and dropped the session")
         if ident.flags & L.FLAG_WATCHDOG_RESET:
@@ -468,8 +480,9 @@ class BoardLink:
         decoder = L.FrameDecoder()
         for _ in range(s.handshake_tries):
             nonce = self._rng.getrandbits(16)
-            hello = L.HELLO.pack(L.PROTOCOL_VERSION, nonce, s.pulse_ms, s.cooldown_ms,
-                                 s.bounce_ms, s.hold_ms)
+            hello = L.HELLO.pack(
+                L.PROTOCOL_VERSION, nonce, s.pulse_ms, s.cooldown_ms, s.bounce_ms, s.hold_ms
+            )
             ser.write(b"\x00" + L.encode_frame(L.MsgType.HELLO, hello, ack=0xFF))
             deadline = self._clock() + s.handshake_timeout_s
             while self._clock() < deadline and not self._closing.is_set():
@@ -488,8 +501,10 @@ class BoardLink:
                     try:
                         ident = L.BoardIdent.parse(payload)
                     except ValueError as exc:
-                        raise BoardRefused(f"the I/O board on {port} sent an IDENT this "
-                                           f"companion cannot read ({exc}). {FLASH_HINT}") from None
+                        raise BoardRefused(
+                            f"the I/O board on {port} sent an IDENT this "
+                            f"companion cannot read ({exc}). {FLASH_HINT}"
+                        ) from None
                     if ident.nonce == nonce:
                         return ident
         raise _HandshakeFailed(
@@ -532,8 +547,9 @@ class BoardLink:
             self.errors_from_board.append((L.ERRORS.get(code, f"code {code}"), bad_type, seq))
             if code == L.ERR_NO_SESSION:
                 raise _Reconnect("the I/O board has no session (it was reset)")
-            log.warning("I/O board error: %s (type 0x%02x, seq %d)",
-                        L.ERRORS.get(code, code), bad_type, seq)
+            log.warning(
+                "I/O board error: %s (type 0x%02x, seq %d)", L.ERRORS.get(code, code), bad_type, seq
+            )
             return
         with self._wlock:
             message = self._link.receive(frame, now)
@@ -553,8 +569,7 @@ class BoardLink:
                 self._fire_reply(token, ("fired", pulse_ms, board_ms))
             elif kind is L.MsgType.REFUSED:
                 token, reason, retry_ms = L.REFUSED.unpack(p)
-                self._fire_reply(token, ("refused", L.REFUSALS.get(reason, str(reason)),
-                                         retry_ms))
+                self._fire_reply(token, ("refused", L.REFUSALS.get(reason, str(reason)), retry_ms))
             elif kind is L.MsgType.COIL_OFF:
                 self.coil_reports.append(L.COIL_OFF.unpack(p))
             else:
@@ -621,8 +636,9 @@ class BoardSolenoid:
         reply = self._link.fire(self._pulse_ms)
         self.last_reply = reply
         if reply[0] != "fired":
-            raise SolenoidDriverError(f"the I/O board refused to fire: {reply[1]} "
-                                      f"(retry after {reply[2]} ms)")
+            raise SolenoidDriverError(
+                f"the I/O board refused to fire: {reply[1]} (retry after {reply[2]} ms)"
+            )
         self._on = True
 
     def off(self) -> None:
@@ -715,8 +731,10 @@ class SerialStatusLeds(StatusLedsBase):
         """Let the board animate a rolling die over the die LEDs, then show *face*."""
         if face is not None and face not in self.faces:
             raise ValueError(f"{face!r} is not a die face with an LED")
-        self._link.send(L.MsgType.ROLL, L.ROLL.pack(TURN_SLOTS, len(self.faces), 0xFF,
-                                                     steps, int(step_s * 1000), 48, 48, 48))
+        self._link.send(
+            L.MsgType.ROLL,
+            L.ROLL.pack(TURN_SLOTS, len(self.faces), 0xFF, steps, int(step_s * 1000), 48, 48, 48),
+        )
         self.show_die(face)
 
 
@@ -864,8 +882,9 @@ def open_serial(
     :param unsafe_cooldown_override_s: benchmarks only (see ``open_hardware``).
     """
     config = HardwareConfig() if config is None else config
-    cooldown = config.cooldown_s if unsafe_cooldown_override_s is None else (
-        unsafe_cooldown_override_s)
+    cooldown = (
+        config.cooldown_s if unsafe_cooldown_override_s is None else (unsafe_cooldown_override_s)
+    )
     base = settings or LinkSettings()
     settings = replace(
         base,
@@ -898,8 +917,15 @@ def open_serial(
     cooldown = max(cooldown, ident.cooldown_ms / 1000)
     state = _BoardButtons()
     coil = BoardSolenoid(link, config.pulse_ms)
-    guard = BoardSolenoidGuard(coil, link=link, inputs=inputs, pulse_ms=config.pulse_ms,
-                               cooldown_s=cooldown, clock=clock, sleep=time.sleep)
+    guard = BoardSolenoidGuard(
+        coil,
+        link=link,
+        inputs=inputs,
+        pulse_ms=config.pulse_ms,
+        cooldown_s=cooldown,
+        clock=clock,
+        sleep=time.sleep,
+    )
     try:
         hw = SerialHardware(
             link=link,
@@ -963,9 +989,14 @@ def open_virtual_board_hardware(
         board_options.setdefault("min_cooldown_ms", int(unsafe_cooldown_override_s * 1000))
     board, port = vb.open_virtual_board(**board_options)
     try:
-        hw = open_serial(config, port=port, connect_timeout_s=connect_timeout_s,
-                         unsafe_cooldown_override_s=unsafe_cooldown_override_s,
-                         settings=settings, closers=[board.close])
+        hw = open_serial(
+            config,
+            port=port,
+            connect_timeout_s=connect_timeout_s,
+            unsafe_cooldown_override_s=unsafe_cooldown_override_s,
+            settings=settings,
+            closers=[board.close],
+        )
     except BaseException:
         board.close()
         raise

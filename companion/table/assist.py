@@ -82,8 +82,9 @@ class AssistTable(TableLoop):
             cell = state.explosion_armed_field()
             fired = self.fire_sequence(cell, self.fire_token(cell))
             if not fired:
-                self.wait_for({"confirm"}, f"lift the tile {field_name(cell)} out by hand, "
-                              "then press CONFIRM")
+                self.wait_for(
+                    {"confirm"}, f"lift the tile {field_name(cell)} out by hand, then press CONFIRM"
+                )
             action = Fired()
             self.session.commit(action)
         else:
@@ -141,7 +142,9 @@ class AssistTable(TableLoop):
                 f"{state.prompt}: {describe(state, choice)} - SELECT for the next choice "
                 f"({index + 1}/{len(options)}), CONFIRM to take it{roll_hint}; hold SELECT "
                 "to undo",
-                kinds=("press", "long_press", "release"), seat=None, operate=False,
+                kinds=("press", "long_press", "release"),
+                seat=None,
+                operate=False,
             )
             if event.button == "select":
                 gesture = gestures.feed(event)
@@ -177,8 +180,9 @@ class AssistTable(TableLoop):
         if isinstance(options[0], A.Continue):
             self.operator.press("roll")
             return
-        pool = [i for i, a in enumerate(options)
-                if not isinstance(a, DeclareOut | DeclareWinner)] or list(range(len(options)))
+        pool = [
+            i for i, a in enumerate(options) if not isinstance(a, DeclareOut | DeclareWinner)
+        ] or list(range(len(options)))
         pick = self.operator.pick(pool)
         for _ in range(pick):
             self.operator.press("select")

@@ -56,20 +56,24 @@ def dice_frame(faces: Sequence[str], size: int = ARENA_SIZE) -> tuple[tuple[Cell
     """The arena display showing ``faces`` (die face ids), ``size`` dice per row."""
     cells = [DIE_CELL[f] for f in faces[: size * size]]
     cells += [CellState.OFF] * (size * size - len(cells))
-    return tuple(tuple(cells[r * size:(r + 1) * size]) for r in range(size))
+    return tuple(tuple(cells[r * size : (r + 1) * size]) for r in range(size))
 
 
 def local_session(state: Any) -> GameSession:
     """A session without a journal around a state (a combat position, a test)."""
-    return GameSession(state, state.config, SessionSettings(game=GAME),
-                       barrier=len(state.history))
+    return GameSession(state, state.config, SessionSettings(game=GAME), barrier=len(state.history))
 
 
-def start_session(config: GladiatorenConfig, *, bots: int, hardware: str, seed: int | None,
-                  journal_path: str | Path | None) -> GameSession:
+def start_session(
+    config: GladiatorenConfig,
+    *,
+    bots: int,
+    hardware: str,
+    seed: int | None,
+    journal_path: str | Path | None,
+) -> GameSession:
     """A new session with its journal (the shared :class:`GameSession`)."""
-    settings = SessionSettings(mode="tracked", bots=bots, hardware=hardware, seed=seed,
-                               game=GAME)
+    settings = SessionSettings(mode="tracked", bots=bots, hardware=hardware, seed=seed, game=GAME)
     return GameSession.start(config, settings, journal_path)
 
 
@@ -179,8 +183,9 @@ class GladiatorenTable:
             who = self.state.colours[seat]
             if self.state.side_is_animal(c.striker):
                 who += f" for the {self.state.animal_ids[c.pieces[c.striker][1]]}"
-            self.wait_for({"roll"}, f"{who}: press ROLL for {n} star "
-                          f"{'die' if n == 1 else 'dice'}", seat=seat)
+            self.wait_for(
+                {"roll"}, f"{who}: press ROLL for {n} star {'die' if n == 1 else 'dice'}", seat=seat
+            )
             action = self.roller.choose(outcomes)
             self.session.commit(action)  # durable before the dice are shown
             self.show_dice(action)
@@ -205,11 +210,14 @@ class GladiatorenTable:
         buttons = set(buttons)
         self.view.prompt(prompt)
         if self.operator is not None and (
-                self.terminal is None or (seat is not None and self.seat_is_bot(seat))):
+            self.terminal is None or (seat is not None and self.seat_is_bot(seat))
+        ):
             self.operator.press(sorted(buttons)[0])
         elif self.terminal is not None:
-            self.view.message(f"{prompt} (type 'roll' or 'r' on simulated hardware; 'undo' "
-                              "takes back your last choice)")
+            self.view.message(
+                f"{prompt} (type 'roll' or 'r' on simulated hardware; 'undo' "
+                "takes back your last choice)"
+            )
         while True:
             event = self.hw.next_input(timeout=0 if self.terminal else POLL_S)
             if event is not None:

@@ -91,16 +91,19 @@ class JournalWriter:
         self._fsync = fsync
 
     @classmethod
-    def create(cls, path: str | Path, header: dict[str, Any], *,
-               fsync: bool = True) -> JournalWriter:
+    def create(
+        cls, path: str | Path, header: dict[str, Any], *, fsync: bool = True
+    ) -> JournalWriter:
         """Start a new journal (never overwrites an existing file)."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         try:
             handle = open(path, "xb")  # noqa: SIM115 - closed by close()
         except FileExistsError:
-            raise JournalError(f"{path} exists already: choose another --journal file, or "
-                               f"'companion resume {path}' to continue that game") from None
+            raise JournalError(
+                f"{path} exists already: choose another --journal file, or "
+                f"'companion resume {path}' to continue that game"
+            ) from None
         writer = cls(path, handle, 1, fsync=fsync)
         writer._write({"type": "header", **header})
         if fsync:
@@ -108,8 +111,9 @@ class JournalWriter:
         return writer
 
     @classmethod
-    def reopen(cls, path: str | Path, valid_bytes: int, next_n: int, *,
-               fsync: bool = True) -> JournalWriter:
+    def reopen(
+        cls, path: str | Path, valid_bytes: int, next_n: int, *, fsync: bool = True
+    ) -> JournalWriter:
         """Continue a journal after resume: cut a torn tail at ``valid_bytes``, then append."""
         path = Path(path)
         handle = open(path, "r+b")  # noqa: SIM115 - closed by close()
@@ -208,12 +212,16 @@ def read_journal(path: str | Path, *, until_line: int | None = None) -> JournalC
         raise JournalError(f"{path} is empty: it is not a companion journal")
     header = _parse(lines[0][2])
     if header is None or header.get("type") != "header":
-        raise JournalError(f"{path}, line 1: not a companion journal header (or it is "
-                           "damaged); nothing can be resumed from this file")
+        raise JournalError(
+            f"{path}, line 1: not a companion journal header (or it is "
+            "damaged); nothing can be resumed from this file"
+        )
     if header.get("format") != FORMAT:
-        raise JournalError(f"{path}: journal format {header.get('format')!r} is not one this "
-                           f"companion reads ({FORMAT}); update companion to a version that "
-                           "writes it")
+        raise JournalError(
+            f"{path}: journal format {header.get('format')!r} is not one this "
+            f"companion reads ({FORMAT}); update companion to a version that "
+            "writes it"
+        )
     contents = JournalContents(path, header, [], lines[0][1])
     expected_n = 1
     for i, (number, end, text, complete) in enumerate(lines[1:], start=1):
@@ -223,7 +231,8 @@ def read_journal(path: str | Path, *, until_line: int | None = None) -> JournalC
             if last:
                 contents.warnings.append(
                     f"{path}, line {number}: the last record is incomplete (torn by a power cut "
-                    "or a crash) and was dropped; everything before it is kept")
+                    "or a crash) and was dropped; everything before it is kept"
+                )
                 break
             raise JournalError(
                 f"{path}, line {number}: the record is corrupt (its checksum does not match). "
@@ -231,13 +240,15 @@ def read_journal(path: str | Path, *, until_line: int | None = None) -> JournalC
                 f"'companion resume {path} --until-line {number - 1}' (it continues in a new "
                 "journal file and loses everything after that line), inspect the game with "
                 f"'companion replay {path} --until-line {number - 1}', or attach the file to "
-                "a bug report")
+                "a bug report"
+            )
         if record.get("type") not in RECORD_TYPES or record.get("n") != expected_n:
             raise JournalError(
                 f"{path}, line {number}: record {record.get('n')!r} of type "
                 f"{record.get('type')!r} is out of order (expected record {expected_n}); "
                 f"use 'companion resume {path} --until-line {number - 1}' to continue from "
-                "the records before it")
+                "the records before it"
+            )
         expected_n += 1
         contents.records.append((number, record))
         contents.valid_bytes = end

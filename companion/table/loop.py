@@ -135,8 +135,10 @@ class TableLoop:
         """
         buttons, kinds = set(buttons), set(kinds)
         self.view.prompt(prompt)
-        pressing = operate and self.operator is not None and (
-            self.terminal is None or (seat is not None and self.seat_is_bot(seat))
+        pressing = (
+            operate
+            and self.operator is not None
+            and (self.terminal is None or (seat is not None and self.seat_is_bot(seat)))
         )
         if pressing:
             self.operator.press(operator_presses or sorted(buttons)[0])
@@ -239,8 +241,9 @@ class TableLoop:
                     self.sleep(result.retry_after_s or 0.1)
                     guard.arm(token)
                     continue
-                if result.reason is Refusal.DRIVER_FAULT and not getattr(self.hw, "connected",
-                                                                          True):
+                if result.reason is Refusal.DRIVER_FAULT and not getattr(
+                    self.hw, "connected", True
+                ):
                     self.pause_for_board()  # the board went away: not a coil fault
                     clear = getattr(guard, "clear_link_fault", None)
                     if clear is not None:

@@ -96,8 +96,7 @@ class TerminalInput:
 class SimOperator:
     """Presses simulated buttons for a table where no person is present."""
 
-    def __init__(self, hw: Hardware, tap_s: float = 0.03,
-                 rng: random.Random | None = None) -> None:
+    def __init__(self, hw: Hardware, tap_s: float = 0.03, rng: random.Random | None = None) -> None:
         if hw.sim is None:
             raise ValueError("the simulated operator needs simulated hardware (profile sim)")
         self.hw = hw
@@ -127,8 +126,14 @@ class TerminalAgent:
 
     is_bot = False
 
-    def __init__(self, terminal: TerminalInput, view: Any, parse: Any, expand: Any = None,
-                 hint: str = "number, action, or a move like 'b2 E N'") -> None:
+    def __init__(
+        self,
+        terminal: TerminalInput,
+        view: Any,
+        parse: Any,
+        expand: Any = None,
+        hint: str = "number, action, or a move like 'b2 E N'",
+    ) -> None:
         self.terminal = terminal
         self.view = view
         self.parse = parse

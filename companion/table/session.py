@@ -61,8 +61,12 @@ class SessionSettings:
     bot_seats: tuple[int, ...] | None = None  # which seats bots play, when not the last ``bots``
 
     def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"mode": self.mode, "bots": self.bots, "hardware": self.hardware,
-                                "seed": self.seed}
+        data: dict[str, Any] = {
+            "mode": self.mode,
+            "bots": self.bots,
+            "hardware": self.hardware,
+            "seed": self.seed,
+        }
         if self.bot_seats is not None:
             data["bot_seats"] = list(self.bot_seats)
         return data
@@ -92,8 +96,10 @@ def data_files(config: Any, game: GameInfo) -> dict[str, dict[str, str]]:
         path = Path(own).resolve()
         files[game.name] = {"path": str(path), "sha256": file_sha256(path)}
     elif game.builtin_data is not None:
-        files[game.name] = {"path": BUILTIN + game.builtin_data,
-                            "sha256": _builtin_sha(game.builtin_data)}
+        files[game.name] = {
+            "path": BUILTIN + game.builtin_data,
+            "sha256": _builtin_sha(game.builtin_data),
+        }
     return files
 
 
@@ -148,8 +154,9 @@ class GameSession:
     pending_fire: tuple[str, str] | None = None
 
     @classmethod
-    def start(cls, config: Any, settings: SessionSettings,
-              journal_path: str | Path | None) -> GameSession:
+    def start(
+        cls, config: Any, settings: SessionSettings, journal_path: str | Path | None
+    ) -> GameSession:
         """A new game; its journal (if a path is given) starts with the header."""
         state = new_state(settings, config)
         journal = None
@@ -190,15 +197,19 @@ class GameSession:
         if not write or self.journal is None:
             return
         if turn_started:
-            self.journal.append("checkpoint", actions=len(self.state.history),
-                                turn=getattr(self.state, "turn", None),
-                                digest=state_digest(self.state.snapshot()))
+            self.journal.append(
+                "checkpoint",
+                actions=len(self.state.history),
+                turn=getattr(self.state, "turn", None),
+                digest=state_digest(self.state.snapshot()),
+            )
 
     def finish(self) -> None:
         """Write the ``end`` record once the game is over and the table has acted on it."""
         if self.journal is not None and self.state.is_terminal:
-            self.journal.append("end", winners=list(self.state.winners),
-                                reason=self.state.end_reason)
+            self.journal.append(
+                "end", winners=list(self.state.winners), reason=self.state.end_reason
+            )
 
     def fired(self, field_name: str, token: str) -> None:
         """Record, durably, that the Eliminator is about to fire: undo never crosses it."""
@@ -209,8 +220,9 @@ class GameSession:
             return
         self.fired_tokens.add(token)
         if self.journal is not None:
-            self.journal.append("fired", field=field_name, token=token,
-                                actions=len(self.state.history))
+            self.journal.append(
+                "fired", field=field_name, token=token, actions=len(self.state.history)
+            )
 
     # -- undo ---------------------------------------------------------------------------
 
@@ -226,8 +238,10 @@ class GameSession:
         available = self.undoable()
         if count > available:
             if available == 0:
-                raise UndoRefused("nothing to undo: a die roll, a card drawn, a new turn or a "
-                                  "fired Eliminator cannot be undone")
+                raise UndoRefused(
+                    "nothing to undo: a die roll, a card drawn, a new turn or a "
+                    "fired Eliminator cannot be undone"
+                )
             raise UndoRefused(f"only {available} action(s) of this turn can be undone")
         if self.journal is not None:
             self.journal.append("undo", count=count)
@@ -238,8 +252,9 @@ class GameSession:
 # -- resume ---------------------------------------------------------------------------------
 
 
-def _check_header(contents: JournalContents, game: str | None = None
-                  ) -> tuple[Any, SessionSettings]:
+def _check_header(
+    contents: JournalContents, game: str | None = None
+) -> tuple[Any, SessionSettings]:
     header, path = contents.header, contents.path
     name = header.get("game")
     if game is not None and name != game:
@@ -251,38 +266,50 @@ def _check_header(contents: JournalContents, game: str | None = None
     session = header.get("session") or {}
     mode = header.get("mode")
     if mode not in MODES or (mode == "assist" and name != GAME):
-        raise JournalError(f"{path}: unknown mode {mode!r} in the header (expected "
-                           f"{' or '.join(MODES)})")
+        raise JournalError(
+            f"{path}: unknown mode {mode!r} in the header (expected {' or '.join(MODES)})"
+        )
     for name, entry in (header.get("data_files") or {}).items():
         file = entry.get("path", "")
         if file.startswith(BUILTIN):
-            if _builtin_sha(file[len(BUILTIN):]) != entry.get("sha256"):
+            if _builtin_sha(file[len(BUILTIN) :]) != entry.get("sha256"):
                 raise JournalError(
                     f"{path}: the built-in {name} data changed since this game started (it was "
                     f"written by companion {header.get('software')}, this is {__version__}); "
                     "replaying it could give another game. Resume it with the version that "
-                    "started it")
+                    "started it"
+                )
         elif not Path(file).exists():
-            raise JournalError(f"{path}: the game uses the data file {file}, which is missing; "
-                               "put it back at that path to resume")
+            raise JournalError(
+                f"{path}: the game uses the data file {file}, which is missing; "
+                "put it back at that path to resume"
+            )
         elif file_sha256(file) != entry.get("sha256"):
-            raise JournalError(f"{path}: the data file {file} changed since the game started; "
-                               "restore the version the game started with to resume")
+            raise JournalError(
+                f"{path}: the data file {file} changed since the game started; "
+                "restore the version the game started with to resume"
+            )
     try:
         config = info.config_from_dict(header["config"])
     except (KeyError, TypeError, ValueError) as exc:
-        raise JournalError(f"{path}, line 1: the game config in the header is not usable: "
-                           f"{exc}") from None
+        raise JournalError(
+            f"{path}, line 1: the game config in the header is not usable: {exc}"
+        ) from None
     seats = session.get("bot_seats")
-    settings = SessionSettings(mode=mode, bots=int(session.get("bots", 0)),
-                               hardware=str(session.get("hardware", "sim")),
-                               seed=session.get("seed"), game=info.name,
-                               bot_seats=None if seats is None else tuple(int(s) for s in seats))
+    settings = SessionSettings(
+        mode=mode,
+        bots=int(session.get("bots", 0)),
+        hardware=str(session.get("hardware", "sim")),
+        seed=session.get("seed"),
+        game=info.name,
+        bot_seats=None if seats is None else tuple(int(s) for s in seats),
+    )
     return config, settings
 
 
-def rebuild(contents: JournalContents, *, until_turn: int | None = None,
-            game: str | None = None) -> GameSession:
+def rebuild(
+    contents: JournalContents, *, until_turn: int | None = None, game: str | None = None
+) -> GameSession:
     """Replay a journal into a session (without a writer); verifies every checkpoint.
 
     Data-entry actions are held back until the next die roll, card draw,
@@ -296,9 +323,11 @@ def rebuild(contents: JournalContents, *, until_turn: int | None = None,
     held: list[tuple[int, Any]] = []  # (line, action) that an undo may still take back
 
     def fail(line: int, why: str) -> JournalError:
-        return JournalError(f"{path}, line {line}: this record cannot be replayed ({why}). "
-                            f"Nothing was changed; 'companion resume {path} --until-line "
-                            f"{line - 1}' continues from the records before it")
+        return JournalError(
+            f"{path}, line {line}: this record cannot be replayed ({why}). "
+            f"Nothing was changed; 'companion resume {path} --until-line "
+            f"{line - 1}' continues from the records before it"
+        )
 
     def play(line: int, action: Any) -> None:
         try:
@@ -329,8 +358,11 @@ def rebuild(contents: JournalContents, *, until_turn: int | None = None,
         elif kind == "undo":
             count = record.get("count")
             if not isinstance(count, int) or not 1 <= count <= len(held):
-                raise fail(line, f"undo of {count!r} action(s), but only {len(held)} of this "
-                           "turn's data entry can be undone there")
+                raise fail(
+                    line,
+                    f"undo of {count!r} action(s), but only {len(held)} of this "
+                    "turn's data entry can be undone there",
+                )
             del held[-count:]
         elif kind == "fired":
             flush()
@@ -338,20 +370,27 @@ def rebuild(contents: JournalContents, *, until_turn: int | None = None,
         elif kind == "checkpoint":
             flush()
             digest = state_digest(session.state.snapshot())
-            if record.get("actions") != len(session.state.history) or \
-                    record.get("digest") != digest:
+            if (
+                record.get("actions") != len(session.state.history)
+                or record.get("digest") != digest
+            ):
                 raise JournalError(
                     f"{path}, line {line}: the replayed game does not match the checkpoint "
                     "written during play (another rules version or data?). Nothing was "
                     f"changed; inspect it with 'companion replay {path} --until-line "
-                    f"{line - 1}' and attach the file to a bug report")
+                    f"{line - 1}' and attach the file to a bug report"
+                )
     flush()
     return session
 
 
-def resume_session(path: str | Path, *, until_line: int | None = None,
-                   new_path: str | Path | None = None,
-                   game: str | None = None) -> tuple[GameSession, list[str]]:
+def resume_session(
+    path: str | Path,
+    *,
+    until_line: int | None = None,
+    new_path: str | Path | None = None,
+    game: str | None = None,
+) -> tuple[GameSession, list[str]]:
     """Rebuild a session from its journal and continue writing to it.
 
     Every check runs before the file is touched, so a failed resume changes
@@ -364,11 +403,16 @@ def resume_session(path: str | Path, *, until_line: int | None = None,
     contents = read_journal(path, until_line=until_line)
     session = rebuild(contents, game=game)
     if contents.finished:
-        raise JournalError(f"{path}: this game is over ({contents.records[-1][1].get('reason')})"
-                           f"; see it with 'companion replay {path}'")
+        raise JournalError(
+            f"{path}: this game is over ({contents.records[-1][1].get('reason')})"
+            f"; see it with 'companion replay {path}'"
+        )
     if until_line is not None:
-        target = Path(new_path) if new_path else path.with_name(
-            f"{path.stem}.from-line-{until_line}{path.suffix}")
+        target = (
+            Path(new_path)
+            if new_path
+            else path.with_name(f"{path.stem}.from-line-{until_line}{path.suffix}")
+        )
         if target.exists():
             raise JournalError(f"{target} exists already; move it away or pass another name")
         with open(path, "rb") as src, open(target, "xb") as dst:

@@ -50,12 +50,12 @@ DICE_PAGE_S = 1.0
 
 def settings(bots: int = 0, hardware: str = "sim", seed: int | None = None) -> SessionSettings:
     """Session settings of a tracked skirmish game."""
-    return SessionSettings(mode="tracked", bots=bots, hardware=hardware, seed=seed,
-                           game=GAME_NAME)
+    return SessionSettings(mode="tracked", bots=bots, hardware=hardware, seed=seed, game=GAME_NAME)
 
 
-def start_session(config: SkirmishConfig, session_settings: SessionSettings,
-                  journal_path: str | Path | None) -> GameSession:
+def start_session(
+    config: SkirmishConfig, session_settings: SessionSettings, journal_path: str | Path | None
+) -> GameSession:
     """A new game; its journal (if a path is given) starts with the header."""
     return GameSession.start(config, session_settings, journal_path)
 
@@ -80,14 +80,18 @@ def dice_frames(faces: Sequence[int], size: int = 5) -> list[tuple[tuple[CellSta
             elif faces[i] > size:
                 rows.append((CellState.BLINK,) * size)
             else:
-                rows.append(tuple(CellState.HIGHLIGHT if c < faces[i] else CellState.OFF
-                                  for c in range(size)))
+                rows.append(
+                    tuple(
+                        CellState.HIGHLIGHT if c < faces[i] else CellState.OFF for c in range(size)
+                    )
+                )
         frames.append(tuple(rows))
     return frames
 
 
-def window_frame(state: SkirmishState, size: int = 5,
-                 centre: int | None = None) -> tuple[tuple[CellState, ...], ...]:
+def window_frame(
+    state: SkirmishState, size: int = 5, centre: int | None = None
+) -> tuple[tuple[CellState, ...], ...]:
     """A ``size`` x ``size`` window of the map around ``centre`` (default: the acting
     gladiator, else the map's centre)."""
     gmap = state.map
@@ -96,8 +100,11 @@ def window_frame(state: SkirmishState, size: int = 5,
         cell = state.gladiators[gid].cell if gid is not None else None
         centre = cell if cell is not None else (gmap.size // 2) * gmap.size + gmap.size // 2
     cr, cc = divmod(centre, gmap.size)
-    me = state.gladiators[state.active_gladiator].owner if state.active_gladiator is not None \
+    me = (
+        state.gladiators[state.active_gladiator].owner
+        if state.active_gladiator is not None
         else None
+    )
     rows = []
     for r in range(size):
         row = []
@@ -154,22 +161,28 @@ def phase_prompt(state: SkirmishState) -> str:
         count, points, _ = state.config.limits
         team = state.teams[seat]
         spent = sum(state.gladiators[g].profile.points for g in team)
-        return (f"{who}: pick gladiators ({len(team)} of at most {count}, {points - spent} "
-                "points left), then ready")
+        return (
+            f"{who}: pick gladiators ({len(team)} of at most {count}, {points - spent} "
+            "points left), then ready"
+        )
     if phase == "entrance":
         return f"{who}: you won the roll-off - choose an entrance"
     if phase == "place":
         assert state.placing is not None
         g = state.gladiators[state.placing]
-        return (f"{who}: place #{g.id} {g.profile.name} within 5 fields of entrance "
-                f"{state.entrance_of[seat]}: place <cell> <N|E|S|W>")
+        return (
+            f"{who}: place #{g.id} {g.profile.name} within 5 fields of entrance "
+            f"{state.entrance_of[seat]}: place <cell> <N|E|S|W>"
+        )
     if phase in ("move", "rest"):
         gid = state.active_gladiator
         assert gid is not None
         g = state.gladiators[gid]
         cost = " (remaining movement: double cost)" if phase == "rest" else ""
-        return (f"{who}: #{gid} {g.profile.name} on {state.cell_name(g.cell)} facing "
-                f"{'NESW'[g.facing]}, {state.points_left} movement points{cost}")
+        return (
+            f"{who}: #{gid} {g.profile.name} on {state.cell_name(g.cell)} facing "
+            f"{'NESW'[g.facing]}, {state.points_left} movement points{cost}"
+        )
     if phase == "combo":
         return f"{who}: apply the combo by hand (adjust <id> <stat> <+1|-1>), then done"
     return f"{who}: choose"
@@ -257,11 +270,18 @@ class SkirmishTable:
 
     TYPED = {"roll": "roll", "r": "roll"}
 
-    def __init__(self, game: GameSession | SkirmishState, hw: Hardware, roller: Roller,
-                 view: Any, agents: dict[int, Any], *,
-                 sleep: Callable[[float], None] = time.sleep,
-                 operator: SimOperator | None = None,
-                 terminal: TerminalInput | None = None) -> None:
+    def __init__(
+        self,
+        game: GameSession | SkirmishState,
+        hw: Hardware,
+        roller: Roller,
+        view: Any,
+        agents: dict[int, Any],
+        *,
+        sleep: Callable[[float], None] = time.sleep,
+        operator: SimOperator | None = None,
+        terminal: TerminalInput | None = None,
+    ) -> None:
         if not isinstance(game, GameSession):  # a bare state: play it without a journal
             game = GameSession(game, game.config, settings())
         self.session = game
@@ -366,8 +386,11 @@ class SkirmishTable:
         target = self.state.gladiators[attack["target"]]
         self.show_odds()
         left = attack["dice"] - len(attack["faces"])
-        self.wait_for_roll(f"{self.state.colours[attacker.owner]}: press ROLL for {left} "
-                           f"d6 ({attack['kind']} on #{target.id})", attacker.owner)
+        self.wait_for_roll(
+            f"{self.state.colours[attacker.owner]}: press ROLL for {left} "
+            f"d6 ({attack['kind']} on #{target.id})",
+            attacker.owner,
+        )
         faces = [int(face.id) for face in self.roller.roll_many(get_die("d6"), left)]
         done = list(attack["faces"])
         events: list[Event] = []
@@ -391,8 +414,13 @@ class SkirmishTable:
         breakdown = self.state.breakdown(attack["attacker"], attack["target"], attack["kind"])
         assert breakdown is not None
         target = self.state.gladiators[attack["target"]]
-        show(attack_panel(breakdown, damage_distribution(target.stats, breakdown.dice),
-                          title=f"#{attack['attacker']} {attack['kind']} on #{target.id}"))
+        show(
+            attack_panel(
+                breakdown,
+                damage_distribution(target.stats, breakdown.dice),
+                title=f"#{attack['attacker']} {attack['kind']} on #{target.id}",
+            )
+        )
 
     def decide(self) -> Any:
         """The current seat's choice, committed to the journal; ``None`` after an undo."""

@@ -78,11 +78,23 @@ def resume_spartacus(path: str | Path) -> GameSession:
     return session
 
 
-def open_session(config: SpartacusConfig, *, bots: Sequence[int], hardware: str,
-                 seed: int | None, path: str | Path | None) -> GameSession:
+def open_session(
+    config: SpartacusConfig,
+    *,
+    bots: Sequence[int],
+    hardware: str,
+    seed: int | None,
+    path: str | Path | None,
+) -> GameSession:
     """A new game or fight and its journal; which seats bots play is recorded."""
-    settings = SessionSettings(mode="tracked", bots=len(bots), hardware=hardware, seed=seed,
-                               game=GAME, bot_seats=tuple(bots))
+    settings = SessionSettings(
+        mode="tracked",
+        bots=len(bots),
+        hardware=hardware,
+        seed=seed,
+        game=GAME,
+        bot_seats=tuple(bots),
+    )
     return GameSession.start(config, settings, path)
 
 
@@ -172,8 +184,10 @@ class TerminalAgent:
             if not state.config.fight_only and state.hand(seat):
                 hand = f" - your hand: {', '.join(state.hand(seat))}"
             shown = options if len(options) <= 40 else options[:40]
-            self.view.prompt(f"{house}: choose (number or action; ? all, undo, quit){hand}",
-                             [f"{i}: {a.notation}" for i, a in enumerate(shown, 1)])
+            self.view.prompt(
+                f"{house}: choose (number or action; ? all, undo, quit){hand}",
+                [f"{i}: {a.notation}" for i, a in enumerate(shown, 1)],
+            )
         while True:
             line = _read_line("> ", self.stream, hidden).strip()
             if not line:
@@ -207,10 +221,19 @@ class TerminalAgent:
 class SpartacusTable:
     """One Spartacus game or fight on a table's hardware."""
 
-    def __init__(self, session: Any, hw: Hardware, roller: Roller, view: Any,
-                 agents: dict[int, Any], *, sleep: Callable[[float], None] = time.sleep,
-                 operator: SimOperator | None = None, stream: Any = None,
-                 roll_button: bool = True) -> None:
+    def __init__(
+        self,
+        session: Any,
+        hw: Hardware,
+        roller: Roller,
+        view: Any,
+        agents: dict[int, Any],
+        *,
+        sleep: Callable[[float], None] = time.sleep,
+        operator: SimOperator | None = None,
+        stream: Any = None,
+        roll_button: bool = True,
+    ) -> None:
         self.session = session
         self.hw = hw
         self.roller = roller
@@ -267,8 +290,9 @@ class SpartacusTable:
         if isinstance(first, A.DiceRoll) and self.roll_button:
             who = first.who
             dice = "die" if len(first.faces) == 1 else f"{len(first.faces)} dice"
-            self.wait_for_roll(f"{who}: press ROLL for the {first.purpose} ({dice})",
-                               self._seat_of(who))
+            self.wait_for_roll(
+                f"{who}: press ROLL for the {first.purpose} ({dice})", self._seat_of(who)
+            )
         action = self.roller.choose(outcomes)
         self.session.commit(action)  # durable before the dice are shown
         return action
@@ -284,8 +308,7 @@ class SpartacusTable:
         """Wait for the ROLL button; the simulated operator presses for bots and for a table
         with nobody at the terminal; a person at the terminal types ``r`` (or Enter)."""
         agent = self.agents.get(seat) if seat is not None else None
-        person = self.stream is not None and (agent is None or not getattr(agent, "is_bot",
-                                                                           False))
+        person = self.stream is not None and (agent is None or not getattr(agent, "is_bot", False))
         if self.operator is not None and not person:
             self.operator.press("roll")
         elif person and self.hw.sim is not None:
@@ -304,4 +327,3 @@ class SpartacusTable:
     def decide(self) -> A.Action | None:
         """The current seat's choice, committed to the journal; ``None`` after an undo."""
         return decide(self.session, self.agents[self.state.current_player], self.view)
-

@@ -27,8 +27,9 @@ FACE_TEXT = {
 
 
 def colour_text(colour: str, text: str | None = None) -> Text:
-    return Text(text if text is not None else f"{LETTER[colour]} {colour}",
-                style=f"bold {STYLE[colour]}")
+    return Text(
+        text if text is not None else f"{LETTER[colour]} {colour}", style=f"bold {STYLE[colour]}"
+    )
 
 
 def cell_text(state: BattleRoyaleState, cell: int) -> Text:
@@ -76,13 +77,22 @@ def players_table(state: BattleRoyaleState, last_face: str | None = None) -> Tab
         name = Text(marker + " ").append_text(colour_text(colour))
         if state.out[seat]:
             name.append(" (out)", style="dim")
-        table.add_row(name, str(state.arena_total[seat]), str(state.prisoner_total(seat)),
-                      str(state.box[seat]), " ".join(state.hand(seat)))
+        table.add_row(
+            name,
+            str(state.arena_total[seat]),
+            str(state.prisoner_total(seat)),
+            str(state.box[seat]),
+            " ".join(state.hand(seat)),
+        )
     if state.neutral is not None:
         colour = state.colours[state.neutral]
-        table.add_row(Text("  ").append_text(colour_text(colour, f"{LETTER[colour]} neutral")),
-                      str(state.arena_total[state.neutral]), "-", str(state.box[state.neutral]),
-                      "")
+        table.add_row(
+            Text("  ").append_text(colour_text(colour, f"{LETTER[colour]} neutral")),
+            str(state.arena_total[state.neutral]),
+            "-",
+            str(state.box[state.neutral]),
+            "",
+        )
     if last_face:
         table.caption = f"last Doom die roll: {FACE_TEXT.get(last_face, last_face)}"
     return table
@@ -96,9 +106,13 @@ def event_lines(events: Iterable[Event]) -> Text:
     for event in events:
         if event.kind in QUIET_EVENTS:
             continue
-        style = {"game_over": "bold green", "field_exploded": "bold red",
-                 "fields_collapsed": "red", "explosion_armed": "bold red",
-                 "player_out": "bold yellow"}.get(event.kind, "")
+        style = {
+            "game_over": "bold green",
+            "field_exploded": "bold red",
+            "fields_collapsed": "red",
+            "explosion_armed": "bold red",
+            "player_out": "bold yellow",
+        }.get(event.kind, "")
         text.append(f"  - {event.text}\n", style=style)
     return text
 

@@ -43,8 +43,10 @@ def hardware_panel(hw: Hardware) -> Panel:
     for colour in hw.status_leds.colours:
         on = leds.get(colour, False)
         letter = LETTER.get(colour, colour[:1].upper())
-        text.append(f"[{letter}]" if on else f" {letter.lower()} ",
-                    style=f"bold {STYLE.get(colour, '')}" if on else "dim")
+        text.append(
+            f"[{letter}]" if on else f" {letter.lower()} ",
+            style=f"bold {STYLE.get(colour, '')}" if on else "dim",
+        )
     text.append("   die LEDs ")
     for face in hw.status_leds.faces:
         on = leds.get(face, False)
@@ -99,8 +101,15 @@ class Dashboard:
     ``pace_s``: on a terminal, pause this long after each turn so people can follow.
     """
 
-    def __init__(self, console: Console, hw: Hardware | None, *, live: bool,
-                 pace_s: float = 0.0, title: str = "Battle Royale") -> None:
+    def __init__(
+        self,
+        console: Console,
+        hw: Hardware | None,
+        *,
+        live: bool,
+        pace_s: float = 0.0,
+        title: str = "Battle Royale",
+    ) -> None:
         self.console = console
         self.hw = hw
         self.live = live
@@ -119,8 +128,9 @@ class Dashboard:
 
     def __enter__(self) -> Dashboard:
         if self.live:
-            self._live = Live(self.render(), console=self.console, auto_refresh=False,
-                              transient=False)
+            self._live = Live(
+                self.render(), console=self.console, auto_refresh=False, transient=False
+            )
             self._live.__enter__()
         return self
 
@@ -211,10 +221,12 @@ class Dashboard:
 
     def _print_turn(self, turn: int) -> None:
         state = self.state
-        seat = next((e.data["seat"] for e in self.turn_events if e.kind == "turn_started"),
-                    state.active)
-        self.console.print(Rule(colour_text(state.colours[seat],
-                                            f"Turn {turn}: {state.colours[seat]}")))
+        seat = next(
+            (e.data["seat"] for e in self.turn_events if e.kind == "turn_started"), state.active
+        )
+        self.console.print(
+            Rule(colour_text(state.colours[seat], f"Turn {turn}: {state.colours[seat]}"))
+        )
         self.console.print(event_lines(self.turn_events))
         self.console.print(self.arena())
         if self.hw is not None:

@@ -20,8 +20,13 @@ from companion.games.kampf_der_gladiatoren.events import Event
 from companion.games.kampf_der_gladiatoren.odds import CombatOdds, Fighter
 from companion.games.kampf_der_gladiatoren.rules import KINDS, SHORT
 
-STYLE = {"red": "bold red", "yellow": "bold yellow", "blue": "bold blue",
-         "green": "bold green", "white": "bold white"}
+STYLE = {
+    "red": "bold red",
+    "yellow": "bold yellow",
+    "blue": "bold blue",
+    "green": "bold green",
+    "white": "bold white",
+}
 LETTER = {"red": "R", "yellow": "Y", "blue": "B", "green": "G", "white": "W"}
 DIE_FACE = {  # face id -> (marker, style)
     "two_red_stars": ("[**]", "bold white on red"),
@@ -34,8 +39,9 @@ QUIET_EVENTS = {"strike", "reroll_offered", "entry_passed", "rerolled"}
 
 
 def colour_text(colour: str, text: str | None = None) -> Text:
-    return Text(text if text is not None else f"{LETTER[colour]} {colour}",
-                style=STYLE.get(colour, "bold"))
+    return Text(
+        text if text is not None else f"{LETTER[colour]} {colour}", style=STYLE.get(colour, "bold")
+    )
 
 
 def roll_faces(roll: Sequence[int]) -> list[str]:
@@ -117,8 +123,14 @@ def arena_map(state: Any) -> Text:
 
 def players_table(state: Any) -> Table:
     table = Table(title="Players", padding=(0, 1))
-    for name, justify in (("seat", "left"), ("teams", "right"), ("in arena", "right"),
-                          ("stable", "right"), ("animals", "left"), ("points", "right")):
+    for name, justify in (
+        ("seat", "left"),
+        ("teams", "right"),
+        ("in arena", "right"),
+        ("stable", "right"),
+        ("animals", "left"),
+        ("points", "right"),
+    ):
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
     for seat in range(state.players):
         colour = state.colours[seat]
@@ -126,9 +138,14 @@ def players_table(state: Any) -> Table:
         name = Text(marker + " ").append_text(colour_text(colour))
         if seat in getattr(state, "winners", ()):
             name.append(" (winner)", style="bold green")
-        table.add_row(name, str(len(state.teams_of(seat))), str(state.gladiators_on_board(seat)),
-                      str(sum(state.stables[seat])), " ".join(state.stable_animals(seat)),
-                      str(state.score(seat)))
+        table.add_row(
+            name,
+            str(len(state.teams_of(seat))),
+            str(state.gladiators_on_board(seat)),
+            str(sum(state.stables[seat])),
+            " ".join(state.stable_animals(seat)),
+            str(state.score(seat)),
+        )
     return table
 
 
@@ -156,14 +173,17 @@ def combat_text(state: Any) -> Text:
         if kind == "team":
             team = state.teams.get(ref)
             colour = state.colours[team.owner] if team else "?"
-            text.append_text(colour_text(colour, f"{colour} on "
-                                         f"{state.field_ids[team.field] if team else '-'} "))
+            text.append_text(
+                colour_text(colour, f"{colour} on {state.field_ids[team.field] if team else '-'} ")
+            )
             if team is not None:
                 text.append_text(composition(team.active, team.inactive))
         else:
             animal = state.animals[ref]
-            text.append(f"{animal.id} ({state.animal_stars[ref]}/{animal.hits} hit stars)",
-                        style="bold magenta")
+            text.append(
+                f"{animal.id} ({state.animal_stars[ref]}/{animal.hits} hit stars)",
+                style="bold magenta",
+            )
     first = "challenger" if c.first == 0 else "challenged"
     text.append(f"\n  first roller: the {first}; ")
     if state.phase == "reroll" and c.roll is not None:
@@ -184,9 +204,14 @@ def event_lines(events: Iterable[Event]) -> Text:
     for event in events:
         if event.kind in QUIET_EVENTS:
             continue
-        style = {"game_over": "bold green", "team_wiped": "bold red",
-                 "animal_defeated": "bold magenta", "gladiator_lost": "red",
-                 "turn_started": "bold", "challenged": "bold cyan"}.get(event.kind, "")
+        style = {
+            "game_over": "bold green",
+            "team_wiped": "bold red",
+            "animal_defeated": "bold magenta",
+            "gladiator_lost": "red",
+            "turn_started": "bold",
+            "challenged": "bold cyan",
+        }.get(event.kind, "")
         if event.kind == "dice_rolled":
             text.append(f"  - {event.text}  ")
             text.append_text(dice_text(roll_faces(event.data["roll"])))
@@ -205,8 +230,10 @@ def _fighter_name(f: Fighter) -> str:
 def odds_table(odds: CombatOdds, names: tuple[str, str] | None = None) -> Table:
     """What each side loses in this combat, with exact and decimal probabilities."""
     if names is None:
-        names = (f"challenger {_fighter_name(odds.challenger)}",
-                 f"challenged {_fighter_name(odds.defender)}")
+        names = (
+            f"challenger {_fighter_name(odds.challenger)}",
+            f"challenged {_fighter_name(odds.defender)}",
+        )
     table = Table(title=f"Odds: {names[0]} vs {names[1]}", padding=(0, 1))
     table.add_column("loses")
     for i, name in enumerate(names):
@@ -222,16 +249,20 @@ def odds_table(odds: CombatOdds, names: tuple[str, str] | None = None) -> Table:
     out = tuple(odds.out(i) for i in (0, 1))
     table.add_row("out", *(f"{float(p):6.1%}" for p in out), style="bold")
     table.add_row("expected", *(f"{float(odds.expected(i)):.2f}" for i in (0, 1)))
-    table.caption = (f"first roller: the {('challenger', 'challenged')[odds.first]}; "
-                     "choices as in the odds policy")
+    table.caption = (
+        f"first roller: the {('challenger', 'challenged')[odds.first]}; "
+        "choices as in the odds policy"
+    )
     return table
 
 
 def odds_line(odds: CombatOdds) -> str:
     """One line for the event log."""
-    return (f"odds: challenger loses {float(odds.expected(0)):.2f} {odds.challenger.unit} on "
-            f"average (out {float(odds.out(0)):.0%}), the challenged "
-            f"{float(odds.expected(1)):.2f} {odds.defender.unit} (out {float(odds.out(1)):.0%})")
+    return (
+        f"odds: challenger loses {float(odds.expected(0)):.2f} {odds.challenger.unit} on "
+        f"average (out {float(odds.out(0)):.0%}), the challenged "
+        f"{float(odds.expected(1)):.2f} {odds.defender.unit} (out {float(odds.out(1)):.0%})"
+    )
 
 
 def game_view(state: Any) -> Group:
@@ -248,8 +279,15 @@ class GladiatorenView:
     turn so people can follow a bot game; ``maps`` False prints events only.
     """
 
-    def __init__(self, console: Console, *, pace_s: float = 0.0, maps: bool = True,
-                 turns: bool = True, title: str = "Kampf der Gladiatoren") -> None:
+    def __init__(
+        self,
+        console: Console,
+        *,
+        pace_s: float = 0.0,
+        maps: bool = True,
+        turns: bool = True,
+        title: str = "Kampf der Gladiatoren",
+    ) -> None:
         self.console = console
         self.pace_s = pace_s
         self.maps = maps
@@ -271,9 +309,14 @@ class GladiatorenView:
                     continue
                 if self.pace_s:
                     time.sleep(self.pace_s)
-                self.console.print(Rule(colour_text(state.colours[event.data["seat"]],
-                                                    f"Turn {event.data['turn']}: "
-                                                    f"{state.colours[event.data['seat']]}")))
+                self.console.print(
+                    Rule(
+                        colour_text(
+                            state.colours[event.data["seat"]],
+                            f"Turn {event.data['turn']}: {state.colours[event.data['seat']]}",
+                        )
+                    )
+                )
                 continue
             self.console.print(event_lines([event]), end="")
         if self.maps and (new_turn or first) and not state.is_terminal:
@@ -291,6 +334,7 @@ class GladiatorenView:
         self.console.print(Text(text, style="bold cyan"))
         shown = list(options)
         if len(shown) > MAX_OPTIONS and text != "every legal action":
-            shown = shown[:MAX_OPTIONS] + [f"... {len(options) - MAX_OPTIONS} more: type an "
-                                           "action, or ? to list them all"]
+            shown = shown[:MAX_OPTIONS] + [
+                f"... {len(options) - MAX_OPTIONS} more: type an action, or ? to list them all"
+            ]
         self.console.print("   " + "   ".join(shown), soft_wrap=True)

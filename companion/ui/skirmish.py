@@ -30,19 +30,40 @@ from companion.games.arena_skirmish.combat import (
 )
 from companion.games.arena_skirmish.grid import ARROWS, DIRECTIONS
 
-STYLE = {"purple": "magenta", "grey": "bright_black", "turquoise": "cyan", "red": "red",
-         "orange": "dark_orange", "green": "green", "blue": "blue", "yellow": "yellow",
-         "white": "white", "black": "black on white"}
-LETTER = {"purple": "P", "grey": "G", "turquoise": "T", "red": "R", "orange": "O",
-          "green": "N", "blue": "B", "yellow": "Y", "white": "W", "black": "K"}
+STYLE = {
+    "purple": "magenta",
+    "grey": "bright_black",
+    "turquoise": "cyan",
+    "red": "red",
+    "orange": "dark_orange",
+    "green": "green",
+    "blue": "blue",
+    "yellow": "yellow",
+    "white": "white",
+    "black": "black on white",
+}
+LETTER = {
+    "purple": "P",
+    "grey": "G",
+    "turquoise": "T",
+    "red": "R",
+    "orange": "O",
+    "green": "N",
+    "blue": "B",
+    "yellow": "Y",
+    "white": "W",
+    "black": "K",
+}
 ELEMENT_MARK = {"fire": "F", "water": "W", "air": "A", "earth": "E"}
 QUIET_EVENTS = {"hit_die", "stepped", "turned", "activation_ended", "gladiator_picked"}
 LOG_LINES = 12
 
 
 def colour_text(colour: str, text: str | None = None) -> Text:
-    return Text(text if text is not None else f"{LETTER.get(colour, '?')} {colour}",
-                style=f"bold {STYLE.get(colour, '')}")
+    return Text(
+        text if text is not None else f"{LETTER.get(colour, '?')} {colour}",
+        style=f"bold {STYLE.get(colour, '')}",
+    )
 
 
 def cell_text(state: Any, cell: int) -> Text:
@@ -69,16 +90,23 @@ def cell_text(state: Any, cell: int) -> Text:
 def map_table(state: Any, title: str = "Arena") -> Table:
     """The grid with heights (shaded digits), blocked cells, entrances and gladiators."""
     gmap = state.map
-    table = Table(show_header=True, show_lines=False, padding=(0, 1), title=title,
-                  box=None, pad_edge=False, collapse_padding=True)
+    table = Table(
+        show_header=True,
+        show_lines=False,
+        padding=(0, 1),
+        title=title,
+        box=None,
+        pad_edge=False,
+        collapse_padding=True,
+    )
     table.add_column("", justify="right", no_wrap=True)
     for c in range(gmap.size):
         table.add_column(chr(ord("a") + c), justify="center", min_width=4, no_wrap=True)
     for r in range(gmap.size):
-        table.add_row(str(r + 1), *(cell_text(state, r * gmap.size + c)
-                                    for c in range(gmap.size)))
-    table.caption = ("digits: height level (. = 0)  ###: blocked  [A]: entrance  "
-                     "P17→: purple's #17 facing east")
+        table.add_row(str(r + 1), *(cell_text(state, r * gmap.size + c) for c in range(gmap.size)))
+    table.caption = (
+        "digits: height level (. = 0)  ###: blocked  [A]: entrance  P17→: purple's #17 facing east"
+    )
     return table
 
 
@@ -114,9 +142,18 @@ def profiles_table(state: Any) -> Table:
     """Every gladiator: profile values (current/printed where lowered), place, combo text."""
     table = Table(title="Gladiators", padding=(0, 1))
     combos = any(g.profile.combo for g in state.gladiators.values())
-    columns = [("id", "right"), ("name", "left"), ("ini", "right"), ("mov", "right"),
-               ("att", "right"), ("aff", "right"), ("life", "right"), ("class", "left"),
-               ("pts", "right"), ("cell", "left")] + ([("combo", "left")] if combos else [])
+    columns = [
+        ("id", "right"),
+        ("name", "left"),
+        ("ini", "right"),
+        ("mov", "right"),
+        ("att", "right"),
+        ("aff", "right"),
+        ("life", "right"),
+        ("class", "left"),
+        ("pts", "right"),
+        ("cell", "left"),
+    ] + ([("combo", "left")] if combos else [])
     for name, justify in columns:
         if name == "name":
             table.add_column(name, no_wrap=True, max_width=14, overflow="ellipsis")
@@ -127,22 +164,33 @@ def profiles_table(state: Any) -> Table:
         colour = state.colours[g.owner]
         ident = colour_text(colour, f"{LETTER.get(colour, '?')}{gid}")
         if g.alive:
-            where = (f"{state.cell_name(g.cell)} {DIRECTIONS[g.facing]}" if g.cell is not None
-                     else "-")
+            where = (
+                f"{state.cell_name(g.cell)} {DIRECTIONS[g.facing]}" if g.cell is not None else "-"
+            )
         else:
             where = "out"
         aff = Text(f"{ELEMENT_MARK[p.element]}").append_text(_value(g.affinity, p.affinity))
-        row = [ident, Text(p.name), Text(str(p.initiative)), _value(g.movement, p.movement),
-               _value(g.attack, p.attack), aff, _value(g.life, p.life), Text(p.weight),
-               Text(str(p.points)), Text(where)]
+        row = [
+            ident,
+            Text(p.name),
+            Text(str(p.initiative)),
+            _value(g.movement, p.movement),
+            _value(g.attack, p.attack),
+            aff,
+            _value(g.life, p.life),
+            Text(p.weight),
+            Text(str(p.points)),
+            Text(where),
+        ]
         if combos:
             row.append(Text(p.combo or "-", style="dim"))
         if not g.alive:
             for cell in row:
                 cell.stylize("dim strike")
         table.add_row(*row)
-    table.caption = ("F/W/A/E: fire, water, air, earth; 2/4: now/printed"
-                     + ("" if combos else "; combo attacks: see the profile cards"))
+    table.caption = "F/W/A/E: fire, water, air, earth; 2/4: now/printed" + (
+        "" if combos else "; combo attacks: see the profile cards"
+    )
     return table
 
 
@@ -153,8 +201,7 @@ def players_line(state: Any) -> Text:
         text.append_text(colour_text(colour))
         standing = len(state.alive(seat))
         entrance = state.entrance_of[seat] or "?"
-        text.append(f" entrance {entrance}, {standing} standing, "
-                    f"{state.standing_points(seat)} pts")
+        text.append(f" entrance {entrance}, {standing} standing, {state.standing_points(seat)} pts")
         if state.config.victory == "points":
             text.append(f", scored {state.scored[seat]}")
         text.append("   ")
@@ -189,8 +236,9 @@ def distribution_table(dist: DamageDistribution) -> Table:
 def distribution_summary(dist: DamageDistribution) -> Text:
     """The rest of the odds, one line each."""
     text = Text()
-    text.append(f"removed:            {percent(dist.removed)}\n",
-                style="bold red" if dist.removed else "")
+    text.append(
+        f"removed:            {percent(dist.removed)}\n", style="bold red" if dist.removed else ""
+    )
     text.append(f"-1 attack (arms):   {percent(dist.attack_lost)}\n")
     text.append(f"-1 affinity (head): {percent(dist.affinity_lost)}\n")
     moves = ", ".join(f"-{k}: {percent(p)}" for k, p in dist.movement_lost.items() if k)
@@ -204,16 +252,21 @@ def result_text(faces: Sequence[int], result: HitResult) -> Text:
     text.append(" ".join(str(f) for f in faces) + "\n")
     text.append(result.describe() + "\n")
     after = result.after
-    text.append(f"target now: life {after.life}, movement {after.movement}, attack "
-                f"{after.attack}, affinity {after.affinity}"
-                + (" - REMOVED" if result.removed else ""),
-                style="bold red" if result.removed else "")
+    text.append(
+        f"target now: life {after.life}, movement {after.movement}, attack "
+        f"{after.attack}, affinity {after.affinity}" + (" - REMOVED" if result.removed else ""),
+        style="bold red" if result.removed else "",
+    )
     return text
 
 
-def attack_panel(breakdown: DiceBreakdown, dist: DamageDistribution | None,
-                 faces: Sequence[int] = (), result: HitResult | None = None,
-                 title: str = "Attack") -> Panel:
+def attack_panel(
+    breakdown: DiceBreakdown,
+    dist: DamageDistribution | None,
+    faces: Sequence[int] = (),
+    result: HitResult | None = None,
+    title: str = "Attack",
+) -> Panel:
     parts: list[Any] = [breakdown_text(breakdown)]
     if dist is not None:
         parts += [distribution_table(dist), distribution_summary(dist)]
@@ -227,9 +280,13 @@ def event_lines(events: Iterable[Any]) -> Text:
     for event in events:
         if event.kind in QUIET_EVENTS:
             continue
-        style = {"game_over": "bold green", "gladiator_removed": "bold red",
-                 "hits_resolved": "red", "attack_declared": "bold",
-                 "round_started": "bold cyan"}.get(event.kind, "")
+        style = {
+            "game_over": "bold green",
+            "gladiator_removed": "bold red",
+            "hits_resolved": "red",
+            "attack_declared": "bold",
+            "round_started": "bold cyan",
+        }.get(event.kind, "")
         text.append(f"  - {event.text}\n", style=style)
     return text
 
@@ -266,8 +323,15 @@ class SkirmishDashboard:
     per round and messages in between. ``pace_s``: pause after each activation.
     """
 
-    def __init__(self, console: Console, hw: Any = None, *, live: bool, pace_s: float = 0.0,
-                 title: str = "Arena skirmish") -> None:
+    def __init__(
+        self,
+        console: Console,
+        hw: Any = None,
+        *,
+        live: bool,
+        pace_s: float = 0.0,
+        title: str = "Arena skirmish",
+    ) -> None:
         self.console = console
         self.hw = hw
         self.live = live
@@ -360,8 +424,7 @@ class SkirmishDashboard:
             text.append(f"game over: {names} won", style="bold green")
         elif state.active_gladiator is not None:
             g = state.gladiators[state.active_gladiator]
-            text.append_text(colour_text(state.colours[g.owner],
-                                         f"#{g.id} {g.profile.name}"))
+            text.append_text(colour_text(state.colours[g.owner], f"#{g.id} {g.profile.name}"))
             text.append(f" acts, {state.points_left} movement points left ({state.phase})")
         else:
             text.append(state.phase.replace("_", " "))

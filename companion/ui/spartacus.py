@@ -20,8 +20,11 @@ from rich.text import Text
 from companion.games.spartacus.combat import ATTRS, DIE_OF
 from companion.games.spartacus.odds import percent
 
-DIE_STYLE = {"red": "bold white on red3", "black": "bold white on grey11",
-             "blue": "bold white on blue3"}
+DIE_STYLE = {
+    "red": "bold white on red3",
+    "black": "bold white on grey11",
+    "blue": "bold white on blue3",
+}
 SIDE_STYLE = {"I": "bold red", "II": "bold cyan"}
 
 
@@ -76,17 +79,31 @@ def fighters_table(state: Any) -> Table:
     fight = state.fight
     table = Table(title=f"Combat round {fight.round}", show_lines=False, padding=(0, 1))
     own = not state.config.fight_only
-    for col in ("", "fighter", *(("house",) if own else ()), "dice A D S", "life", "hex",
-                "equipment", "ability"):
+    for col in (
+        "",
+        "fighter",
+        *(("house",) if own else ()),
+        "dice A D S",
+        "life",
+        "hex",
+        "equipment",
+        "ability",
+    ):
         table.add_column(col)
     for side in ("I", "II"):
         f = fight.fighters[side]
         gear = ", ".join(c.title + (" (used)" if c.id in f.used else "") for c in f.equipment)
         marks = " champion" if f.champion else (f" {f.favours} favour" if f.favours else "")
-        table.add_row(Text(side, style=SIDE_STYLE[side]), f.name + marks,
-                      *((state.houses[f.owner],) if own else ()), dice_counts(f.dice),
-                      str(f.life), fight.arena.name(f.pos), gear or "-",
-                      ", ".join(a.id for a in f.abilities) or "-")
+        table.add_row(
+            Text(side, style=SIDE_STYLE[side]),
+            f.name + marks,
+            *((state.houses[f.owner],) if own else ()),
+            dice_counts(f.dice),
+            str(f.life),
+            fight.arena.name(f.pos),
+            gear or "-",
+            ", ".join(a.id for a in f.abilities) or "-",
+        )
     return table
 
 
@@ -94,16 +111,23 @@ def odds_text(fight: Any, attacker: str, quick: bool = False) -> Text:
     """The exact odds of an attack, in percent."""
     odds = fight.odds(attacker, quick=quick)
     defender = fight.other(attacker)
-    text = Text(f"odds, {attacker} attacks {defender}{' (quick)' if quick else ''}: wounds ",
-                style="bold")
+    text = Text(
+        f"odds, {attacker} attacks {defender}{' (quick)' if quick else ''}: wounds ", style="bold"
+    )
     text.append(" ".join(f"{w}:{percent(p)}" for w, p in odds.wounds.items()))
     levels = odds.defender_levels
-    text.append(f"\n  {defender} " + ", ".join(
-        f"{name} {percent(levels[name])}" for name in ("yield", "injury", "decapitation")))
+    text.append(
+        f"\n  {defender} "
+        + ", ".join(
+            f"{name} {percent(levels[name])}" for name in ("yield", "injury", "decapitation")
+        )
+    )
     if any(c for (_, c) in odds.joint):
         att = odds.attacker_levels
-        text.append(f"\n  {attacker} takes wounds back: " + " ".join(
-            f"{w}:{percent(p)}" for w, p in odds.counter_wounds.items()))
+        text.append(
+            f"\n  {attacker} takes wounds back: "
+            + " ".join(f"{w}:{percent(p)}" for w, p in odds.counter_wounds.items())
+        )
         text.append(f"; {attacker} defeated {percent(1 - att['none'])}")
     return text
 
@@ -113,8 +137,10 @@ def houses_table(state: Any) -> Table:
     for col in ("house", "gold", "infl.", "hand", "guards", "property"):
         table.add_column(col)
     for seat, house in enumerate(state.houses):
-        name = Text(house + (" (host)" if seat == state.host else ""),
-                    style="bold" if seat == state.current_player else "")
+        name = Text(
+            house + (" (host)" if seat == state.host else ""),
+            style="bold" if seat == state.current_player else "",
+        )
         cards = []
         for c in state.property[seat]:
             label = state.card(c).title.split(" (")[0]
@@ -127,17 +153,21 @@ def houses_table(state: Any) -> Table:
             elif c in state.exhausted:
                 label += " (exh.)"
             cards.append(label)
-        table.add_row(name, str(state.gold[seat]), str(state.influence[seat]),
-                      str(state.hand_size(seat)), str(len(state.guards[seat])),
-                      ", ".join(cards) or "-")
+        table.add_row(
+            name,
+            str(state.gold[seat]),
+            str(state.influence[seat]),
+            str(state.hand_size(seat)),
+            str(len(state.guards[seat])),
+            ", ".join(cards) or "-",
+        )
     return table
 
 
 def bets_text(state: Any) -> Text:
     if not state.bets:
         return Text("no bets", style="dim")
-    return Text("bets: " + ", ".join(f"{state.houses[s]} {n} on {k}"
-                                     for s, k, n in state.bets))
+    return Text("bets: " + ", ".join(f"{state.houses[s]} {n} on {k}" for s, k, n in state.bets))
 
 
 def event_text(event: Any) -> Text:
@@ -153,8 +183,13 @@ def event_text(event: Any) -> Text:
         text.append_text(roll_text(event.data["defence"], "black"))
         text.append("  " + event.text.split(": ", 1)[-1])
         return text
-    style = {"fight_over": "bold green", "game_over": "bold green", "influence": "yellow",
-             "champion": "bold yellow", "scheme_thwarted": "magenta"}.get(event.kind, "")
+    style = {
+        "fight_over": "bold green",
+        "game_over": "bold green",
+        "influence": "yellow",
+        "champion": "bold yellow",
+        "scheme_thwarted": "magenta",
+    }.get(event.kind, "")
     return Text(event.public_text if event.private_to is not None else event.text, style=style)
 
 

@@ -76,8 +76,23 @@ def main() -> int:
     T = L.MsgType
     matrix = bytes((i * 7) % 256 for i in range(75)) + (0x01000010).to_bytes(4, "big")
     status = bytes([60, 0, 60] + [0] * 21 + [60, 40, 0] + [0] * 3) + (0x0000).to_bytes(2, "big")
-    ident = L.BoardIdent(1, 0x1234, (1, 0, 0), bytes.fromhex("e66038b7135a2b2f"), 0xFF, 5, 12,
-                         4, 250, 60, 3000, 0x05, 2, 0x01, 123456)
+    ident = L.BoardIdent(
+        1,
+        0x1234,
+        (1, 0, 0),
+        bytes.fromhex("e66038b7135a2b2f"),
+        0xFF,
+        5,
+        12,
+        4,
+        250,
+        60,
+        3000,
+        0x05,
+        2,
+        0x01,
+        123456,
+    )
     messages = [
         ("hello", "HELLO", ">BHHIBH", [1, 0x1234, 60, 3000, 20, 1000]),
         ("ident", "IDENT", ">BHBBB8sHBBBHHIBHBI", None),
@@ -95,14 +110,32 @@ def main() -> int:
     for name, tname, fmt, values in messages:
         if values is None:
             payload = ident.pack()
-            values = [1, 0x1234, 1, 0, 0, ident.board_id.hex(), 0xFF, 5, 12, 4, 250, 60, 3000,
-                      5, 2, 1, 123456]
+            values = [
+                1,
+                0x1234,
+                1,
+                0,
+                0,
+                ident.board_id.hex(),
+                0xFF,
+                5,
+                12,
+                4,
+                250,
+                60,
+                3000,
+                5,
+                2,
+                1,
+                123456,
+            ]
         else:
             import struct
 
             payload = struct.pack(fmt, *values)
-        msg_entries.append({"name": name, "type": tname, "format": fmt, "values": values,
-                            "payload": payload.hex()})
+        msg_entries.append(
+            {"name": name, "type": tname, "format": fmt, "values": values, "payload": payload.hex()}
+        )
     payloads = {m["name"]: bytes.fromhex(m["payload"]) for m in msg_entries}
 
     frames = [
@@ -153,13 +186,14 @@ def main() -> int:
     streams = []
     for name, wire in bad:
         decoder = L.FrameDecoder()
-        streams.append({"name": name, "wire": wire.hex(),
-                        "results": [result(r) for r in decoder.feed(wire)]})
+        streams.append(
+            {"name": name, "wire": wire.hex(), "results": [result(r) for r in decoder.feed(wire)]}
+        )
 
     vectors = {
         "about": "Byte-exact test vectors of firmware/PROTOCOL.md, read by the host codec tests "
-                 "(tests/serial) and the firmware codec tests (tests/firmware). Regenerate with "
-                 "hardware/fakes/make_protocol_vectors.py.",
+        "(tests/serial) and the firmware codec tests (tests/firmware). Regenerate with "
+        "hardware/fakes/make_protocol_vectors.py.",
         "protocol_version": L.PROTOCOL_VERSION,
         "max_payload": L.MAX_PAYLOAD,
         "max_encoded": L.MAX_ENCODED,

@@ -68,15 +68,22 @@ def load_firmware() -> dict[str, Any]:
     import machine
 
     if Path(machine.__file__).resolve().parent != SHIMS_DIR:
-        raise ImportError(f"another module named machine ({machine.__file__}) hides the "
-                          f"MicroPython shims in {SHIMS_DIR}")
+        raise ImportError(
+            f"another module named machine ({machine.__file__}) hides the "
+            f"MicroPython shims in {SHIMS_DIR}"
+        )
     import fw_app
     import fw_hw
     import fw_logic
     import fw_proto
 
-    return {"fw_app": fw_app, "fw_hw": fw_hw, "fw_logic": fw_logic, "fw_proto": fw_proto,
-            "machine": machine}
+    return {
+        "fw_app": fw_app,
+        "fw_hw": fw_hw,
+        "fw_logic": fw_logic,
+        "fw_proto": fw_proto,
+        "machine": machine,
+    }
 
 
 _fw = load_firmware()
@@ -104,8 +111,9 @@ class LinkFaults:
     delay: float = 0.0
     delay_s: tuple[float, float] = (0.005, 0.03)
     directions: tuple[str, ...] = ("to_board", "to_host")
-    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(
-        ("bytes", "dropped", "corrupted", "delayed"), 0))
+    counts: dict[str, int] = field(
+        default_factory=lambda: dict.fromkeys(("bytes", "dropped", "corrupted", "delayed"), 0)
+    )
 
     @property
     def active(self) -> bool:
@@ -213,8 +221,9 @@ class VirtualBoard:
         self.faults = faults if faults is not None else LinkFaults()
         self._rng = random.Random(seed)
         self._own_dir = port_dir is None
-        self._dir = Path(tempfile.mkdtemp(prefix="virtual-board-")) if port_dir is None else Path(
-            port_dir)
+        self._dir = (
+            Path(tempfile.mkdtemp(prefix="virtual-board-")) if port_dir is None else Path(port_dir)
+        )
         #: The stable path of the board's serial port (a symlink to the current pty).
         self.port = str(self._dir / "ttyVB0")
         self.chip = machine.Chip(unique_id=board_id, reset_cause=machine.PWRON_RESET)
@@ -327,10 +336,18 @@ class VirtualBoard:
         os.replace(tmp, self.port)
         self._pump_stop = threading.Event()
         self._out.clear()
-        self._pump = threading.Thread(target=self._pump_run, args=(master, self._pump_stop),
-                                      name="virtual-board-rx", daemon=True)
-        self._writer = threading.Thread(target=self._writer_run, args=(master, self._pump_stop),
-                                        name="virtual-board-tx", daemon=True)
+        self._pump = threading.Thread(
+            target=self._pump_run,
+            args=(master, self._pump_stop),
+            name="virtual-board-rx",
+            daemon=True,
+        )
+        self._writer = threading.Thread(
+            target=self._writer_run,
+            args=(master, self._pump_stop),
+            name="virtual-board-tx",
+            daemon=True,
+        )
         self._pump.start()
         self._writer.start()
         self.plugged = True
@@ -407,8 +424,9 @@ class VirtualBoard:
         usb = _VirtualUsb(self)
         with self.chip.selected():
             io = _VirtualIO(self, usb, self._fw_stop)
-            board = fw_logic.Board(io, min_cooldown_ms=self.min_cooldown_ms,
-                                   silence_ms=self.silence_ms)
+            board = fw_logic.Board(
+                io, min_cooldown_ms=self.min_cooldown_ms, silence_ms=self.silence_ms
+            )
         if self.protocol_version is not None:
             board.protocol_version = self.protocol_version
         if self.firmware_version is not None:
@@ -419,8 +437,9 @@ class VirtualBoard:
         self.maintenance = False
         self.boots += 1
         self.powered = True
-        self._fw_thread = threading.Thread(target=self._fw_run, args=(io, board),
-                                           name="virtual-board-firmware", daemon=True)
+        self._fw_thread = threading.Thread(
+            target=self._fw_run, args=(io, board), name="virtual-board-firmware", daemon=True
+        )
         self._fw_thread.start()
 
     def _fw_run(self, io: Any, board: Any) -> None:
@@ -452,12 +471,12 @@ class VirtualBoard:
         self.commands.append((t, ftype, payload))
         if ftype == fw_proto.T_MATRIX:
             cells = len(payload) - 4
-            rgb = tuple(tuple(payload[i:i + 3]) for i in range(0, cells, 3))
+            rgb = tuple(tuple(payload[i : i + 3]) for i in range(0, cells, 3))
             self.matrix_images.append((t, rgb, int.from_bytes(payload[cells:], "big")))
         elif ftype == fw_proto.T_STATUS:
             count = (len(payload) - 2) // 3
-            rgb = tuple(tuple(payload[i:i + 3]) for i in range(0, count * 3, 3))
-            self.status_images.append((t, rgb, int.from_bytes(payload[count * 3:], "big")))
+            rgb = tuple(tuple(payload[i : i + 3]) for i in range(0, count * 3, 3))
+            self.status_images.append((t, rgb, int.from_bytes(payload[count * 3 :], "big")))
 
     def _pin_changed(self, pin: Any, level: int) -> None:
         if pin == fw_hw.PIN_SOLENOID:
@@ -555,8 +574,9 @@ class VirtualBoard:
         try:
             return BUTTON_PINS[name]
         except KeyError:
-            raise ValueError(f"no button {name!r}; the buttons are {', '.join(BUTTON_PINS)}") \
-                from None
+            raise ValueError(
+                f"no button {name!r}; the buttons are {', '.join(BUTTON_PINS)}"
+            ) from None
 
     def edge(self, name: str, closed: bool) -> float:
         """One raw contact edge (closed = pressed); returns its monotonic time."""
@@ -717,7 +737,7 @@ class VirtualBoardControls:
         out = []
         for t, rgb, _blink in self.board.matrix_images:
             cells = [by_colour.get(tuple(p), CellState.OFF) for p in rgb]
-            out.append((t, tuple(tuple(cells[r * size:(r + 1) * size]) for r in range(size))))
+            out.append((t, tuple(tuple(cells[r * size : (r + 1) * size]) for r in range(size))))
         return out
 
     @property

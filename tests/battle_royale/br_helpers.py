@@ -29,8 +29,9 @@ def set_position(state: BattleRoyaleState, spec: dict[str, str]) -> None:
         for token in figures.split():
             k = state.colour_index(LETTERS[token[0]])
             state.counts[cell][k] += int(token[1:])
-    state.arena_total = [sum(state.counts[c][k] for c in range(CELLS))
-                         for k in range(len(state.colours))]
+    state.arena_total = [
+        sum(state.counts[c][k] for c in range(CELLS)) for k in range(len(state.colours))
+    ]
     state._legal = None
 
 

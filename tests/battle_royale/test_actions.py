@@ -85,8 +85,14 @@ def test_replay_rebuilds_the_state_and_checks_every_action():
 
 
 @pytest.mark.parametrize(
-    "action", [Step("n"), Step("X"), StartFigure(99, "purple"), StartFigure(-1, "purple"),
-               StartFigure(6, "pink")],
+    "action",
+    [
+        Step("n"),
+        Step("X"),
+        StartFigure(99, "purple"),
+        StartFigure(-1, "purple"),
+        StartFigure(6, "pink"),
+    ],
 )
 def test_malformed_actions_are_rejected_not_crashed_on(action):
     s = game(4)

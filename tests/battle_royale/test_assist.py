@@ -113,7 +113,8 @@ def test_movement_phase_offers_continue_card_extras_declarations_and_corrections
     legal = s.legal_actions()
     assert legal[0] == A.Continue()
     assert {a for a in legal if isinstance(a, CardExtra)} == {
-        CardExtra(f) for f in ("battle_royale", "move_eliminator", "explosion", "free_choice")}
+        CardExtra(f) for f in ("battle_royale", "move_eliminator", "explosion", "free_choice")
+    }
     assert {a for a in legal if isinstance(a, DeclareOut)} == {DeclareOut(i) for i in range(4)}
     assert len([a for a in legal if isinstance(a, DeclareWinner)]) == 15
     assert {a.field for a in legal if isinstance(a, A.RemoveField)} == set(s.fields()) - {CENTRE}
@@ -170,9 +171,14 @@ def test_move_eliminator_to_one_of_the_8_neighbouring_fields():
     assert parse_field("a1") not in s.eliminator_targets()  # a hole in the cross layout
 
 
-@pytest.mark.parametrize("target, why", [
-    ("c2", "c2 is a hole"), ("c3", "must move"), ("e3", "not next to"),
-])
+@pytest.mark.parametrize(
+    "target, why",
+    [
+        ("c2", "c2 is a hole"),
+        ("c3", "must move"),
+        ("e3", "not next to"),
+    ],
+)
 def test_move_eliminator_rejections_name_rule_8(target, why):
     s = game(3, layout="cross")
     do(s, "continue", "roll move_eliminator")
@@ -261,8 +267,9 @@ def test_free_choice_offers_the_three_doom_actions():
     s = game(3)
     do(s, "set-eliminator d4", "continue", "roll free_choice")
     assert s.phase == "choose"
-    assert s.legal_actions() == [A.ChooseAction(f)
-                                 for f in ("battle_royale", "move_eliminator", "explosion")]
+    assert s.legal_actions() == [
+        A.ChooseAction(f) for f in ("battle_royale", "move_eliminator", "explosion")
+    ]
     assert rejected(s, A.ChooseAction("free_choice")).rule == "rule 10 (free choice)"
     events = do(s, "choose explosion")
     assert kinds(events) == ["doom_action", "explosion_armed"]
@@ -315,8 +322,9 @@ def test_two_players_extra_roll_only_an_explosion_counts(face):
     s = game(2)
     do(s, "continue", "roll move_eliminator", "eliminator b2")
     assert s.phase == "extra_roll" and s.current_player == CHANCE
-    assert dict(s.chance_outcomes()) == {A.ExtraRoll(f): p
-                                         for f, p in s.config.doom_distribution().items()}
+    assert dict(s.chance_outcomes()) == {
+        A.ExtraRoll(f): p for f, p in s.config.doom_distribution().items()
+    }
     events = s.apply(A.ExtraRoll(face))
     assert kinds(events) == ["doom_rolled", "nothing_happens", "turn_started"]
     assert s.eliminator == parse_field("b2") and s.present == game(2).present
@@ -414,9 +422,18 @@ def test_active_player_out_finishes_the_turn_ruling_11a():
     assert s.phase == "movement" and s.active == 0
     do(s, "continue", "roll battle_royale", "resolved")
     assert s.active == 1
-    do(s, "continue", "roll battle_royale", "resolved",
-       "continue", "roll battle_royale", "resolved",
-       "continue", "roll battle_royale", "resolved")
+    do(
+        s,
+        "continue",
+        "roll battle_royale",
+        "resolved",
+        "continue",
+        "roll battle_royale",
+        "resolved",
+        "continue",
+        "roll battle_royale",
+        "resolved",
+    )
     assert s.active == 1  # seat 0 is skipped
 
 
@@ -448,11 +465,14 @@ def test_declarations_during_the_clear_up_after_an_explosion():
     assert s.active == 1
 
 
-@pytest.mark.parametrize("phase_moves", [
-    ["continue", "roll move_eliminator"],  # move_eliminator
-    ["continue", "roll free_choice"],  # choose
-    ["set-eliminator b2", "continue", "roll explosion"],  # armed
-])
+@pytest.mark.parametrize(
+    "phase_moves",
+    [
+        ["continue", "roll move_eliminator"],  # move_eliminator
+        ["continue", "roll free_choice"],  # choose
+        ["set-eliminator b2", "continue", "roll explosion"],  # armed
+    ],
+)
 def test_no_declarations_while_the_table_does_not_wait_for_the_players(phase_moves):
     s = game(3)
     do(s, *phase_moves)
@@ -495,26 +515,29 @@ def test_correction_rejections():
 # --- rejections ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("moves, action, rule", [
-    ([], Fired(), "rule 9 (explosion)"),
-    ([], Removed(), "rule 9 (explosion)"),
-    ([], Resolved(), "rule 7 (Battle Royale)"),
-    ([], A.MoveEliminator(6), "rule 8 (move Eliminator)"),
-    ([], A.ChooseAction("explosion"), "rule 10 (free choice)"),
-    ([], A.PlayCard("2x3"), "assist mode"),
-    ([], A.EndCorrections(), "assist mode"),
-    ([], CardExtra("sneeze"), "action format"),
-    ([], DeclareOut(7), "action format"),
-    ([], DeclareWinner(()), "action format"),
-    ([], DeclareWinner((0, 5)), "action format"),
-    ([], A.SetEliminator(25), "action format"),
-    (["continue", "roll battle_royale"], A.Continue(), "turn order"),
-    (["continue", "roll battle_royale"], Fired(), "rule 9 (explosion)"),
-    (["continue", "roll battle_royale"], A.RemoveField(6), "corrections"),
-    (["continue", "roll battle_royale"], CardExtra("explosion"), "rule 6 (cards)"),
-    (["set-eliminator b2", "continue", "roll explosion"], Removed(), "rule 9 (explosion)"),
-    (["set-eliminator b2", "continue", "roll explosion"], Resolved(), "rule 7 (Battle Royale)"),
-])
+@pytest.mark.parametrize(
+    "moves, action, rule",
+    [
+        ([], Fired(), "rule 9 (explosion)"),
+        ([], Removed(), "rule 9 (explosion)"),
+        ([], Resolved(), "rule 7 (Battle Royale)"),
+        ([], A.MoveEliminator(6), "rule 8 (move Eliminator)"),
+        ([], A.ChooseAction("explosion"), "rule 10 (free choice)"),
+        ([], A.PlayCard("2x3"), "assist mode"),
+        ([], A.EndCorrections(), "assist mode"),
+        ([], CardExtra("sneeze"), "action format"),
+        ([], DeclareOut(7), "action format"),
+        ([], DeclareWinner(()), "action format"),
+        ([], DeclareWinner((0, 5)), "action format"),
+        ([], A.SetEliminator(25), "action format"),
+        (["continue", "roll battle_royale"], A.Continue(), "turn order"),
+        (["continue", "roll battle_royale"], Fired(), "rule 9 (explosion)"),
+        (["continue", "roll battle_royale"], A.RemoveField(6), "corrections"),
+        (["continue", "roll battle_royale"], CardExtra("explosion"), "rule 6 (cards)"),
+        (["set-eliminator b2", "continue", "roll explosion"], Removed(), "rule 9 (explosion)"),
+        (["set-eliminator b2", "continue", "roll explosion"], Resolved(), "rule 7 (Battle Royale)"),
+    ],
+)
 def test_illegal_actions_are_rejected_with_rule_and_reason(moves, action, rule):
     s = game(3)
     do(s, *moves)
@@ -542,23 +565,26 @@ def test_assist_kinds_do_not_clash_with_the_engine():
         assert cls.kind == kind and (kind in new or A.ACTION_TYPES[kind] is cls)
 
 
-@pytest.mark.parametrize("text, action", [
-    ("continue", A.Continue()),
-    ("card-extra explosion", CardExtra("explosion")),
-    ("CARD-EXTRA Free_Choice", CardExtra("free_choice")),
-    ("fired", Fired()),
-    ("removed", Removed()),
-    ("resolved", Resolved()),
-    ("out 2", DeclareOut(2)),
-    ("winner 3 1", DeclareWinner((1, 3))),
-    ("eliminator b2", A.MoveEliminator(6)),
-    ("choose explosion", A.ChooseAction("explosion")),
-    ("remove a1", A.RemoveField(0)),
-    ("set-eliminator c3", A.SetEliminator(12)),
-    ("roll battle_royale", A.DoomRoll("battle_royale")),
-    ("extra-roll explosion", A.ExtraRoll("explosion")),
-    ("start 1", A.StartPlayer(1)),
-])
+@pytest.mark.parametrize(
+    "text, action",
+    [
+        ("continue", A.Continue()),
+        ("card-extra explosion", CardExtra("explosion")),
+        ("CARD-EXTRA Free_Choice", CardExtra("free_choice")),
+        ("fired", Fired()),
+        ("removed", Removed()),
+        ("resolved", Resolved()),
+        ("out 2", DeclareOut(2)),
+        ("winner 3 1", DeclareWinner((1, 3))),
+        ("eliminator b2", A.MoveEliminator(6)),
+        ("choose explosion", A.ChooseAction("explosion")),
+        ("remove a1", A.RemoveField(0)),
+        ("set-eliminator c3", A.SetEliminator(12)),
+        ("roll battle_royale", A.DoomRoll("battle_royale")),
+        ("extra-roll explosion", A.ExtraRoll("explosion")),
+        ("start 1", A.StartPlayer(1)),
+    ],
+)
 def test_parse_and_dict_round_trip(text, action):
     assert parse_assist_action(text) == action
     assert parse_assist_action(action.notation) == action
@@ -574,21 +600,43 @@ def test_seats_by_colour():
     assert DeclareWinner((0, 2)).to_dict() == {"kind": "winner", "seats": [0, 2]}
 
 
-@pytest.mark.parametrize("text", [
-    "", "play 2x3", "step N", "card-extra", "card-extra sneeze", "fired now", "out", "out x",
-    "out red", "out 1 2", "winner", "eliminator z9", "resolved 1",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "play 2x3",
+        "step N",
+        "card-extra",
+        "card-extra sneeze",
+        "fired now",
+        "out",
+        "out x",
+        "out red",
+        "out 1 2",
+        "winner",
+        "eliminator z9",
+        "resolved 1",
+    ],
+)
 def test_parse_errors(text):
     with pytest.raises(ActionFormatError):
         parse_assist_action(text)
 
 
-@pytest.mark.parametrize("data", [
-    None, {"kind": "play", "card": "2x3"}, {"kind": "winner", "seats": []},
-    {"kind": "winner", "seats": 1}, {"kind": "out"}, {"kind": "out", "seat": "x"},
-    {"kind": "card-extra", "face": "sneeze"}, {"kind": "fired", "extra": 1},
-    {"kind": "eliminator", "position": 99},
-])
+@pytest.mark.parametrize(
+    "data",
+    [
+        None,
+        {"kind": "play", "card": "2x3"},
+        {"kind": "winner", "seats": []},
+        {"kind": "winner", "seats": 1},
+        {"kind": "out"},
+        {"kind": "out", "seat": "x"},
+        {"kind": "card-extra", "face": "sneeze"},
+        {"kind": "fired", "extra": 1},
+        {"kind": "eliminator", "position": 99},
+    ],
+)
 def test_dict_errors(data):
     with pytest.raises(ActionFormatError):
         assist_action_from_dict(data)
@@ -600,9 +648,19 @@ def test_dict_errors(data):
 def test_replay_rebuilds_the_snapshot():
     config = BattleRoyaleConfig(players=2, start_player=None, layout=CHAIN)
     s = AssistState(config)
-    do(s, "start 1", "set-eliminator b2", "card-extra explosion", "fired", "removed",
-       "roll free_choice", "choose move_eliminator", "eliminator b3", "extra-roll explosion",
-       "fired")
+    do(
+        s,
+        "start 1",
+        "set-eliminator b2",
+        "card-extra explosion",
+        "fired",
+        "removed",
+        "roll free_choice",
+        "choose move_eliminator",
+        "eliminator b3",
+        "extra-roll explosion",
+        "fired",
+    )
     assert s.phase == "declare_winner"
     do(s, "winner 1")
     again = replay_assist(config, s.history)
@@ -629,11 +687,20 @@ LAYOUTS = ["first-game", "cross", CHAIN, LAST, CORNER]
 
 FACES = ("battle_royale", "move_eliminator", "explosion", "free_choice")
 UNIVERSE = [
-    A.Continue(), Fired(), Removed(), Resolved(), A.PlayCard("2x3"), A.EndCorrections(),
+    A.Continue(),
+    Fired(),
+    Removed(),
+    Resolved(),
+    A.PlayCard("2x3"),
+    A.EndCorrections(),
     *(cls(f) for cls in (CardExtra, A.ChooseAction, A.DoomRoll, A.ExtraRoll) for f in FACES),
     *(cls(c) for cls in (A.RemoveField, A.SetEliminator, A.MoveEliminator) for c in range(CELLS)),
-    *(A.StartPlayer(i) for i in range(4)), *(DeclareOut(i) for i in range(5)),
-    DeclareWinner((0,)), DeclareWinner((1, 3)), DeclareWinner((0, 1, 2, 3)), DeclareWinner(()),
+    *(A.StartPlayer(i) for i in range(4)),
+    *(DeclareOut(i) for i in range(5)),
+    DeclareWinner((0,)),
+    DeclareWinner((1, 3)),
+    DeclareWinner((0, 1, 2, 3)),
+    DeclareWinner(()),
 ]
 
 
@@ -658,8 +725,9 @@ def check_step(state: AssistState, action, events, present_before):
             assert sum(p for _, p in outcomes) == 1 and [a for a, _ in outcomes] == legal
     fields = state.fields()
     assert CENTRE in fields and set(fields) == connected_to_centre(fields)
-    assert all(not now or before for now, before in zip(state.present, present_before,
-                                                        strict=True))  # holes stay holes
+    assert all(
+        not now or before for now, before in zip(state.present, present_before, strict=True)
+    )  # holes stay holes
     if isinstance(action, A.MoveEliminator):
         assert state.present[state.eliminator]  # never under a hole
     if state.phase == "armed":
@@ -680,8 +748,9 @@ def check_step(state: AssistState, action, events, present_before):
     seed=st.integers(0, 2**32 - 1),
     declare_rate=st.sampled_from([0.0, 0.0, 0.02, 0.2]),
 )
-def test_random_legal_play_keeps_the_invariants_and_replays(players, start, layout, seed,
-                                                             declare_rate):
+def test_random_legal_play_keeps_the_invariants_and_replays(
+    players, start, layout, seed, declare_rate
+):
     config = BattleRoyaleConfig(players=players, start_player=start, layout=layout)
     state = AssistState(config)
     roller = Roller.seeded(seed)
@@ -693,8 +762,11 @@ def test_random_legal_play_keeps_the_invariants_and_replays(players, start, layo
             action = roller.choose(state.chance_outcomes())
         else:
             legal = state.legal_actions()
-            ordinary = [a for a in legal
-                        if not a.is_correction and not isinstance(a, DeclareOut | DeclareWinner)]
+            ordinary = [
+                a
+                for a in legal
+                if not a.is_correction and not isinstance(a, DeclareOut | DeclareWinner)
+            ]
             pool = legal if (rng.random() < declare_rate or not ordinary) else ordinary
             action = rng.choice(pool)
         before = list(state.present)

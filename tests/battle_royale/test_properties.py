@@ -170,8 +170,9 @@ def test_capacity_holds_in_whole_games_without_corrections(
 
 
 @PROPERTY_SETTINGS
-@given(config=configs, seed=seeds, correction_rate=correction_rates,
-       steps=st.integers(0, MAX_STEPS))
+@given(
+    config=configs, seed=seeds, correction_rate=correction_rates, steps=st.integers(0, MAX_STEPS)
+)
 def test_replaying_the_history_rebuilds_the_state(
     config: BattleRoyaleConfig, seed: int, correction_rate: float, steps: int
 ) -> None:
@@ -191,11 +192,13 @@ def test_replaying_the_history_rebuilds_the_state(
 def foreign_actions() -> tuple[A.Action, ...]:
     """Legal actions seen in other games (all player counts, options and corrections)."""
     seen: set[A.Action] = set()
-    for i, config in enumerate([
-        BattleRoyaleConfig(players=4, abilities=True, special_actions=True),
-        BattleRoyaleConfig(players=3, special_actions=True),
-        BattleRoyaleConfig(players=2, abilities=True),
-    ]):
+    for i, config in enumerate(
+        [
+            BattleRoyaleConfig(players=4, abilities=True, special_actions=True),
+            BattleRoyaleConfig(players=3, special_actions=True),
+            BattleRoyaleConfig(players=2, abilities=True),
+        ]
+    ):
         for state, _ in play(config, 1000 + i, 0.2, max_steps=1500):
             seen.update(state.legal_actions())
     seen.update(A.Step(d) for d in DIRECTIONS)
@@ -217,8 +220,7 @@ def illegal_candidates(state: BattleRoyaleState, rng: random.Random) -> list[A.A
     if state.push_stack:
         cell = state.push_stack[-1][0]
         out.extend(A.Push(c) for i, c in enumerate(state.colours) if state.counts[cell][i] == 0)
-    out.extend(A.Push(c) for c in ("purple", "grey", "turquoise", "red")
-               if c not in state.colours)
+    out.extend(A.Push(c) for c in ("purple", "grey", "turquoise", "red") if c not in state.colours)
     foreign = foreign_actions()
     out.extend(rng.sample(foreign, min(12, len(foreign))))
     return [a for a in out if a not in legal]
@@ -289,8 +291,9 @@ def test_random_bot_games_end(config: BattleRoyaleConfig, seed: int) -> None:
 
 def test_random_bot_never_corrects() -> None:
     bot = RandomBot(random.Random(0))
-    for state, _ in play(BattleRoyaleConfig(players=4, special_actions=True), 3, 0.0,
-                         max_steps=3000):
+    for state, _ in play(
+        BattleRoyaleConfig(players=4, special_actions=True), 3, 0.0, max_steps=3000
+    ):
         if not state.is_terminal and not state.is_chance_node:
             assert not bot.choose(state).is_correction
 

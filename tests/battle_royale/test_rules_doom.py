@@ -126,8 +126,7 @@ LINE = "#....\n##...\n.#C..\n.....\n....."  # a1 - a2 - b2 - b3 - c3
 
 def test_explosion_removes_the_field_to_the_box_and_loose_fields_collapse():
     s = game(4, layout=LINE)
-    set_position(s, {"a1": "G1", "a2": "T1", "b2": "P2 R1", "b3": "R1",
-                     "c3": "P1 G1 T1 R1"})
+    set_position(s, {"a1": "G1", "a2": "T1", "b2": "P2 R1", "b3": "R1", "c3": "P1 G1 T1 R1"})
     s.eliminator = parse_field("b2")
     to_doom_roll(s)
     events = play(s, "roll explosion")
@@ -166,9 +165,11 @@ def test_blast_corrections_then_play_goes_on():
 def test_free_choice_offers_the_three_actions():
     s = doom_state({})
     play(s, "roll free_choice")
-    assert set(s.legal_actions()) == {ChooseAction("battle_royale"),
-                                      ChooseAction("move_eliminator"),
-                                      ChooseAction("explosion")}
+    assert set(s.legal_actions()) == {
+        ChooseAction("battle_royale"),
+        ChooseAction("move_eliminator"),
+        ChooseAction("explosion"),
+    }
     play(s, "choose move_eliminator")
     assert s.phase == "move_eliminator"
 

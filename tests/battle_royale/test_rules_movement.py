@@ -132,7 +132,9 @@ def test_empty_draw_pile_is_reshuffled_from_the_discards(state):
     events = play(state, "play 2x2", "end")
     assert "pile_reshuffled" in kinds(events)
     assert {a.card: p for a, p in state.chance_outcomes()} == {
-        "1x4": Fraction(1, 2), "2x2": Fraction(1, 2)}
+        "1x4": Fraction(1, 2),
+        "2x2": Fraction(1, 2),
+    }
     assert sum(state.discards[0].values()) == 0
 
 

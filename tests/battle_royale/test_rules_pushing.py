@@ -18,8 +18,12 @@ def test_rulebook_push_goes_on_in_the_direction_of_entry(state):
     set_position(state, {"b2": "P1", "c2": "P1 G2 T2 R1", "c3": "R1"})
     play(state, "play 2x2", "figure b2 purple", "step E", "stop")
     assert state.phase == "push"
-    assert set(state.legal_actions()) == {Push("purple"), Push("grey"), Push("turquoise"),
-                                          Push("red")}
+    assert set(state.legal_actions()) == {
+        Push("purple"),
+        Push("grey"),
+        Push("turquoise"),
+        Push("red"),
+    }
     events = play(state, "push grey")
     assert count(state, "c2", "G") == 1 and count(state, "d2", "G") == 1
     pushed = [e for e in events if e.kind == "figure_pushed"]

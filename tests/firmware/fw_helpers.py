@@ -111,8 +111,9 @@ class FwHost:
     """A scripted host for one fw_logic.Board: sends frames, reads its answers."""
 
     def __init__(self, **board_kwargs: Any) -> None:
-        self.io = FakeIO(**{k: board_kwargs.pop(k) for k in ("start_ms", "reset_cause")
-                            if k in board_kwargs})
+        self.io = FakeIO(
+            **{k: board_kwargs.pop(k) for k in ("start_ms", "reset_cause") if k in board_kwargs}
+        )
         self.board = fw_logic.Board(self.io, **board_kwargs)
         self.board.log = []
         self.decoder = L.FrameDecoder()
@@ -140,8 +141,15 @@ class FwHost:
     def feed(self, wire: bytes) -> None:
         self.board.feed(wire, self.now)
 
-    def hello(self, version: int = 1, nonce: int = 0x1234, pulse_ms: int = 60,
-              cooldown_ms: int = 3000, bounce_ms: int = 20, hold_ms: int = 1000) -> L.BoardIdent:
+    def hello(
+        self,
+        version: int = 1,
+        nonce: int = 0x1234,
+        pulse_ms: int = 60,
+        cooldown_ms: int = 3000,
+        bounce_ms: int = 20,
+        hold_ms: int = 1000,
+    ) -> L.BoardIdent:
         payload = L.HELLO.pack(version, nonce, pulse_ms, cooldown_ms, bounce_ms, hold_ms)
         self.feed(L.encode_frame(L.MsgType.HELLO, payload, ack=0xFF))
         self.seq = 0

@@ -14,8 +14,9 @@ T = L.MsgType
 
 
 def session(**kwargs) -> FwHost:
-    host = FwHost(**{k: kwargs.pop(k) for k in ("start_ms", "reset_cause", "min_cooldown_ms")
-                     if k in kwargs})
+    host = FwHost(
+        **{k: kwargs.pop(k) for k in ("start_ms", "reset_cause", "min_cooldown_ms") if k in kwargs}
+    )
     host.hello(**kwargs)
     host.frames()
     return host
@@ -64,9 +65,10 @@ def test_arm_then_fire_pulses_and_the_firmware_switches_the_coil_off_itself() ->
     assert off[0] == 7 and off[1] == 60 and off[3] == 0
 
 
-@pytest.mark.parametrize(("hello_ms", "fire_ms", "expected"),
-                         [(60, 60, 60), (60, 200, 60), (250, 200, 200), (1000, 5000, 250),
-                          (65535, 65535, 250)])
+@pytest.mark.parametrize(
+    ("hello_ms", "fire_ms", "expected"),
+    [(60, 60, 60), (60, 200, 60), (250, 200, 200), (1000, 5000, 250), (65535, 65535, 250)],
+)
 def test_pulse_is_capped_at_250_ms_whatever_the_host_asks(hello_ms, fire_ms, expected) -> None:
     host = session(pulse_ms=hello_ms)
     host.arm_fire(pulse_ms=fire_ms)
@@ -234,9 +236,10 @@ def test_retransmission_gives_up_and_ends_the_session() -> None:
 def events(host: FwHost) -> list[tuple[str, str, int]]:
     """Every button event the board has delivered so far."""
     host.messages()
-    return [(L.BOARD_BUTTONS[b], L.EVENT_KINDS[k], t)
-            for b, k, t in (L.EVENT.unpack(f.payload) for f in host.delivered
-                            if f.type == T.EVENT)]
+    return [
+        (L.BOARD_BUTTONS[b], L.EVENT_KINDS[k], t)
+        for b, k, t in (L.EVENT.unpack(f.payload) for f in host.delivered if f.type == T.EVENT)
+    ]
 
 
 def test_bounce_is_filtered_and_events_carry_board_time() -> None:
@@ -396,8 +399,11 @@ def test_unknown_type_and_bad_payload_are_acknowledged_and_not_executed() -> Non
     host.send(T.FIRE, L.FIRE.pack(1, 60))
     frames = host.frames()
     errors = [L.ERROR.unpack(f.payload) for f in frames if f.type == T.ERROR]
-    assert errors == [(fw_logic.ERR_UNKNOWN_TYPE, 0x7E, 0), (fw_logic.ERR_BAD_PAYLOAD, T.ARM, 1),
-                      (fw_logic.ERR_UNKNOWN_TYPE, T.EVENT, 2)]
+    assert errors == [
+        (fw_logic.ERR_UNKNOWN_TYPE, 0x7E, 0),
+        (fw_logic.ERR_BAD_PAYLOAD, T.ARM, 1),
+        (fw_logic.ERR_UNKNOWN_TYPE, T.EVENT, 2),
+    ]
     assert [f.ack for f in frames if f.type == T.ACK] == [0, 1, 2, 3]
     assert not host.board.solenoid.armed and host.io.coil.level == 0
 

@@ -10,8 +10,7 @@ from hypothesis import strategies as st
 from companion.hal import link as L
 
 T = L.MsgType
-FUZZ = settings(max_examples=150, deadline=None,
-                suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @FUZZ
@@ -53,8 +52,11 @@ def session_stream(token: int) -> tuple[list[bytes], list[tuple[int, bytes]]]:
     return frames, commands
 
 
-mutation = st.tuples(st.sampled_from(["flip", "drop", "insert", "zero"]),
-                     st.integers(min_value=0, max_value=10_000), st.integers(1, 255))
+mutation = st.tuples(
+    st.sampled_from(["flip", "drop", "insert", "zero"]),
+    st.integers(min_value=0, max_value=10_000),
+    st.integers(1, 255),
+)
 
 
 @FUZZ
@@ -74,7 +76,7 @@ def test_corrupted_session_never_executes_a_command_it_was_not_sent(token, mutat
             wire[i] = 0
     host = FwHost()
     for i in range(0, len(wire), 13):  # in USB-sized pieces
-        host.feed(bytes(wire[i:i + 13]))
+        host.feed(bytes(wire[i : i + 13]))
         host.advance(1)
     sent = set(commands)
     for executed in host.board.log:

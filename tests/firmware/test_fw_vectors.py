@@ -7,8 +7,13 @@ import struct
 import pytest
 from fw_helpers import VECTORS, fw_logic, fw_proto
 
-ERROR_NAMES = {"cobs": fw_proto.E_COBS, "short": fw_proto.E_SHORT, "length": fw_proto.E_LENGTH,
-               "crc": fw_proto.E_CRC, "oversize": fw_proto.E_OVERSIZE}
+ERROR_NAMES = {
+    "cobs": fw_proto.E_COBS,
+    "short": fw_proto.E_SHORT,
+    "length": fw_proto.E_LENGTH,
+    "crc": fw_proto.E_CRC,
+    "oversize": fw_proto.E_OVERSIZE,
+}
 
 
 def test_limits_match_the_vectors() -> None:
@@ -36,7 +41,11 @@ def test_frames_encode_and_decode(case: dict) -> None:
     assert bytes(fw_proto.encode_frame(case["type"], case["seq"], case["ack"], payload)) == wire
     [frame] = fw_proto.Decoder().feed(wire)
     assert (frame.type, frame.seq, frame.ack, bytes(frame.payload)) == (
-        case["type"], case["seq"], case["ack"], payload)
+        case["type"],
+        case["seq"],
+        case["ack"],
+        payload,
+    )
 
 
 @pytest.mark.parametrize("case", VECTORS["streams"], ids=lambda c: c["name"])
@@ -46,7 +55,7 @@ def test_streams(case: dict, chunk: int) -> None:
     wire = bytes.fromhex(case["wire"])
     decoder = fw_proto.Decoder()
     results = []
-    pieces = [wire] if chunk == 0 else [wire[i:i + chunk] for i in range(0, len(wire), chunk)]
+    pieces = [wire] if chunk == 0 else [wire[i : i + chunk] for i in range(0, len(wire), chunk)]
     for piece in pieces:
         results += decoder.feed(piece)
     expected = []
@@ -60,10 +69,16 @@ def test_streams(case: dict, chunk: int) -> None:
 
 
 FORMATS = {
-    "HELLO": fw_logic.HELLO_FMT, "IDENT": fw_logic.IDENT_FMT, "ARM": fw_logic.ARM_FMT,
-    "FIRE": fw_logic.FIRE_FMT, "ROLL": fw_logic.ROLL_FMT, "EVENT": fw_logic.EVENT_FMT,
-    "FIRED": fw_logic.FIRED_FMT, "COIL_OFF": fw_logic.COIL_OFF_FMT,
-    "REFUSED": fw_logic.REFUSED_FMT, "ERROR": fw_logic.ERROR_FMT,
+    "HELLO": fw_logic.HELLO_FMT,
+    "IDENT": fw_logic.IDENT_FMT,
+    "ARM": fw_logic.ARM_FMT,
+    "FIRE": fw_logic.FIRE_FMT,
+    "ROLL": fw_logic.ROLL_FMT,
+    "EVENT": fw_logic.EVENT_FMT,
+    "FIRED": fw_logic.FIRED_FMT,
+    "COIL_OFF": fw_logic.COIL_OFF_FMT,
+    "REFUSED": fw_logic.REFUSED_FMT,
+    "ERROR": fw_logic.ERROR_FMT,
 }
 
 

@@ -15,8 +15,13 @@ def team(spec: str, field: str, stars: int = 0) -> dict:
     return {"owner": SEATS[owner], "field": field, "gladiators": gladiators, "stars": stars}
 
 
-def position_game(teams: list[dict], animals: list[dict] | None = None, players: int = 2,
-                  active: int = 0, **position) -> GladiatorenState:
+def position_game(
+    teams: list[dict],
+    animals: list[dict] | None = None,
+    players: int = 2,
+    active: int = 0,
+    **position,
+) -> GladiatorenState:
     """A game that starts in the fight phase from this position."""
     pos = {"teams": teams, "animals": animals or [], "active": active, **position}
     return new_game(GladiatorenConfig(players=players, position=pos))

@@ -15,10 +15,19 @@ from companion.games.kampf_der_gladiatoren import (
 from companion.games.kampf_der_gladiatoren import actions as A
 
 EXAMPLES = [
-    A.DrawAnimal("lion"), A.Roll(1, 2, 0), A.PlaceCarrier("E", "sword"),
-    A.AddGladiator("E", "net"), A.PlaceAnimal("F"), A.Challenge("E", "E", "I"),
-    A.Challenge("E", "H", "L"), A.UseAnimal("lion", "F", "G"), A.Net("shield"), A.Reroll(),
-    A.Keep(), A.GiveUp("spear"), A.GiveUp("sword", True),
+    A.DrawAnimal("lion"),
+    A.Roll(1, 2, 0),
+    A.PlaceCarrier("E", "sword"),
+    A.AddGladiator("E", "net"),
+    A.PlaceAnimal("F"),
+    A.Challenge("E", "E", "I"),
+    A.Challenge("E", "H", "L"),
+    A.UseAnimal("lion", "F", "G"),
+    A.Net("shield"),
+    A.Reroll(),
+    A.Keep(),
+    A.GiveUp("spear"),
+    A.GiveUp("sword", True),
 ]
 
 
@@ -39,28 +48,37 @@ def test_notation_is_forgiving_about_case():
     assert parse_action("animal Lion f g") == A.UseAnimal("lion", "F", "G")
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("", "empty input"),
-    ("fight E F", "unknown action"),
-    ("challenge E", "challenge takes 2 values"),
-    ("give", "give takes a kind"),
-    ("give sword netted", "give takes a kind"),
-    ("carrier E axe", "gladiator kind"),
-    ("roll 1 x 0", "whole number"),
-    ("roll 1 -1 0", "0 or more"),
-    ("keep now", "keep takes 0 value"),
-    ("challenge E! F", "field id"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "empty input"),
+        ("fight E F", "unknown action"),
+        ("challenge E", "challenge takes 2 values"),
+        ("give", "give takes a kind"),
+        ("give sword netted", "give takes a kind"),
+        ("carrier E axe", "gladiator kind"),
+        ("roll 1 x 0", "whole number"),
+        ("roll 1 -1 0", "0 or more"),
+        ("keep now", "keep takes 0 value"),
+        ("challenge E! F", "field id"),
+    ],
+)
 def test_bad_text_says_what_is_expected(text, message):
     with pytest.raises(ActionFormatError, match=message):
         parse_action(text)
 
 
-@pytest.mark.parametrize("data", [
-    None, {"kind": "fight"}, {"kind": "net"}, {"kind": "net", "gladiator": "net", "x": 1},
-    {"kind": "give", "gladiator": "net", "inactive": "yes"},
-    {"kind": "roll", "doubles": True, "singles": 0, "blanks": 0},
-])
+@pytest.mark.parametrize(
+    "data",
+    [
+        None,
+        {"kind": "fight"},
+        {"kind": "net"},
+        {"kind": "net", "gladiator": "net", "x": 1},
+        {"kind": "give", "gladiator": "net", "inactive": "yes"},
+        {"kind": "roll", "doubles": True, "singles": 0, "blanks": 0},
+    ],
+)
 def test_bad_dicts_are_refused(data):
     with pytest.raises(ActionFormatError):
         action_from_dict(data)

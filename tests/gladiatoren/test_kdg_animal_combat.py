@@ -16,8 +16,9 @@ def lion_game(red: str = RED, lion_stars: int = 0, players: int = 2):
     teams = [team(red, "E"), team("Y sword", "Q")]
     if players == 3:
         teams.append(team("B sword", "O"))
-    return position_game(teams, [{"animal": "lion", "field": "F", "stars": lion_stars}],
-                         players=players)
+    return position_game(
+        teams, [{"animal": "lion", "field": "F", "stars": lion_stars}], players=players
+    )
 
 
 def lion(state) -> int:
@@ -93,14 +94,17 @@ def test_hit_stars_on_an_animal_stay_until_it_is_defeated_and_the_final_hit_scor
 
 def test_the_animals_symbols_count_like_gladiators():
     # the tiger (default data: 1 spear, 2 swords) rolls first against a team without spears
-    state = position_game([team(RED, "E"), team("Y sword", "Q")],
-                          [{"animal": "tiger", "field": "F"}])
+    state = position_game(
+        [team(RED, "E"), team("Y sword", "Q")], [{"animal": "tiger", "field": "F"}]
+    )
     events = play(state, "challenge E F")
     assert first(events, "first_roller").data["side"] == 1
     assert first(events, "strike").data == {"side": 1, "dice": 2}
     # a team's spears against the animal's
-    state = position_game([team("R spear spear sword", "E"), team("Y sword", "Q")],
-                          [{"animal": "tiger", "field": "F"}])
+    state = position_game(
+        [team("R spear spear sword", "E"), team("Y sword", "Q")],
+        [{"animal": "tiger", "field": "F"}],
+    )
     assert first(play(state, "challenge E F"), "first_roller").data["side"] == 0
 
 

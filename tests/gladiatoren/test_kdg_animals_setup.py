@@ -45,8 +45,9 @@ def test_players_place_in_turn_from_the_oldest_until_the_arena_is_full():
     placers = []
     events = []
     while state.phase in ("draw_animal", "place_animal"):
-        action = state.chance_outcomes()[0][0] if state.is_chance_node else \
-            state.legal_actions()[-1]
+        action = (
+            state.chance_outcomes()[0][0] if state.is_chance_node else state.legal_actions()[-1]
+        )
         events = state.apply(action)
         placers += [e.data["seat"] for e in events if e.kind == "animal_placed"]
     assert placers == [2, 0, 1, 2, 0]
@@ -65,8 +66,9 @@ def test_the_last_free_field_is_filled_without_a_question():
     events = play(state, "draw tiger")
     assert "animal_placed" in kinds(events) and "animals_beside" in kinds(events)
     assert state.phase == "turn"
-    assert sorted(state.animal_ids[i] for i, loc in enumerate(state.animal_loc)
-                  if loc == "board") == ["tiger", "wolf"]
+    assert sorted(
+        state.animal_ids[i] for i, loc in enumerate(state.animal_loc) if loc == "board"
+    ) == ["tiger", "wolf"]
 
 
 def test_placing_needs_a_free_field():

@@ -15,8 +15,21 @@ def test_gladiatoren_bench_json() -> None:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     result = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "gladiatoren.py"), "--games", "1", "--odds-runs",
-         "1", "--json"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+        [
+            sys.executable,
+            str(ROOT / "bench" / "gladiatoren.py"),
+            "--games",
+            "1",
+            "--odds-runs",
+            "1",
+            "--json",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout)
     assert summary["targets"] == {"odds_ms_max": 50.0}

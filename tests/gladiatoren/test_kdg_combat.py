@@ -13,8 +13,9 @@ FAR = [team("R sword", "Q"), team("Y sword", "O")]  # keep both players in the g
 
 
 def duel(red: str, yellow: str, red_stars: int = 0, yellow_stars: int = 0):
-    return position_game([team(f"R {red}", "E", red_stars), team(f"Y {yellow}", "F",
-                                                                   yellow_stars), *FAR])
+    return position_game(
+        [team(f"R {red}", "E", red_stars), team(f"Y {yellow}", "F", yellow_stars), *FAR]
+    )
 
 
 def counts(state, field: str) -> list[int]:
@@ -41,8 +42,9 @@ def test_rulebook_example_red_challenges_yellow():
     # Yellow takes 2 dice (1 + 1 active sword) and rolls one single star
     assert first(events, "strike").data == {"side": 1, "dice": 2}
     assert sum(p for _, p in state.chance_outcomes()) == 1
-    assert {a.counts for a in state.legal_actions()} == {(d, s, 2 - d - s) for d in range(3)
-                                                       for s in range(3 - d)}
+    assert {a.counts for a in state.legal_actions()} == {
+        (d, s, 2 - d - s) for d in range(3) for s in range(3 - d)
+    }
     events = play(state, "roll 0 1 1")
     red = state.team_at(state.arena.index("E"))
     assert red.stars == 1 and red.size == 4  # 1 hit star lies on Red's field, nothing else
@@ -143,7 +145,10 @@ def test_a_double_star_costs_a_gladiator_of_the_targets_choice_inactive_allowed(
     play(state, "challenge E F", "net sword", "roll 1 0 1")
     assert state.current_player == 1
     assert {a.notation for a in state.legal_actions()} == {
-        "give sword", "give shield", "give sword inactive"}
+        "give sword",
+        "give shield",
+        "give sword inactive",
+    }
     with pytest.raises(IllegalActionError) as err:
         play(state, "give shield inactive")
     assert err.value.rule == "rule 5 (giving up gladiators)"

@@ -10,8 +10,11 @@ from companion.games.kampf_der_gladiatoren import ConfigError, GladiatorenConfig
 from companion.games.kampf_der_gladiatoren.data import DataError, default_data, load_data
 
 DEFAULT = json.loads(
-    __import__("importlib.resources", fromlist=["files"]).files("companion.data")
-    .joinpath("gladiatoren.json").read_text("utf-8"))
+    __import__("importlib.resources", fromlist=["files"])
+    .files("companion.data")
+    .joinpath("gladiatoren.json")
+    .read_text("utf-8")
+)
 
 
 def write(tmp_path, data) -> str:
@@ -70,16 +73,19 @@ def test_a_user_data_file_replaces_the_defaults(tmp_path):
     assert new_game(config).phase == "entry"
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    (lambda d: d["arena"]["fields"][0]["neighbours"].remove("B"), "symmetric"),
-    (lambda d: d["arena"]["fields"][0].update(neighbours=["Z"]), "unknown neighbour"),
-    (lambda d: d["carriers"]["per_player"].pop("5"), "per_player"),
-    (lambda d: d["supply"]["gladiators"].update(sword=-1), "supply of sword"),
-    (lambda d: d["supply"]["gladiators"].update(sword=5), "need"),
-    (lambda d: d["animals"]["tiles"][1].update(id="lion"), "used twice"),
-    (lambda d: d["animals"]["tiles"][1].update(nets=1), "no nets"),
-    (lambda d: d["animals"]["tiles"][1].update(hits=0), "'hits'"),
-])
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d["arena"]["fields"][0]["neighbours"].remove("B"), "symmetric"),
+        (lambda d: d["arena"]["fields"][0].update(neighbours=["Z"]), "unknown neighbour"),
+        (lambda d: d["carriers"]["per_player"].pop("5"), "per_player"),
+        (lambda d: d["supply"]["gladiators"].update(sword=-1), "supply of sword"),
+        (lambda d: d["supply"]["gladiators"].update(sword=5), "need"),
+        (lambda d: d["animals"]["tiles"][1].update(id="lion"), "used twice"),
+        (lambda d: d["animals"]["tiles"][1].update(nets=1), "no nets"),
+        (lambda d: d["animals"]["tiles"][1].update(hits=0), "'hits'"),
+    ],
+)
 def test_bad_data_is_refused_with_a_message_naming_the_entry(tmp_path, change, message):
     data = json.loads(json.dumps(DEFAULT))
     change(data)
@@ -110,39 +116,60 @@ def test_unreadable_files_say_so(tmp_path):
         load_data(bad)
 
 
-@pytest.mark.parametrize("kwargs", [
-    {"players": 1}, {"players": 6}, {"colours": ("red", "red")}, {"colours": ("red", "pink")},
-    {"start_player": 3}, {"die": "doom"}, {"die": "nope"},
-])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"players": 1},
+        {"players": 6},
+        {"colours": ("red", "red")},
+        {"colours": ("red", "pink")},
+        {"start_player": 3},
+        {"die": "doom"},
+        {"die": "nope"},
+    ],
+)
 def test_bad_configs_are_refused(kwargs):
     with pytest.raises(ConfigError):
         GladiatorenConfig(**{"players": 2, **kwargs})
 
 
 def test_config_round_trips_through_its_dict():
-    config = GladiatorenConfig(players=4, start_player=2, colours=("blue", "red", "green",
-                                                                   "white"))
+    config = GladiatorenConfig(players=4, start_player=2, colours=("blue", "red", "green", "white"))
     assert GladiatorenConfig.from_dict(config.to_dict()) == config
-    pos = GladiatorenConfig(players=2, position={"teams": [
-        {"owner": 0, "field": "a", "gladiators": ["sword"]},
-        {"owner": 1, "field": "B", "gladiators": ["net"]}]})
+    pos = GladiatorenConfig(
+        players=2,
+        position={
+            "teams": [
+                {"owner": 0, "field": "a", "gladiators": ["sword"]},
+                {"owner": 1, "field": "B", "gladiators": ["net"]},
+            ]
+        },
+    )
     again = GladiatorenConfig.from_dict(pos.to_dict())
     assert again == pos and hash(again) == hash(pos)
     with pytest.raises(ConfigError, match="unknown config key"):
         GladiatorenConfig.from_dict({"players": 2, "layout": "x"})
 
 
-@pytest.mark.parametrize(("position", "message"), [
-    ({"teams": [{"owner": 0, "field": "A", "gladiators": []}]}, "gladiators"),
-    ({"teams": [{"owner": 5, "field": "A", "gladiators": ["net"]}]}, "seat"),
-    ({"teams": [{"owner": 0, "field": "Z", "gladiators": ["net"]}]}, "no field"),
-    ({"teams": [{"owner": 0, "field": "A", "gladiators": ["net"]}],
-      "animals": [{"animal": "lion", "field": "A"}]}, "both on field"),
-    ({"animals": [{"animal": "lion", "field": "A", "stars": 2}]}, "stars must be 0..1"),
-    ({"animals": [{"animal": "unicorn", "field": "A"}]}, "no animal"),
-    ({"stables": {"0": {"spear": 9}}}, "supply has 8"),
-    ({"teams": [], "colour": 1}, "unknown position key"),
-])
+@pytest.mark.parametrize(
+    ("position", "message"),
+    [
+        ({"teams": [{"owner": 0, "field": "A", "gladiators": []}]}, "gladiators"),
+        ({"teams": [{"owner": 5, "field": "A", "gladiators": ["net"]}]}, "seat"),
+        ({"teams": [{"owner": 0, "field": "Z", "gladiators": ["net"]}]}, "no field"),
+        (
+            {
+                "teams": [{"owner": 0, "field": "A", "gladiators": ["net"]}],
+                "animals": [{"animal": "lion", "field": "A"}],
+            },
+            "both on field",
+        ),
+        ({"animals": [{"animal": "lion", "field": "A", "stars": 2}]}, "stars must be 0..1"),
+        ({"animals": [{"animal": "unicorn", "field": "A"}]}, "no animal"),
+        ({"stables": {"0": {"spear": 9}}}, "supply has 8"),
+        ({"teams": [], "colour": 1}, "unknown position key"),
+    ],
+)
 def test_bad_positions_are_refused(position, message):
     with pytest.raises(ConfigError, match=message):
         GladiatorenConfig(players=2, position=position)

@@ -14,13 +14,17 @@ ALL_BUT_LION = [{"animal": a.id, "by": 2} for a in default_data().animals if a.i
 def test_the_game_ends_at_once_when_one_player_has_gladiators_left():
     state = position_game(
         [team("R sword sword", "E"), team("Y sword", "F"), team("B sword sword sword", "Q")],
-        players=3, stables={"1": {"net": 3}})
+        players=3,
+        stables={"1": {"net": 3}},
+    )
     events = play(state, "challenge E F", "roll 1 0 2")
     assert "team_wiped" in [e.kind for e in events]
     assert not state.is_terminal  # red and blue still have gladiators
     state = position_game(
-        [team("R sword sword", "E"), team("Y sword", "F")], players=3,
-        stables={"1": {"net": 3}, "2": {"spear": 1}})
+        [team("R sword sword", "E"), team("Y sword", "F")],
+        players=3,
+        stables={"1": {"net": 3}, "2": {"spear": 1}},
+    )
     events = play(state, "challenge E F", "roll 1 0 2")
     over = first(events, "game_over")
     assert state.is_terminal and state.current_player == TERMINAL
@@ -36,9 +40,11 @@ def test_the_game_ends_at_once_when_one_player_has_gladiators_left():
 
 def test_the_game_ends_when_all_animals_are_defeated_and_everyone_collects():
     state = position_game(
-        [team("R sword sword sword", "E"), team("Y sword sword", "Q"),
-         team("B spear", "O")],
-        [{"animal": "lion", "field": "F", "stars": 1}], players=3, defeated=ALL_BUT_LION)
+        [team("R sword sword sword", "E"), team("Y sword sword", "Q"), team("B spear", "O")],
+        [{"animal": "lion", "field": "F", "stars": 1}],
+        players=3,
+        defeated=ALL_BUT_LION,
+    )
     events = play(state, "challenge E F", "roll 1 0 3")
     assert first(events, "animal_defeated").data["to"] == 0
     assert state.is_terminal and state.end_reason == "all 12 animals are defeated"
@@ -48,9 +54,11 @@ def test_the_game_ends_when_all_animals_are_defeated_and_everyone_collects():
 
 
 def test_scores_count_one_per_gladiator_and_two_per_animal():
-    state = position_game([team("R sword", "E"), team("Y sword", "F")],
-                          stables={"0": {"sword": 2, "net": 1}},
-                          defeated=[{"animal": "wolf", "by": 0}, {"animal": "bear", "by": None}])
+    state = position_game(
+        [team("R sword", "E"), team("Y sword", "F")],
+        stables={"0": {"sword": 2, "net": 1}},
+        defeated=[{"animal": "wolf", "by": 0}, {"animal": "bear", "by": None}],
+    )
     assert state.score(0) == 3 + 2 and state.score(1) == 0
     assert state.animals_defeated() == 2
 

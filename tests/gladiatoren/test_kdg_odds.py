@@ -34,8 +34,14 @@ def animal(name: str, stars: int = 0):
 def test_roll_outcomes_are_the_exact_multinomial():
     faces = (F(1, 6), F(2, 6), F(3, 6))
     outcomes = dict(roll_outcomes(2, faces))
-    assert outcomes == {(0, 0, 2): F(1, 4), (0, 1, 1): F(1, 3), (0, 2, 0): F(1, 9),
-                        (1, 0, 1): F(1, 6), (1, 1, 0): F(1, 9), (2, 0, 0): F(1, 36)}
+    assert outcomes == {
+        (0, 0, 2): F(1, 4),
+        (0, 1, 1): F(1, 3),
+        (0, 2, 0): F(1, 9),
+        (1, 0, 1): F(1, 6),
+        (1, 1, 0): F(1, 9),
+        (2, 0, 0): F(1, 36),
+    }
     for n in range(1, 7):
         assert sum(p for _, p in roll_outcomes(n, faces)) == 1
         assert len(roll_outcomes(n, faces)) == (n + 1) * (n + 2) // 2
@@ -56,8 +62,12 @@ def test_the_second_rollers_reroll_by_hand():
     # the policy rerolls exactly the rolls that took nothing, so B falls with 5/12 * 19/12
     odds = combat_odds(team_fighter(["trident", "sword"]), team_fighter(["spear"]))
     assert odds.first == 1
-    assert odds.joint == {(0, 0): F(245, 864), (0, 1): F(475, 864), (1, 0): F(7, 72),
-                          (1, 1): F(5, 72)}
+    assert odds.joint == {
+        (0, 0): F(245, 864),
+        (0, 1): F(475, 864),
+        (1, 0): F(7, 72),
+        (1, 1): F(5, 72),
+    }
 
 
 def test_marginals_and_units():
@@ -81,8 +91,10 @@ def test_the_policy_choices():
 
 
 def test_odds_for_a_challenge_in_a_running_game():
-    state = position_game([team("R sword sword", "E", stars=1), team("Y shield", "F")],
-                          [{"animal": "lion", "field": "I", "stars": 1}])
+    state = position_game(
+        [team("R sword sword", "E", stars=1), team("Y shield", "F")],
+        [{"animal": "lion", "field": "I", "stars": 1}],
+    )
     odds = odds_for_challenge(state, state.board[4], state.board[state.arena.index("I")])
     assert odds.challenger.stars == 1 and odds.defender.stars == 1
     assert odds.joint == combat_odds(team_fighter(["sword", "sword"], 1), animal("lion", 1)).joint
@@ -110,8 +122,11 @@ def monte_carlo(red: str, yellow: str | None, beast: str | None, n: int, seed: i
         state = _fresh(start)
         state.apply(parse_action("challenge E F"))
         while state.combat is not None:
-            events = state.apply(roller.choose(state.chance_outcomes()) if state.is_chance_node
-                                 else bot.choose(state))
+            events = state.apply(
+                roller.choose(state.chance_outcomes())
+                if state.is_chance_node
+                else bot.choose(state)
+            )
         counts[tuple(next(e for e in events if e.kind == "combat_ended").data["lost"])] += 1
     return counts
 

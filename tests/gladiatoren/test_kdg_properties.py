@@ -26,10 +26,10 @@ from companion.games.kampf_der_gladiatoren import actions as A
 from companion.games.kampf_der_gladiatoren.bot import PolicyBot, play_random_game
 from companion.games.kampf_der_gladiatoren.rules import KINDS, TEAM_SIZE
 
-PROPERTY_SETTINGS = settings(max_examples=25, deadline=None,
-                             suppress_health_check=[HealthCheck.too_slow])
-configs = st.builds(GladiatorenConfig, players=st.integers(2, 5),
-                    start_player=st.integers(0, 1))
+PROPERTY_SETTINGS = settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+configs = st.builds(GladiatorenConfig, players=st.integers(2, 5), start_player=st.integers(0, 1))
 seeds = st.integers(0, 2**32 - 1)
 LOCATIONS = {"stack", "drawn", "board", "beside", "stable", "box"}
 
@@ -69,7 +69,8 @@ def check_invariants(state) -> None:
         assert not state.teams and sum(state.supply) == 0
         assert sum(map(sum, state.stables)) + sum(state.box) == sum(data.supply)
         points = sum(map(sum, state.stables)) + 2 * sum(
-            1 for loc in state.animal_loc if loc == "stable")
+            1 for loc in state.animal_loc if loc == "stable"
+        )
         assert sum(state.scores()) == points
         top = max(state.scores())
         assert state.winners == [s for s in range(state.players) if state.scores()[s] == top]
@@ -83,12 +84,18 @@ def wrong_actions(state, rng: random.Random) -> list[A.Action]:
     f = list(state.field_ids)
     k = list(KINDS)
     return [
-        A.PlaceCarrier(rng.choice(f), rng.choice(k)), A.AddGladiator(rng.choice(f), rng.choice(k)),
-        A.PlaceAnimal(rng.choice(f)), A.Challenge(rng.choice(f), rng.choice(f), rng.choice(f)),
+        A.PlaceCarrier(rng.choice(f), rng.choice(k)),
+        A.AddGladiator(rng.choice(f), rng.choice(k)),
+        A.PlaceAnimal(rng.choice(f)),
+        A.Challenge(rng.choice(f), rng.choice(f), rng.choice(f)),
         A.UseAnimal(rng.choice(state.animal_ids), rng.choice(f), rng.choice(f)),
-        A.Net(rng.choice(k)), A.Reroll(), A.Keep(), A.GiveUp(rng.choice(k), rng.random() < .5),
+        A.Net(rng.choice(k)),
+        A.Reroll(),
+        A.Keep(),
+        A.GiveUp(rng.choice(k), rng.random() < 0.5),
         A.Roll(rng.randrange(3), rng.randrange(3), rng.randrange(3)),
-        A.DrawAnimal(rng.choice(state.animal_ids)), A.Challenge("Z", "Z", "A"),
+        A.DrawAnimal(rng.choice(state.animal_ids)),
+        A.Challenge("Z", "Z", "A"),
         A.UseAnimal("unicorn", "A", "B"),
     ]
 
@@ -114,8 +121,11 @@ def test_random_games_keep_every_invariant_and_replay_identically(config, seed):
                 else:  # pragma: no cover
                     raise AssertionError(f"{wrong.notation} was accepted in {state.phase}")
                 assert state.snapshot() == before
-        action = roller.choose(state.chance_outcomes()) if state.is_chance_node \
+        action = (
+            roller.choose(state.chance_outcomes())
+            if state.is_chance_node
             else rng.choice(state.legal_actions())
+        )
         state.apply(action)
         check_invariants(state)
         steps += 1
@@ -136,8 +146,9 @@ def test_policy_bot_games_end_too(players, seed):
     roller = Roller.seeded(seed)
     bot = PolicyBot(random.Random(seed))
     while not state.is_terminal:
-        state.apply(roller.choose(state.chance_outcomes()) if state.is_chance_node
-                    else bot.choose(state))
+        state.apply(
+            roller.choose(state.chance_outcomes()) if state.is_chance_node else bot.choose(state)
+        )
     check_invariants(state)
 
 

@@ -50,8 +50,13 @@ def sim():
 
 def test_dice_frame_mapping():
     frame = dice_frame(["two_red_stars", "one_yellow_star", "blank"] * 3)
-    assert frame[0] == (CellState.HIGHLIGHT, CellState.FIELD, CellState.OFF,
-                        CellState.HIGHLIGHT, CellState.FIELD)
+    assert frame[0] == (
+        CellState.HIGHLIGHT,
+        CellState.FIELD,
+        CellState.OFF,
+        CellState.HIGHLIGHT,
+        CellState.FIELD,
+    )
     assert frame[1][:4] == (CellState.OFF, CellState.HIGHLIGHT, CellState.FIELD, CellState.OFF)
     assert frame[1][4] == CellState.OFF and all(c == CellState.OFF for c in frame[4])
 
@@ -60,14 +65,25 @@ def test_dice_frame_mapping():
 def test_a_bot_game_runs_to_the_end_with_a_journal(tmp_path, players, seed):
     hw, clock = sim()
     path = tmp_path / "game.jsonl"
-    session = start_session(GladiatorenConfig(players=players), bots=players, hardware="sim",
-                            seed=seed, journal_path=path)
+    session = start_session(
+        GladiatorenConfig(players=players),
+        bots=players,
+        hardware="sim",
+        seed=seed,
+        journal_path=path,
+    )
     view = Recorder()
     rng = random.Random(seed)
     with hw:
-        table = GladiatorenTable(session, hw, Roller.seeded(seed), view,
-                                 {s: BotAgent(rng) for s in range(players)},
-                                 sleep=clock.sleep, operator=SimOperator(hw))
+        table = GladiatorenTable(
+            session,
+            hw,
+            Roller.seeded(seed),
+            view,
+            {s: BotAgent(rng) for s in range(players)},
+            sleep=clock.sleep,
+            operator=SimOperator(hw),
+        )
         state = table.run()
         assert state.is_terminal and state.winners
         rolls = [a for a in state.history if isinstance(a, A.Roll)]
@@ -79,21 +95,21 @@ def test_a_bot_game_runs_to_the_end_with_a_journal(tmp_path, players, seed):
     contents = read_journal(path)
     assert contents.header["game"] == "gladiatoren" and contents.finished
     logged = [r for _, r in contents.records if r["type"] == "action"]
-    assert [parse_action(A.action_from_dict(r["action"]).notation) for r in logged] == \
-        state.history
+    assert [parse_action(A.action_from_dict(r["action"]).notation) for r in logged] == state.history
     # every checkpoint matches a replay up to it
     from companion.games.kampf_der_gladiatoren import replay
 
     checkpoints = [r for _, r in contents.records if r["type"] == "checkpoint"]
     assert checkpoints
     for cp in checkpoints[:5]:
-        again = replay(state.config, state.history[:cp["actions"]])
+        again = replay(state.config, state.history[: cp["actions"]])
         assert state_digest(again.snapshot()) == cp["digest"]
 
 
 def test_undo_takes_back_choices_but_not_dice():
-    session = local_session(position_game([team("R sword sword", "E"), team("Y net sword", "F"),
-                                          team("Y sword", "Q")]))
+    session = local_session(
+        position_game([team("R sword sword", "E"), team("Y net sword", "F"), team("Y sword", "Q")])
+    )
     with pytest.raises(UndoRefused, match="nothing to undo"):
         session.undo()
     action = parse_action("challenge E F")
@@ -115,16 +131,29 @@ def test_undo_takes_back_choices_but_not_dice():
 
 def test_a_person_at_the_terminal_plays_with_typed_actions(monkeypatch):
     hw, clock = sim()
-    state = position_game([team("R sword shield shield shield", "E"),
-                           team("Y sword shield shield shield", "F"), team("Y net", "Q")])
+    state = position_game(
+        [
+            team("R sword shield shield shield", "E"),
+            team("Y sword shield shield shield", "F"),
+            team("Y net", "Q"),
+        ]
+    )
     view = Recorder()
     terminal = TerminalInput(io.StringIO("challenge E A\nchallenge E F\nr\nundo\nquit\n"))
     agents = {0: TerminalAgent(terminal, view, parse_action), 1: BotAgent(random.Random(1))}
     from companion.table.people import TableStopped
 
     with hw:
-        table = GladiatorenTable(local_session(state), hw, Roller.seeded(3), view, agents,
-                                 sleep=clock.sleep, operator=SimOperator(hw), terminal=terminal)
+        table = GladiatorenTable(
+            local_session(state),
+            hw,
+            Roller.seeded(3),
+            view,
+            agents,
+            sleep=clock.sleep,
+            operator=SimOperator(hw),
+            terminal=terminal,
+        )
         with pytest.raises((TableStopped, EOFError)):
             table.run()
     assert any("not allowed" in m for m in view.messages)  # A is empty: refused with a reason
@@ -220,8 +249,17 @@ def test_dice_on_the_simulated_display_and_in_a_loop(capsys, monkeypatch):
 def test_combat_assistant_auto(capsys):
     from companion.commands.gladiatoren import run_combat
 
-    assert run_combat(args(challenger="net sword sword trident",
-                           defender="spear sword sword shield", seed=3, auto=True)) == 0
+    assert (
+        run_combat(
+            args(
+                challenger="net sword sword trident",
+                defender="spear sword sword shield",
+                seed=3,
+                auto=True,
+            )
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "Odds:" in out and "first roller: the challenged" in out
     assert "yellow rolls first" in out and "Result" in out
@@ -231,8 +269,7 @@ def test_combat_assistant_asks_each_side(capsys, monkeypatch):
     from companion.commands.gladiatoren import run_combat
 
     monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 20))
-    assert run_combat(args(challenger="schwert schwert netz", defender="lion *",
-                           seed=5)) == 0
+    assert run_combat(args(challenger="schwert schwert netz", defender="lion *", seed=5)) == 0
     out = capsys.readouterr().out
     assert "the lion" in out and "Result" in out
 
@@ -241,13 +278,21 @@ def test_parse_side():
     from companion.commands.gladiatoren import combat_setup, parse_side
 
     data = default_data()
-    assert parse_side("Spear 2 swords, SH *", data) == ("team", ["spear", "sword", "sword",
-                                                               "shield"], 1)
+    assert parse_side("Spear 2 swords, SH *", data) == (
+        "team",
+        ["spear", "sword", "sword", "shield"],
+        1,
+    )
     assert parse_side("Loewe", data) == ("animal", "lion", 0)
     assert parse_side("bear **", data) == ("animal", "bear", 2)
-    for bad, message in (("sword axe", "neither"), ("5 sword", "1..4"), ("lion sword", "one "),
-                         ("lion **", "defeated by 2"), ("sword **", "0 or 1"),
-                         ("lion tiger", "two animals")):
+    for bad, message in (
+        ("sword axe", "neither"),
+        ("5 sword", "1..4"),
+        ("lion sword", "one "),
+        ("lion **", "defeated by 2"),
+        ("sword **", "0 or 1"),
+        ("lion tiger", "two animals"),
+    ):
         with pytest.raises(CommandError, match=message):
             parse_side(bad, data)
     config, opening, names = combat_setup("tiger", "sword", None)
@@ -262,22 +307,28 @@ def test_parse_side():
 
 
 def test_with_the_registry_entry_the_generic_session_journals_and_resumes(
-        monkeypatch, tmp_path, capsys):
+    monkeypatch, tmp_path, capsys
+):
     from companion.commands.gladiatoren import run_play
     from companion.games import registry
     from companion.table.session import GameSession, resume_session
 
-    monkeypatch.setitem(registry.GAME_MODULES, "gladiatoren",
-                        "companion.games.kampf_der_gladiatoren")
+    monkeypatch.setitem(
+        registry.GAME_MODULES, "gladiatoren", "companion.games.kampf_der_gladiatoren"
+    )
     path = tmp_path / "g.jsonl"
-    session = start_session(GladiatorenConfig(players=3), bots=3, hardware="sim", seed=5,
-                            journal_path=path)
+    session = start_session(
+        GladiatorenConfig(players=3), bots=3, hardware="sim", seed=5, journal_path=path
+    )
     assert isinstance(session, GameSession)
     roller, bot = Roller.seeded(5), BotAgent(random.Random(5))
     for _ in range(200):  # well into the fight, then the power goes
         state = session.state
-        action = roller.choose(state.chance_outcomes()) if state.is_chance_node \
+        action = (
+            roller.choose(state.chance_outcomes())
+            if state.is_chance_node
             else bot.choose(state, state.legal_actions())
+        )
         session.commit(action)
         session.apply(action)
     session.journal.close()
@@ -290,16 +341,29 @@ def test_with_the_registry_entry_the_generic_session_journals_and_resumes(
 
 def test_undo_typed_at_the_roll_prompt_takes_back_the_challenge():
     hw, clock = sim()
-    state = position_game([team("R sword shield shield shield", "E"),
-                           team("Y sword shield shield shield", "F"), team("Y net", "Q")])
+    state = position_game(
+        [
+            team("R sword shield shield shield", "E"),
+            team("Y sword shield shield shield", "F"),
+            team("Y net", "Q"),
+        ]
+    )
     view = Recorder()
     terminal = TerminalInput(io.StringIO("challenge E F\nundo\nchallenge E F\nr\nquit\n"))
     agents = {0: TerminalAgent(terminal, view, parse_action), 1: BotAgent(random.Random(1))}
     from companion.table.people import TableStopped
 
     with hw:
-        table = GladiatorenTable(local_session(state), hw, Roller.seeded(3), view, agents,
-                                 sleep=clock.sleep, operator=SimOperator(hw), terminal=terminal)
+        table = GladiatorenTable(
+            local_session(state),
+            hw,
+            Roller.seeded(3),
+            view,
+            agents,
+            sleep=clock.sleep,
+            operator=SimOperator(hw),
+            terminal=terminal,
+        )
         with pytest.raises((TableStopped, EOFError)):
             table.run()
     assert any("undone" in m for m in view.messages)
@@ -314,7 +378,8 @@ def test_entry_turns_light_the_seat_and_bound_undo():
     for notation in ("carrier A sword", "carrier Q sword"):
         session.commit(parse_action(notation))
         events = session.apply(parse_action(notation))
-        assert [e.data["seat"] for e in events if e.kind == "turn_started"] == \
-            [session.state.entry_seat]
+        assert [e.data["seat"] for e in events if e.kind == "turn_started"] == [
+            session.state.entry_seat
+        ]
     with pytest.raises(UndoRefused):
         session.undo()  # yellow's placement is not red's to take back

@@ -21,9 +21,14 @@ def challenges(state) -> set[str]:
 
 def test_a_team_must_challenge_an_adjacent_enemy_team_or_animal():
     state = position_game(
-        [team("R spear sword sword shield", "E"), team("R sword", "F"),
-         team("Y sword sword sword sword", "I"), team("Y net", "Q")],
-        [{"animal": "lion", "field": "A"}])
+        [
+            team("R spear sword sword shield", "E"),
+            team("R sword", "F"),
+            team("Y sword sword sword sword", "I"),
+            team("Y net", "Q"),
+        ],
+        [{"animal": "lion", "field": "A"}],
+    )
     assert state.phase == "turn" and state.current_player == 0
     # E (4 gladiators, enemies next to it) may not move: it challenges I or the lion on A;
     # F (1 gladiator) may move; its own neighbour E is never a target
@@ -41,8 +46,9 @@ def test_a_team_must_challenge_an_adjacent_enemy_team_or_animal():
 
 
 def test_a_team_with_three_or_fewer_gladiators_may_move_first():
-    state = position_game([team("R spear sword sword", "E"), team("Y sword", "I"),
-                           team("Y net", "Q")])
+    state = position_game(
+        [team("R spear sword sword", "E"), team("Y sword", "I"), team("Y net", "Q")]
+    )
     legal = challenges(state)
     assert "challenge E I" in legal
     assert "challenge E>H I" in legal  # moved next to I again
@@ -55,8 +61,14 @@ def test_a_team_with_three_or_fewer_gladiators_may_move_first():
 
 def test_a_team_without_enemy_or_animal_neighbours_may_move_even_with_four():
     # ruling 4a: own teams next to it do not stop it (French text: "ni équipe adverse")
-    state = position_game([team("R sword sword sword sword", "A"), team("R net", "B"),
-                           team("Y sword", "Q"), team("Y net", "O")])
+    state = position_game(
+        [
+            team("R sword sword sword sword", "A"),
+            team("R net", "B"),
+            team("Y sword", "Q"),
+            team("Y net", "O"),
+        ]
+    )
     legal = challenges(state)
     assert "challenge A>H L" not in legal  # L is empty: it must stop where it can challenge
     assert {"challenge A>M Q", "challenge A>L O", "challenge A>P O"} <= legal
@@ -64,9 +76,15 @@ def test_a_team_without_enemy_or_animal_neighbours_may_move_even_with_four():
 
 def test_movement_never_jumps_and_stops_where_it_can_challenge():
     # red on A is walled in by its own team on B and the yellow team on D and E
-    state = position_game([team("R sword", "A"), team("R sword sword sword sword", "B"),
-                           team("Y sword sword sword sword", "D"),
-                           team("Y sword sword sword sword", "E"), team("Y net", "Q")])
+    state = position_game(
+        [
+            team("R sword", "A"),
+            team("R sword sword sword sword", "B"),
+            team("Y sword sword sword sword", "D"),
+            team("Y sword sword sword sword", "E"),
+            team("Y net", "Q"),
+        ]
+    )
     legal = {a for a in state.legal_actions() if a.team == "A"}
     assert {a.notation for a in legal} == {"challenge A D", "challenge A E"}
     with pytest.raises(IllegalActionError, match="over free fields"):
@@ -79,13 +97,17 @@ def test_movement_never_jumps_and_stops_where_it_can_challenge():
 
 
 def test_play_passes_clockwise_and_teams_may_fight_again():
-    state = position_game([team("R sword", "E"), team("Y sword", "F"), team("B sword", "Q")],
-                          players=3, active=2)
+    state = position_game(
+        [team("R sword", "E"), team("Y sword", "F"), team("B sword", "Q")], players=3, active=2
+    )
     assert state.current_player == 2
     state.apply(state.legal_actions()[0])
     while state.combat is not None:
-        state.apply(state.chance_outcomes()[0][0] if state.is_chance_node  # blanks
-                    else state.legal_actions()[0])
+        state.apply(
+            state.chance_outcomes()[0][0]
+            if state.is_chance_node  # blanks
+            else state.legal_actions()[0]
+        )
     assert state.active == 0 and state.turn == 2
     assert "challenge E F" in challenges(state)
 

@@ -46,12 +46,18 @@ def wait_until(predicate: Callable[[], Any], timeout: float = 3.0, step: float =
 
 
 @contextmanager
-def virtual_hw(config: HardwareConfig | None = None, *, cooldown_s: float | None = 0.05,
-               settings: LinkSettings | None = None, **board: Any) -> Iterator[SerialHardware]:
+def virtual_hw(
+    config: HardwareConfig | None = None,
+    *,
+    cooldown_s: float | None = 0.05,
+    settings: LinkSettings | None = None,
+    **board: Any,
+) -> Iterator[SerialHardware]:
     """The serial backend on a virtual board (fast cool-down unless told otherwise)."""
     config = config or HardwareConfig(profile="virtual-board", hold_s=0.3)
-    hw = open_virtual_board_hardware(config, unsafe_cooldown_override_s=cooldown_s,
-                                     settings=settings, **board)
+    hw = open_virtual_board_hardware(
+        config, unsafe_cooldown_override_s=cooldown_s, settings=settings, **board
+    )
     try:
         yield hw
     finally:
@@ -90,12 +96,16 @@ class PausingTable(TrackedTable):
     so, waits (bounded steps) and, once the board is back, presses again for a
     simulated operator (the press may have been lost with the board)."""
 
-    def wait_for(self, buttons, prompt, kinds=("press",), *, seat=None, operator_presses=None,
-                 operate=True):
+    def wait_for(
+        self, buttons, prompt, kinds=("press",), *, seat=None, operator_presses=None, operate=True
+    ):
         buttons, kinds = set(buttons), set(kinds)
         self.view.prompt(prompt)
-        pressing = operate and self.operator is not None and (
-            self.terminal is None or (seat is not None and self.seat_is_bot(seat)))
+        pressing = (
+            operate
+            and self.operator is not None
+            and (self.terminal is None or (seat is not None and self.seat_is_bot(seat)))
+        )
         if pressing:
             self.operator.press(operator_presses or sorted(buttons)[0])
         while True:
@@ -120,8 +130,12 @@ class PausingTable(TrackedTable):
         while True:
             fired = super().fire_sequence(cell, token)
             last = self.fire_results[-1] if self.fire_results else None
-            if fired or last is None or last.reason is not Refusal.DRIVER_FAULT or \
-                    getattr(self.hw, "connected", True):
+            if (
+                fired
+                or last is None
+                or last.reason is not Refusal.DRIVER_FAULT
+                or getattr(self.hw, "connected", True)
+            ):
                 return fired
             self.pause_for_board()  # refused only because the board was away: try again
             self.hw.eliminator.clear_link_fault()

@@ -58,12 +58,23 @@ def test_status_leds_and_arena_images_reach_the_board() -> None:
         vb = hw.virtual_board
         hw.status_leds.show_turn("turquoise")
         hw.status_leds.show_die("explosion")
-        wait_until(lambda: vb.status_images and vb.status_images[-1][1][2] == TURN_COLOURS[
-            "turquoise"] and vb.status_images[-1][1][8] == DIE_COLOURS["explosion"])
-        hw.display.show([["field"] * 5] * 2 + [["field", "hole", "centre", "eliminator",
-                                                  "blink"]] + [["off"] * 5] * 2)
-        wait_until(lambda: vb.matrix_images and vb.matrix_images[-1][1][12] == CELL_COLOURS[
-            CellState.CENTRE])
+        wait_until(
+            lambda: (
+                vb.status_images
+                and vb.status_images[-1][1][2] == TURN_COLOURS["turquoise"]
+                and vb.status_images[-1][1][8] == DIE_COLOURS["explosion"]
+            )
+        )
+        hw.display.show(
+            [["field"] * 5] * 2
+            + [["field", "hole", "centre", "eliminator", "blink"]]
+            + [["off"] * 5] * 2
+        )
+        wait_until(
+            lambda: (
+                vb.matrix_images and vb.matrix_images[-1][1][12] == CELL_COLOURS[CellState.CENTRE]
+            )
+        )
         _, rgb, blink = vb.matrix_images[-1]
         assert rgb[10] == CELL_COLOURS[CellState.FIELD] and blink == 1 << 14
         assert hw.sim.frames[-1][1] == hw.display.frame
@@ -73,8 +84,10 @@ def test_status_leds_and_arena_images_reach_the_board() -> None:
         seen = {pixels[14] for _, strip, pixels in vb.pixel_frames if strip == "matrix"}
         assert {CELL_COLOURS[CellState.BLINK], (0, 0, 0)} <= seen
         assert len(vb.matrix_images) == images
-        assert [c[1:] for c in hw.sim.led_changes][-2:] == [("turquoise", True),
-                                                            ("explosion", True)]
+        assert [c[1:] for c in hw.sim.led_changes][-2:] == [
+            ("turquoise", True),
+            ("explosion", True),
+        ]
 
 
 def test_identical_images_are_not_sent_twice() -> None:
@@ -160,8 +173,12 @@ def test_unplug_pauses_refuses_to_fire_and_replug_restores_the_board() -> None:
         vb.replug()
         assert hw.wait_connected(5.0)
         wait_until(lambda: vb.armed)  # the arming is re-sent...
-        wait_until(lambda: vb.matrix_images and vb.matrix_images[-1][1][24] == CELL_COLOURS[
-            CellState.ELIMINATOR])  # ...and the images
+        wait_until(
+            lambda: (
+                vb.matrix_images
+                and vb.matrix_images[-1][1][24] == CELL_COLOURS[CellState.ELIMINATOR]
+            )
+        )  # ...and the images
         wait_until(lambda: vb.status_images and vb.status_images[-1][1][3] == TURN_COLOURS["red"])
         vb.tap("trigger", 0.01)
         assert hw.eliminator.fire(next_event(hw, "press", "trigger"))
@@ -177,8 +194,11 @@ def test_board_reset_is_noticed_and_the_session_restarts() -> None:
         wait_until(lambda: hw.link.connects == 2, timeout=5.0)
         assert hw.board.flags & L.FLAG_WATCHDOG_RESET
         assert any("watchdog" in n for n in hw.link.notices)
-        wait_until(lambda: vb.matrix_images and vb.matrix_images[-1][1][0] == CELL_COLOURS[
-            CellState.HIGHLIGHT])
+        wait_until(
+            lambda: (
+                vb.matrix_images and vb.matrix_images[-1][1][0] == CELL_COLOURS[CellState.HIGHLIGHT]
+            )
+        )
 
 
 def test_host_silence_is_reported_to_the_next_connection() -> None:

@@ -11,9 +11,21 @@ from serial_helpers import REPO, subprocess_env
 
 def test_serial_latency_bench_runs() -> None:
     result = subprocess.run(
-        [sys.executable, str(REPO / "bench" / "serial_latency.py"), "--presses", "20",
-         "--fps-seconds", "0.5", "--bounce-ms", "5"],
-        cwd=REPO, env=subprocess_env(), capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            str(REPO / "bench" / "serial_latency.py"),
+            "--presses",
+            "20",
+            "--fps-seconds",
+            "0.5",
+            "--bounce-ms",
+            "5",
+        ],
+        cwd=REPO,
+        env=subprocess_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode == 0, result.stderr
     assert "red button edge -> coil on, 20 presses (20 fired)" in result.stdout

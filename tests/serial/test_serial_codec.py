@@ -43,17 +43,29 @@ def test_frames(case: dict) -> None:
 def test_streams(case: dict, chunk: int) -> None:
     wire = bytes.fromhex(case["wire"])
     decoder = L.FrameDecoder()
-    pieces = [wire] if chunk == 0 else [wire[i:i + chunk] for i in range(0, len(wire), chunk)]
+    pieces = [wire] if chunk == 0 else [wire[i : i + chunk] for i in range(0, len(wire), chunk)]
     got = [r for piece in pieces for r in decoder.feed(piece)]
-    expected = [L.DecodeError[r["error"].upper()] if "error" in r else
-                L.Frame(r["type"], r["seq"], r["ack"], bytes.fromhex(r["payload"]))
-                for r in case["results"]]
+    expected = [
+        L.DecodeError[r["error"].upper()]
+        if "error" in r
+        else L.Frame(r["type"], r["seq"], r["ack"], bytes.fromhex(r["payload"]))
+        for r in case["results"]
+    ]
     assert got == expected
 
 
-STRUCTS = {"HELLO": L.HELLO, "IDENT": L.IDENT, "ARM": L.ARM, "FIRE": L.FIRE, "ROLL": L.ROLL,
-           "EVENT": L.EVENT, "FIRED": L.FIRED, "COIL_OFF": L.COIL_OFF, "REFUSED": L.REFUSED,
-           "ERROR": L.ERROR}
+STRUCTS = {
+    "HELLO": L.HELLO,
+    "IDENT": L.IDENT,
+    "ARM": L.ARM,
+    "FIRE": L.FIRE,
+    "ROLL": L.ROLL,
+    "EVENT": L.EVENT,
+    "FIRED": L.FIRED,
+    "COIL_OFF": L.COIL_OFF,
+    "REFUSED": L.REFUSED,
+    "ERROR": L.ERROR,
+}
 
 
 @pytest.mark.parametrize("case", VECTORS["messages"], ids=lambda c: c["name"])

@@ -20,18 +20,38 @@ def test_profiles_and_defaults() -> None:
 
 
 def test_load_serial_keys() -> None:
-    config = load_hardware_config({"profile": "serial", "serial_port": "/dev/ttyACM1",
-                                   "usb_vid": 0x1234, "usb_pid": 0x5678, "baud": 921600})
+    config = load_hardware_config(
+        {
+            "profile": "serial",
+            "serial_port": "/dev/ttyACM1",
+            "usb_vid": 0x1234,
+            "usb_pid": 0x5678,
+            "baud": 921600,
+        }
+    )
     assert (config.serial_port, config.usb_vid, config.usb_pid, config.baud) == (
-        "/dev/ttyACM1", 0x1234, 0x5678, 921600)
+        "/dev/ttyACM1",
+        0x1234,
+        0x5678,
+        921600,
+    )
     assert load_hardware_config(config.to_mapping()) == config
     assert "serial_port" not in HardwareConfig(profile="serial").to_mapping()
 
 
-@pytest.mark.parametrize(("key", "value"), [
-    ("serial_port", ""), ("serial_port", 5), ("usb_vid", -1), ("usb_vid", 0x10000),
-    ("usb_pid", "0005"), ("usb_pid", True), ("baud", 1234), ("baud", 115200.0),
-])
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("serial_port", ""),
+        ("serial_port", 5),
+        ("usb_vid", -1),
+        ("usb_vid", 0x10000),
+        ("usb_pid", "0005"),
+        ("usb_pid", True),
+        ("baud", 1234),
+        ("baud", 115200.0),
+    ],
+)
 def test_bad_serial_values_name_the_key(key: str, value: object) -> None:
     with pytest.raises(HardwareConfigError) as info:
         load_hardware_config({"profile": "serial", key: value})
@@ -62,10 +82,18 @@ def test_clock_is_refused_for_the_serial_profiles() -> None:
 
 
 def test_importing_companion_hal_does_not_import_pyserial() -> None:
-    code = ("import sys, companion.hal; bad = [m for m in ('serial', 'companion.hal.serial_board',"
-            " 'companion.hal.link') if m in sys.modules]; print(bad); sys.exit(1 if bad else 0)")
-    result = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=subprocess_env(),
-                            capture_output=True, text=True, timeout=60)
+    code = (
+        "import sys, companion.hal; bad = [m for m in ('serial', 'companion.hal.serial_board',"
+        " 'companion.hal.link') if m in sys.modules]; print(bad); sys.exit(1 if bad else 0)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=REPO,
+        env=subprocess_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 

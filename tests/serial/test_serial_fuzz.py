@@ -22,30 +22,37 @@ def test_never_raises_and_agrees_with_the_firmware_parser(chunks: list[bytes]) -
     for chunk in chunks:
         got_host += host.feed(chunk)
         got_board += board.feed(chunk)
-    normal = [int(r) if isinstance(r, L.DecodeError) else (r.type, r.seq, r.ack, r.payload)
-              for r in got_host]
+    normal = [
+        int(r) if isinstance(r, L.DecodeError) else (r.type, r.seq, r.ack, r.payload)
+        for r in got_host
+    ]
     fw = [r if isinstance(r, int) else (r.type, r.seq, r.ack, bytes(r.payload)) for r in got_board]
     assert normal == fw
     for r in got_host:
         if isinstance(r, L.Frame):
-            assert L.FrameDecoder().feed(L.encode_frame(r.type, r.payload, seq=r.seq,
-                                                        ack=r.ack)) == [r]
+            assert L.FrameDecoder().feed(
+                L.encode_frame(r.type, r.payload, seq=r.seq, ack=r.ack)
+            ) == [r]
 
 
 frame = st.builds(
     lambda t, s, a, p: L.Frame(t, s, a, p),
-    st.sampled_from(list(L.MsgType)), st.integers(0, 255), st.integers(0, 255),
+    st.sampled_from(list(L.MsgType)),
+    st.integers(0, 255),
+    st.integers(0, 255),
     st.binary(max_size=L.MAX_PAYLOAD),
 )
-mutation = st.tuples(st.sampled_from(["flip", "drop", "insert"]), st.integers(0, 10**6),
-                     st.integers(1, 255))
+mutation = st.tuples(
+    st.sampled_from(["flip", "drop", "insert"]), st.integers(0, 10**6), st.integers(1, 255)
+)
 
 
 @FUZZ
 @given(st.lists(frame, min_size=1, max_size=6), st.lists(mutation, max_size=5))
 def test_corrupted_streams_yield_only_frames_that_were_sent(frames, mutations) -> None:
-    wire = bytearray(b"".join(L.encode_frame(f.type, f.payload, seq=f.seq, ack=f.ack)
-                              for f in frames))
+    wire = bytearray(
+        b"".join(L.encode_frame(f.type, f.payload, seq=f.seq, ack=f.ack) for f in frames)
+    )
     for kind, where, value in mutations:
         i = where % len(wire)
         if kind == "flip":

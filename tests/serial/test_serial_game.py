@@ -25,7 +25,10 @@ def play(hw, table_class=TrackedTable, seed: int = SEED):
     rng = random.Random(seed)
     view = RecordingView()
     table = table_class(
-        new_game(BattleRoyaleConfig(players=4)), hw, Roller.seeded(seed), view,
+        new_game(BattleRoyaleConfig(players=4)),
+        hw,
+        Roller.seeded(seed),
+        view,
         {seat: BotAgent(rng) for seat in range(4)},
         sleep=lambda s: time.sleep(min(s, 0.002)),
         operator=SimOperator(hw, tap_s=0.005, rng=random.Random(seed)),
@@ -71,8 +74,15 @@ def check_game(table, state, hw, sent) -> None:
         assert (ftype, payload) in sent
     # LED frames: the board received the arena, and shows the host's last frame
     assert len(vb.matrix_images) >= 20 and len(vb.status_images) >= 10
-    wait_until(lambda: vb.matrix_images[-1][1] == tuple(
-        tuple(SerialArenaDisplay.image(hw.display.frame)[i:i + 3]) for i in range(0, 75, 3)))
+    wait_until(
+        lambda: (
+            vb.matrix_images[-1][1]
+            == tuple(
+                tuple(SerialArenaDisplay.image(hw.display.frame)[i : i + 3])
+                for i in range(0, 75, 3)
+            )
+        )
+    )
 
 
 def test_a_whole_game(sent) -> None:
@@ -80,7 +90,8 @@ def test_a_whole_game(sent) -> None:
         table, state, _ = play(hw)
         check_game(table, state, hw, sent)
         assert hw.link.stats["decode_errors"] == dict.fromkeys(
-            ("cobs", "short", "length", "crc", "oversize"), 0)
+            ("cobs", "short", "length", "crc", "oversize"), 0
+        )
         assert hw.link.disconnects == 0
 
 

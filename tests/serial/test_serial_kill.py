@@ -49,8 +49,13 @@ def board():
 def start_host(tmp_path, board: VirtualBoard, mode: str) -> subprocess.Popen:
     script = tmp_path / "host.py"
     script.write_text(CHILD, encoding="utf-8")
-    child = subprocess.Popen([sys.executable, str(script), board.port, mode], cwd=REPO,
-                             env=subprocess_env(), stdout=subprocess.PIPE, text=True)
+    child = subprocess.Popen(
+        [sys.executable, str(script), board.port, mode],
+        cwd=REPO,
+        env=subprocess_env(),
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     assert child.stdout.readline().strip() == "armed"
     return child
 

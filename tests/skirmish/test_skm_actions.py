@@ -19,9 +19,22 @@ from companion.games.arena_skirmish.actions import ACTION_TYPES, ActionFormatErr
 from companion.games.registry import GameInfo
 
 SAMPLES = [
-    A.RollOff(1), A.TieBreak(17), A.HitDie(4), A.Pick(12), A.Ready(), A.ChooseEntrance("C"),
-    A.Place("c5", "N"), A.Step(), A.TurnLeft(), A.TurnRight(), A.Melee(17),
-    A.AffinityAttack(3), A.EndActivation(), A.Done(), A.Combo(), A.Adjust(17, "life", -1),
+    A.RollOff(1),
+    A.TieBreak(17),
+    A.HitDie(4),
+    A.Pick(12),
+    A.Ready(),
+    A.ChooseEntrance("C"),
+    A.Place("c5", "N"),
+    A.Step(),
+    A.TurnLeft(),
+    A.TurnRight(),
+    A.Melee(17),
+    A.AffinityAttack(3),
+    A.EndActivation(),
+    A.Done(),
+    A.Combo(),
+    A.Adjust(17, "life", -1),
 ]
 
 
@@ -46,15 +59,18 @@ def test_notation_examples_and_flags():
     assert not A.Done().is_correction and not A.Melee(1).is_chance
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("", "empty input"),
-    ("jump", "unknown action 'jump'"),
-    ("melee", "takes 1 value"),
-    ("melee x", "whole number"),
-    ("place 5c N", "column letter and a row number"),
-    ("place c5 up", "facing must be one of N, E, S, W"),
-    ("adjust 3 luck +1", "stat must be one of"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "empty input"),
+        ("jump", "unknown action 'jump'"),
+        ("melee", "takes 1 value"),
+        ("melee x", "whole number"),
+        ("place 5c N", "column letter and a row number"),
+        ("place c5 up", "facing must be one of N, E, S, W"),
+        ("adjust 3 luck +1", "stat must be one of"),
+    ],
+)
 def test_bad_text(text, message):
     with pytest.raises(ActionFormatError, match=message):
         parse_action(text)

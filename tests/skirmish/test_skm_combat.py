@@ -25,8 +25,12 @@ Luft	Kein Bonus/Malus	Vorteilhaft	Kein Schaden	Unvorteilhaft
 Erde	Unvorteilhaft	Kein Bonus/Malus	Vorteilhaft	Kein Schaden
 """
 GERMAN = {"Feuer": "fire", "Wasser": "water", "Luft": "air", "Erde": "earth"}
-VERDICT = {"Kein Schaden": "no damage", "Unvorteilhaft": "unfavourable",
-           "Kein Bonus/Malus": "neutral", "Vorteilhaft": "favourable"}
+VERDICT = {
+    "Kein Schaden": "no damage",
+    "Unvorteilhaft": "unfavourable",
+    "Kein Bonus/Malus": "neutral",
+    "Vorteilhaft": "favourable",
+}
 
 
 def test_affinity_table_is_the_printed_one():
@@ -66,24 +70,29 @@ MELEE_CASES = [
     ("unvorteilhafte Klasse: Attackenwert -1", 3, "heavy", "light", "front", True, 0, 2),
     ("all together, favourable", 2, "heavy", "medium", "behind", False, 1, 2 * 2 + 2 - 1 + 1),
     ("all together, unfavourable", 2, "medium", "heavy", "side", False, -1, 2 - 1 + 1 - 1 - 1),
-    ("doubling applies to the base, not the modifiers", 1, "medium", "light", "behind", True,
-     0, 4),
+    ("doubling applies to the base, not the modifiers", 1, "medium", "light", "behind", True, 0, 4),
 ]
 
 
-@pytest.mark.parametrize(("label", "attack", "ac", "tc", "pos", "front", "height", "dice"),
-                         MELEE_CASES, ids=[c[0] for c in MELEE_CASES])
+@pytest.mark.parametrize(
+    ("label", "attack", "ac", "tc", "pos", "front", "height", "dice"),
+    MELEE_CASES,
+    ids=[c[0] for c in MELEE_CASES],
+)
 def test_melee_modifiers(label, attack, ac, tc, pos, front, height, dice):
     b = melee_breakdown(attack, ac, tc, pos, front, height)
     assert b.dice == dice and b.allowed == (dice >= 1)
     assert sum(delta for _, delta in b.lines) == dice
 
 
-@pytest.mark.parametrize(("attack", "ac", "tc", "pos", "front", "height"), [
-    (1, "heavy", "light", "front", True, 0),  # 1 - 1 = 0
-    (1, "medium", "medium", "front", False, -1),  # 1 - 1 - 1 = -1
-    (0, "medium", "medium", "front", True, 0),
-])
+@pytest.mark.parametrize(
+    ("attack", "ac", "tc", "pos", "front", "height"),
+    [
+        (1, "heavy", "light", "front", True, 0),  # 1 - 1 = 0
+        (1, "medium", "medium", "front", False, -1),  # 1 - 1 - 1 = -1
+        (0, "medium", "medium", "front", True, 0),
+    ],
+)
 def test_fewer_than_one_die_is_no_attack(attack, ac, tc, pos, front, height):
     b = melee_breakdown(attack, ac, tc, pos, front, height)
     assert not b.allowed and "fewer than 1 die" in b.reason
@@ -102,8 +111,11 @@ AFFINITY_CASES = [
 ]
 
 
-@pytest.mark.parametrize(("label", "aff", "ae", "te", "pos", "front", "dice"), AFFINITY_CASES,
-                         ids=[c[0] for c in AFFINITY_CASES])
+@pytest.mark.parametrize(
+    ("label", "aff", "ae", "te", "pos", "front", "dice"),
+    AFFINITY_CASES,
+    ids=[c[0] for c in AFFINITY_CASES],
+)
 def test_affinity_modifiers(label, aff, ae, te, pos, front, dice):
     b = affinity_breakdown(aff, ae, te, pos, front)
     assert b.dice == dice and b.allowed == (dice >= 1)
@@ -127,14 +139,17 @@ def duel(attacker: dict, target: dict, a_place, t_place, rows=None):
     return start(profiles, [[1], [2]], {1: a_place, 2: t_place}, rows=rows)
 
 
-@pytest.mark.parametrize(("a_place", "t_place", "position", "in_front"), [
-    (("c4", "N"), ("c3", "N"), "behind", True),   # target faces away from the attacker
-    (("c4", "N"), ("c3", "S"), "front", True),    # face to face
-    (("c4", "N"), ("c3", "E"), "side", True),
-    (("c4", "E"), ("c3", "N"), "behind", False),  # attacker looks away from the target
-    (("b3", "E"), ("c3", "W"), "front", True),
-    (("b3", "S"), ("c3", "N"), "side", False),
-])
+@pytest.mark.parametrize(
+    ("a_place", "t_place", "position", "in_front"),
+    [
+        (("c4", "N"), ("c3", "N"), "behind", True),  # target faces away from the attacker
+        (("c4", "N"), ("c3", "S"), "front", True),  # face to face
+        (("c4", "N"), ("c3", "E"), "side", True),
+        (("c4", "E"), ("c3", "N"), "behind", False),  # attacker looks away from the target
+        (("b3", "E"), ("c3", "W"), "front", True),
+        (("b3", "S"), ("c3", "N"), "side", False),
+    ],
+)
 def test_relative_position_on_the_grid(a_place, t_place, position, in_front):
     s = duel({}, {}, a_place, t_place)
     assert s.relative_position(1, 2) == (position, in_front, 0)
@@ -151,8 +166,9 @@ def test_melee_needs_orthogonal_contact():
 
 def test_melee_in_game_with_height_and_class():
     rows = ["00000", "00A00", "01B00", "00000", "00000"]  # b3 is level 1
-    s = duel({"attack": 2, "weight": "light"}, {"weight": "heavy"}, ("b3", "E"), ("c3", "N"),
-             rows=rows)
+    s = duel(
+        {"attack": 2, "weight": "light"}, {"weight": "heavy"}, ("b3", "E"), ("c3", "N"), rows=rows
+    )
     b = s.breakdown(1, 2, "melee")
     assert b.dice == 2 * 2 + 1 + 1  # favourable x2, at the side, higher
     events = s.apply(A.Melee(2))
@@ -161,17 +177,25 @@ def test_melee_in_game_with_height_and_class():
 
 
 def test_no_attack_with_fewer_than_one_die_in_game():
-    s = duel({"attack": 1, "weight": "heavy", "affinity": 0}, {"weight": "light"},
-             ("c4", "N"), ("c3", "S"))
+    s = duel(
+        {"attack": 1, "weight": "heavy", "affinity": 0},
+        {"weight": "light"},
+        ("c4", "N"),
+        ("c3", "S"),
+    )
     assert A.Melee(2) not in s.legal_actions()
-    assert "fewer than 1 die" in pytest.raises(IllegalActionError, s.apply, A.Melee(2)
-                                               ).value.reason
+    assert "fewer than 1 die" in pytest.raises(IllegalActionError, s.apply, A.Melee(2)).value.reason
 
 
 def test_affinity_in_game_ignores_class_and_height():
     rows = ["00000", "00A00", "01B00", "00000", "00000"]
-    s = duel({"affinity": 2, "element": "water", "weight": "light"},
-             {"element": "fire", "weight": "heavy"}, ("b3", "E"), ("c3", "W"), rows=rows)
+    s = duel(
+        {"affinity": 2, "element": "water", "weight": "light"},
+        {"element": "fire", "weight": "heavy"},
+        ("b3", "E"),
+        ("c3", "W"),
+        rows=rows,
+    )
     b = s.breakdown(1, 2, "affinity")
     assert b.dice == 4  # favourable x2, front, facing; no class, no height
     s.apply(A.AffinityAttack(2))
@@ -183,26 +207,30 @@ def test_affinity_not_offered_against_the_same_element_or_without_affinity():
     assert A.AffinityAttack(2) not in s.legal_actions() and A.Melee(2) in s.legal_actions()
     err = pytest.raises(IllegalActionError, s.apply, A.AffinityAttack(2)).value
     assert err.rule == "ruling 7 (affinity)" and "same element" in err.reason
-    s2 = duel({"affinity": 0, "element": "water"}, {"element": "fire"}, ("c4", "N"),
-              ("c3", "N"))
+    s2 = duel({"affinity": 0, "element": "water"}, {"element": "fire"}, ("c4", "N"), ("c3", "N"))
     assert A.AffinityAttack(2) not in s2.legal_actions()
 
 
 def test_own_team_is_never_a_target():
     profiles = [profile(1, initiative=9), profile(2, initiative=1), profile(3, initiative=2)]
-    s = start(profiles, [[1, 3], [2]], {1: ("c4", "N"), 3: ("c3", "S"), 2: ("e1", "S")},
-              rows=OPEN5)
+    s = start(profiles, [[1, 3], [2]], {1: ("c4", "N"), 3: ("c3", "S"), 2: ("e1", "S")}, rows=OPEN5)
     assert A.Melee(3) not in s.legal_actions()
     assert "own team" in pytest.raises(IllegalActionError, s.apply, A.Melee(3)).value.reason
 
 
 def test_melee_or_affinity_not_both():
-    s = duel({"affinity": 2, "element": "water"}, {"element": "fire", "life": 20},
-             ("c4", "N"), ("c3", "N"))
+    s = duel(
+        {"affinity": 2, "element": "water"},
+        {"element": "fire", "life": 20},
+        ("c4", "N"),
+        ("c3", "N"),
+    )
     s.apply(A.AffinityAttack(2))
     for _ in range(s.attack["dice"]):
         s.apply(A.HitDie(5))
     assert s.phase == "rest"
     assert not [a for a in s.legal_actions() if a.kind in ("melee", "affinity")]
-    assert "one melee OR affinity" in pytest.raises(IllegalActionError, s.apply, A.Melee(2)
-                                                    ).value.reason
+    assert (
+        "one melee OR affinity"
+        in pytest.raises(IllegalActionError, s.apply, A.Melee(2)).value.reason
+    )

@@ -32,15 +32,34 @@ def test_demo_runs_to_the_end(tmp_path, capsys):
 
 
 def test_demo_with_more_players(tmp_path, capsys):
-    args = parse("demo", "--players", "6", "--map", "colosseum", "--seed", "3", "--journal",
-                 str(tmp_path / "d.jsonl"))
+    args = parse(
+        "demo",
+        "--players",
+        "6",
+        "--map",
+        "colosseum",
+        "--seed",
+        "3",
+        "--journal",
+        str(tmp_path / "d.jsonl"),
+    )
     assert cmd.run_demo(args) == 0
     assert "2 gladiators / 120 points each (as printed)" in capsys.readouterr().out
 
 
 def test_play_with_every_seat_a_bot(tmp_path, capsys):
-    args = parse("play", "--players", "3", "--autoplay", "--seed", "11", "--teams",
-                 "1,4/2,5/3,6", "--journal", str(tmp_path / "p.jsonl"))
+    args = parse(
+        "play",
+        "--players",
+        "3",
+        "--autoplay",
+        "--seed",
+        "11",
+        "--teams",
+        "1,4/2,5/3,6",
+        "--journal",
+        str(tmp_path / "p.jsonl"),
+    )
     assert cmd.run_play(args) == 0
     assert "Game over" in capsys.readouterr().out
 
@@ -79,9 +98,20 @@ def test_bad_input_is_a_command_error():
 
 
 def test_attack_assistant_json():
-    args = parse("attack", "--attacker", "attack=2,class=light", "--target",
-                 "life=3,movement=2,attack=1,affinity=0,class=heavy", "--position", "behind",
-                 "--height", "higher", "--faces", "1,2,2,4,5,6,6", "--json")
+    args = parse(
+        "attack",
+        "--attacker",
+        "attack=2,class=light",
+        "--target",
+        "life=3,movement=2,attack=1,affinity=0,class=heavy",
+        "--position",
+        "behind",
+        "--height",
+        "higher",
+        "--faces",
+        "1,2,2,4,5,6,6",
+        "--json",
+    )
     out = _run_capture(cmd.run_attack, args)
     doc = json.loads(out)
     assert doc["breakdown"]["dice"] == 2 * 2 + 2 + 1
@@ -95,8 +125,20 @@ def test_attack_assistant_json():
 
 
 def test_attack_assistant_text_with_profiles_and_a_seeded_roll(capsys):
-    args = parse("attack", "--attacker", "12", "--target", "33,life=2", "--kind", "melee",
-                 "--position", "side", "--not-facing", "--seed", "7")
+    args = parse(
+        "attack",
+        "--attacker",
+        "12",
+        "--target",
+        "33,life=2",
+        "--kind",
+        "melee",
+        "--position",
+        "side",
+        "--not-facing",
+        "--seed",
+        "7",
+    )
     assert cmd.run_attack(args) == 0
     out = capsys.readouterr().out
     assert "#12" in out and "#33" in out and "%" in out and "rolled:" in out
@@ -104,35 +146,60 @@ def test_attack_assistant_text_with_profiles_and_a_seeded_roll(capsys):
 
 
 def test_attack_assistant_affinity_and_no_attack(capsys):
-    args = parse("attack", "--attacker", "affinity=1,element=air", "--target",
-                 "life=4,movement=3,attack=2,affinity=1,element=earth", "--kind", "affinity",
-                 "--no-roll")
+    args = parse(
+        "attack",
+        "--attacker",
+        "affinity=1,element=air",
+        "--target",
+        "life=4,movement=3,attack=2,affinity=1,element=earth",
+        "--kind",
+        "affinity",
+        "--no-roll",
+    )
     assert cmd.run_attack(args) == 0
     assert "no attack" in capsys.readouterr().out  # unfavourable: 1 - 1 = 0 dice
-    args = parse("attack", "--attacker", "affinity=2,element=fire", "--target",
-                 "life=4,movement=3,attack=2,affinity=1,element=fire", "--kind", "affinity",
-                 "--json")
+    args = parse(
+        "attack",
+        "--attacker",
+        "affinity=2,element=fire",
+        "--target",
+        "life=4,movement=3,attack=2,affinity=1,element=fire",
+        "--kind",
+        "affinity",
+        "--json",
+    )
     doc = json.loads(_run_capture(cmd.run_attack, args))
     assert not doc["breakdown"]["allowed"] and "same element" in doc["breakdown"]["reason"]
     assert doc["distribution"] is None and doc["faces"] == []
 
 
 def test_attack_assistant_on_simulated_hardware(capsys):
-    args = parse("attack", "--attacker", "attack=3,class=medium", "--target",
-                 "life=9,movement=4,attack=2,affinity=1,class=medium", "--hardware", "sim",
-                 "--seed", "1")
+    args = parse(
+        "attack",
+        "--attacker",
+        "attack=3,class=medium",
+        "--target",
+        "life=9,movement=4,attack=2,affinity=1,class=medium",
+        "--hardware",
+        "sim",
+        "--seed",
+        "1",
+    )
     assert cmd.run_attack(args) == 0
     out = capsys.readouterr().out
     assert "rolled:" in out and ("*" in out or "!" in out)  # the dice on the display
 
 
-@pytest.mark.parametrize(("argv", "message"), [
-    (["--attacker", "99", "--target", "1"], "no gladiator profile with ID 99"),
-    (["--attacker", "attack=2", "--target", "1"], "--attacker needs class"),
-    (["--attacker", "1", "--target", "class=heavy"], "--target needs life"),
-    (["--attacker", "1", "--target", "1,luck=3"], "unknown value 'luck'"),
-    (["--attacker", "1", "--target", "2", "--faces", "1,2,3"], "rolls 1 d6"),
-])
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--attacker", "99", "--target", "1"], "no gladiator profile with ID 99"),
+        (["--attacker", "attack=2", "--target", "1"], "--attacker needs class"),
+        (["--attacker", "1", "--target", "class=heavy"], "--target needs life"),
+        (["--attacker", "1", "--target", "1,luck=3"], "unknown value 'luck'"),
+        (["--attacker", "1", "--target", "2", "--faces", "1,2,3"], "rolls 1 d6"),
+    ],
+)
 def test_attack_assistant_errors(argv, message):
     with pytest.raises(CommandError, match=message):
         cmd.run_attack(parse("attack", *argv))
@@ -146,9 +213,14 @@ def test_stand_alone_main_exit_codes(capsys):
 def test_bench_script_runs():
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    result = subprocess.run([sys.executable, str(ROOT / "bench" / "skirmish.py"), "--quick",
-                             "--json"], cwd=ROOT, env=env, capture_output=True, text=True,
-                            timeout=120)
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "skirmish.py"), "--quick", "--json"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout)
     assert summary["games_per_player_count"] == 1
@@ -156,8 +228,11 @@ def test_bench_script_runs():
     for r in summary["results"].values():
         assert r["step"]["median_ms"] > 0 and r["bot_games"]["games_per_s"] > 0
         assert r["bot_games"]["bot_move"]["p99_ms"] > 0
-    assert set(summary["meets_targets"]) == {"step_median", "bot_games_per_s_2_players",
-                                             "bot_move_p99"}
+    assert set(summary["meets_targets"]) == {
+        "step_median",
+        "bot_games_per_s_2_players",
+        "bot_move_p99",
+    }
 
 
 def _run_capture(func, args) -> str:

@@ -23,19 +23,22 @@ def test_faces_pick_the_place():
     assert FACE_LOCATION == {1: "head", 2: "body", 3: "body", 4: "arms", 5: "legs", 6: "legs"}
 
 
-@pytest.mark.parametrize(("faces", "after"), [
-    ((2,), Stats(5, 4, 3, 2)),
-    ((3, 3, 2), Stats(3, 4, 3, 2)),  # -1 life per body die
-    ((5,), Stats(6, 3, 3, 2)),
-    ((5, 6, 6), Stats(6, 1, 3, 2)),  # -1 movement per leg die
-    ((1, 1), Stats(6, 4, 3, 2)),  # fewer than three head dice: nothing
-    ((1, 1, 1), Stats(6, 4, 3, 1)),  # three: -1 affinity
-    ((1, 1, 1, 1, 1, 1), Stats(6, 4, 3, 1)),  # six: still once
-    ((4, 4), Stats(6, 4, 3, 2)),
-    ((4, 4, 4), Stats(6, 4, 2, 2)),  # three arm dice: -1 attack
-    ((4, 4, 4, 4, 4, 4, 4), Stats(6, 4, 2, 2)),
-    ((1, 2, 3, 4, 5, 6), Stats(4, 2, 3, 2)),
-])
+@pytest.mark.parametrize(
+    ("faces", "after"),
+    [
+        ((2,), Stats(5, 4, 3, 2)),
+        ((3, 3, 2), Stats(3, 4, 3, 2)),  # -1 life per body die
+        ((5,), Stats(6, 3, 3, 2)),
+        ((5, 6, 6), Stats(6, 1, 3, 2)),  # -1 movement per leg die
+        ((1, 1), Stats(6, 4, 3, 2)),  # fewer than three head dice: nothing
+        ((1, 1, 1), Stats(6, 4, 3, 1)),  # three: -1 affinity
+        ((1, 1, 1, 1, 1, 1), Stats(6, 4, 3, 1)),  # six: still once
+        ((4, 4), Stats(6, 4, 3, 2)),
+        ((4, 4, 4), Stats(6, 4, 2, 2)),  # three arm dice: -1 attack
+        ((4, 4, 4, 4, 4, 4, 4), Stats(6, 4, 2, 2)),
+        ((1, 2, 3, 4, 5, 6), Stats(4, 2, 3, 2)),
+    ],
+)
 def test_hit_locations(faces, after):
     assert resolve_hits(FULL, faces).after == after
 
@@ -68,7 +71,7 @@ def test_distribution_sums_to_one_and_matches_brute_force():
             assert sum(dist.movement_lost.values()) == 1
             life: dict[int, Fraction] = {}
             removed = Fraction(0)
-            p = Fraction(1, 6 ** dice)
+            p = Fraction(1, 6**dice)
             for faces in itertools.product(range(1, 7), repeat=dice):
                 r = resolve_hits(stats, faces)
                 life[r.life_lost] = life.get(r.life_lost, Fraction(0)) + p
@@ -88,8 +91,11 @@ def test_known_odds():
 
 
 def test_in_game_hits_apply_and_removal_is_immediate():
-    profiles = [profile(1, initiative=9, attack=3), profile(2, initiative=5, life=2),
-                profile(3, initiative=1)]
+    profiles = [
+        profile(1, initiative=9, attack=3),
+        profile(2, initiative=5, life=2),
+        profile(3, initiative=1),
+    ]
     s = start(profiles, [[1], [2, 3]], {1: ("c4", "N"), 2: ("c3", "N"), 3: ("e1", "S")})
     s.apply(A.Melee(2))
     assert s.phase == "hit"

@@ -90,8 +90,7 @@ def test_points_run_out():
     s.apply(A.TurnRight())
     assert s.points_left == 0
     assert {a.kind for a in s.legal_actions()} == {"end", "combo"}
-    assert "1 movement point" in str(pytest.raises(IllegalActionError, s.apply, A.TurnLeft()
-                                                   ).value)
+    assert "1 movement point" in str(pytest.raises(IllegalActionError, s.apply, A.TurnLeft()).value)
 
 
 def test_remaining_movement_after_an_attack_costs_double():

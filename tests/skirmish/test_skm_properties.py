@@ -15,15 +15,22 @@ from companion.games.arena_skirmish import SkirmishConfig, new_game, replay
 from companion.games.arena_skirmish import actions as A
 from companion.games.arena_skirmish.bot import RandomBot, SkirmishBot, play_random_game
 
-SETTINGS = settings(max_examples=25, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 configs = st.one_of(
-    st.builds(SkirmishConfig, players=st.just(2), map=st.sampled_from(["default", "duel"]),
-              round_limit=st.integers(1, 6)),
+    st.builds(
+        SkirmishConfig,
+        players=st.just(2),
+        map=st.sampled_from(["default", "duel"]),
+        round_limit=st.integers(1, 6),
+    ),
     st.builds(SkirmishConfig, players=st.integers(3, 4), round_limit=st.integers(1, 5)),
-    st.builds(SkirmishConfig, players=st.integers(5, 10), map=st.just("colosseum"),
-              round_limit=st.integers(1, 4)),
+    st.builds(
+        SkirmishConfig,
+        players=st.integers(5, 10),
+        map=st.just("colosseum"),
+        round_limit=st.integers(1, 4),
+    ),
 )
 
 
@@ -86,14 +93,14 @@ def play_and_check(config: SkirmishConfig, seed: int, mode: str, max_actions: in
 
 
 @SETTINGS
-@given(configs, st.integers(0, 2**32 - 1), st.sampled_from(["random", "skirmish",
-                                                            "corrections"]))
+@given(configs, st.integers(0, 2**32 - 1), st.sampled_from(["random", "skirmish", "corrections"]))
 def test_random_play_keeps_the_rules(config, seed, mode):
     state = play_and_check(config, seed, mode)
     again = replay(config, state.history)
     assert again.snapshot() == state.snapshot()
-    assert json.dumps(again.snapshot(), sort_keys=True) == json.dumps(state.snapshot(),
-                                                                      sort_keys=True)
+    assert json.dumps(again.snapshot(), sort_keys=True) == json.dumps(
+        state.snapshot(), sort_keys=True
+    )
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])

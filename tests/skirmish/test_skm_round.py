@@ -52,10 +52,14 @@ def test_round_order_view():
 
 def kill_setup(**config):
     # 1 (purple) strikes 2 (grey, life 1) from behind; 3 (grey) stands far away
-    profiles = [profile(1, initiative=9, attack=2), profile(2, initiative=5, life=1),
-                profile(3, initiative=1, movement=0)]
-    return start(profiles, [[1], [2, 3]], {1: ("c4", "N"), 2: ("c3", "N"), 3: ("e1", "S")},
-                 **config)
+    profiles = [
+        profile(1, initiative=9, attack=2),
+        profile(2, initiative=5, life=1),
+        profile(3, initiative=1, movement=0),
+    ]
+    return start(
+        profiles, [[1], [2, 3]], {1: ("c4", "N"), 2: ("c3", "N"), 3: ("e1", "S")}, **config
+    )
 
 
 def test_victory_is_checked_after_the_round():
@@ -84,10 +88,14 @@ def test_the_game_goes_on_while_two_players_stand():
 
 
 def test_round_limit_ranks_by_points_standing():
-    profiles = [profile(1, initiative=9, points=30), profile(2, initiative=5, points=20),
-                profile(3, initiative=1, points=20)]
-    s = start(profiles, [[1], [2, 3]], {1: ("a1", "S"), 2: ("e5", "N"), 3: ("e1", "S")},
-              round_limit=2)
+    profiles = [
+        profile(1, initiative=9, points=30),
+        profile(2, initiative=5, points=20),
+        profile(3, initiative=1, points=20),
+    ]
+    s = start(
+        profiles, [[1], [2, 3]], {1: ("a1", "S"), 2: ("e5", "N"), 3: ("e1", "S")}, round_limit=2
+    )
     for _ in range(6):
         s.apply(A.EndActivation())
     assert s.is_terminal and s.winners == [1] and "round 2 was the last" in s.end_reason
@@ -108,8 +116,10 @@ def test_points_victory_counts_removed_enemies():
 def test_stalemate_ends_the_game():
     # both movement 1 on a raised platform cell: every step off it is a climb (cost 2)
     rows = ["00000", "00A00", "01B00", "00000", "00010"]
-    profiles = [profile(1, initiative=9, movement=1, points=20),
-                profile(2, initiative=5, movement=1, points=10)]
+    profiles = [
+        profile(1, initiative=9, movement=1, points=20),
+        profile(2, initiative=5, movement=1, points=10),
+    ]
     s = start(profiles, [[1], [2]], {1: ("b3", "N"), 2: ("d5", "N")}, rows=rows)
     assert s.reach(1) == {s.map.cell_of("b3")}
     s.apply(A.EndActivation())

@@ -40,19 +40,21 @@ def test_map_text_round_trip_and_cells():
     m = GameMap.parse("\n".join(["A0000", "01#00", "00200", "00000", "0000B"]), "t")
     assert m.size == 5 and m.entrance_names == ("A", "B")
     assert m.heights[m.cell_of("b2")] == 1 and m.blocked[m.cell_of("c2")]
-    assert m.heights[m.cell_of("c3")] == 2 and m.distance(m.cell_of("a1"),
-                                                          m.cell_of("e5")) == 8
+    assert m.heights[m.cell_of("c3")] == 2 and m.distance(m.cell_of("a1"), m.cell_of("e5")) == 8
     assert GameMap.parse(m.draw(), "t") == m
     assert m.name_of(m.cell_of("d4")) == "d4"
 
 
-@pytest.mark.parametrize(("rows", "message"), [
-    (["A000", "0000", "000B", "0000"], "5..26 rows"),
-    (["A0000", "0000", "00000", "00000", "0000B"], "row 2"),
-    (["A0000", "00x00", "00000", "00000", "0000B"], "'x' is not a height"),
-    (["A0000", "00000", "00000", "00000", "00000"], "at least 2 entrances"),
-    (["A0000", "00000", "00A00", "00000", "0000B"], "entrance A appears twice"),
-])
+@pytest.mark.parametrize(
+    ("rows", "message"),
+    [
+        (["A000", "0000", "000B", "0000"], "5..26 rows"),
+        (["A0000", "0000", "00000", "00000", "0000B"], "row 2"),
+        (["A0000", "00x00", "00000", "00000", "0000B"], "'x' is not a height"),
+        (["A0000", "00000", "00000", "00000", "00000"], "at least 2 entrances"),
+        (["A0000", "00000", "00A00", "00000", "0000B"], "entrance A appears twice"),
+    ],
+)
 def test_bad_maps_are_refused_with_the_place(rows, message):
     with pytest.raises(MapError, match=message):
         GameMap.parse("\n".join(rows), "bad")
@@ -86,13 +88,26 @@ def test_config_checks_map_entrances_and_teams():
     with pytest.raises(ConfigError, match="two teams"):
         SkirmishConfig(teams=((1,), (1,)))
     with pytest.raises(ConfigError, match="points; the limit is 100"):
-        SkirmishConfig(players=7, max_points=None,
-                       teams=((1,), (2,), (3,), (4,), (5,), (6,), (7,)),
-                       data_file=data_file([profile(i, points=101 if i == 1 else 5)
-                                            for i in range(1, 8)], {"big": [
-                                                "A0B0C0D", "0000000", "E000000", "000000F",
-                                                "0000000", "0000000", "G000000"]}),
-                       map="big")
+        SkirmishConfig(
+            players=7,
+            max_points=None,
+            teams=((1,), (2,), (3,), (4,), (5,), (6,), (7,)),
+            data_file=data_file(
+                [profile(i, points=101 if i == 1 else 5) for i in range(1, 8)],
+                {
+                    "big": [
+                        "A0B0C0D",
+                        "0000000",
+                        "E000000",
+                        "000000F",
+                        "0000000",
+                        "0000000",
+                        "G000000",
+                    ]
+                },
+            ),
+            map="big",
+        )
     cfg = SkirmishConfig(map="A0000\n00000\n00000\n00000\n0000B")
     assert SkirmishConfig.from_dict(cfg.to_dict()) == cfg
 
@@ -100,12 +115,14 @@ def test_config_checks_map_entrances_and_teams():
 # -- ruling 3: limits and the fair-choice ID tables ---------------------------------------------
 
 PRINTED = {  # the rulebook's text, one string per column
-    6: ["1, 7, 13, 19, 25, 31, 37, 43, 49, 55, 61, 67",
+    6: [
+        "1, 7, 13, 19, 25, 31, 37, 43, 49, 55, 61, 67",
         "2, 8, 14, 20, 26, 32, 38, 44, 50, 56, 62, 68",
         "3, 9, 15, 21, 27, 33, 39, 45, 51, 57, 63, 69",
         "4, 10, 16, 22, 28, 34, 40, 46, 52, 58, 64",
         "5, 11, 17, 23, 29, 35, 41, 47, 53, 59, 65",
-        "6, 12, 18, 24, 30, 36, 42, 48, 54, 60, 66"],
+        "6, 12, 18, 24, 30, 36, 42, 48, 54, 60, 66",
+    ],
 }
 
 
@@ -123,8 +140,9 @@ def test_printed_id_tables():
     for players, columns in PRINTED_ID_TABLES.items():
         assert len(columns) == players
         for k, column in enumerate(columns, start=1):
-            assert column[0] == k and all(b - a == players for a, b in zip(
-                column, column[1:], strict=False))
+            assert column[0] == k and all(
+                b - a == players for a, b in zip(column, column[1:], strict=False)
+            )
     assert [", ".join(map(str, c)) for c in PRINTED_ID_TABLES[6]] == PRINTED[6]
     # as printed, the 6-player table hands out 1..69 only
     assert 70 not in {g for c in PRINTED_ID_TABLES[6] for g in c}
@@ -166,8 +184,12 @@ def test_a_full_team_is_complete_without_a_question():
 
 
 def test_points_limit_during_choice():
-    profiles = [profile(1, points=60), profile(3, points=50), profile(5, points=10),
-                profile(2, points=10)]
+    profiles = [
+        profile(1, points=60),
+        profile(3, points=50),
+        profile(5, points=10),
+        profile(2, points=10),
+    ]
     cfg = SkirmishConfig(data_file=data_file(profiles), max_points=70)
     s = new_game(cfg)
     s.apply(A.Pick(1))
@@ -211,8 +233,12 @@ def test_more_players_spread_as_far_apart_as_possible():
 
 
 def test_placement_in_ascending_initiative_with_roll_offs_for_ties():
-    profiles = [profile(1, initiative=7), profile(2, initiative=3), profile(3, initiative=3),
-                profile(4, initiative=1)]
+    profiles = [
+        profile(1, initiative=7),
+        profile(2, initiative=3),
+        profile(3, initiative=3),
+        profile(4, initiative=1),
+    ]
     cfg = SkirmishConfig(teams=((1, 2), (3, 4)), data_file=data_file(profiles))
     s = new_game(cfg)
     s.apply(A.RollOff(0))
@@ -246,6 +272,10 @@ def test_placement_within_five_fields_of_the_entrance_with_a_facing():
 
 
 def test_rounds_start_once_everyone_is_placed():
-    s = start([profile(1, initiative=2), profile(2, initiative=9)], [[1], [2]],
-              {1: ("a1", "S"), 2: ("e5", "N")}, rows=OPEN5)
+    s = start(
+        [profile(1, initiative=2), profile(2, initiative=9)],
+        [[1], [2]],
+        {1: ("a1", "S"), 2: ("e5", "N")},
+        rows=OPEN5,
+    )
     assert s.round == 1 and s.phase == "move" and s.active_gladiator == 2

@@ -59,8 +59,9 @@ def bot_table(game, seed=1):
     rng = random.Random(seed)
     players = game.config.players
     agents = {s: SkirmishBotAgent(rng) for s in range(players)}
-    table = SkirmishTable(game, hw, Roller.seeded(seed), view, agents, sleep=clock.sleep,
-                          operator=SimOperator(hw))
+    table = SkirmishTable(
+        game, hw, Roller.seeded(seed), view, agents, sleep=clock.sleep, operator=SimOperator(hw)
+    )
     return table, hw, view
 
 
@@ -78,8 +79,7 @@ def test_dice_on_the_arena_display():
 def test_window_around_the_acting_gladiator():
     rows = ["00000", "01A#0", "00B00", "00000", "00000"]
     profiles = [profile(1, initiative=9), profile(2, initiative=1), profile(3, initiative=2)]
-    s = start(profiles, [[1, 3], [2]], {1: ("c3", "N"), 2: ("c4", "N"), 3: ("a1", "S")},
-              rows=rows)
+    s = start(profiles, [[1, 3], [2]], {1: ("c3", "N"), 2: ("c4", "N"), 3: ("a1", "S")}, rows=rows)
     f = window_frame(s, 5)
     assert f[2][2] == CellState.BLINK  # the acting gladiator in the middle
     assert f[3][2] == CellState.HIGHLIGHT  # an enemy
@@ -194,8 +194,16 @@ def test_a_person_at_the_terminal(tmp_path):
     lines = "step\nbogus\nundo\nstep, melee 2\nroll\n"
     terminal = TerminalInput(io.StringIO(lines))
     agents = {0: SkirmishTerminalAgent(terminal, view), 1: SkirmishBotAgent(random.Random(1))}
-    table = SkirmishTable(s, hw, Roller.seeded(3), view, agents, sleep=clock.sleep,
-                          operator=SimOperator(hw), terminal=terminal)
+    table = SkirmishTable(
+        s,
+        hw,
+        Roller.seeded(3),
+        view,
+        agents,
+        sleep=clock.sleep,
+        operator=SimOperator(hw),
+        terminal=terminal,
+    )
     with hw:
         state = table.run()
     assert state.is_terminal and state.winners == [0]

@@ -9,13 +9,20 @@ from companion.games.spartacus.data import builtin_data
 DATA = builtin_data()
 
 
-def spec(name: str = "A", a: int = 3, d: int = 3, s: int = 3, equipment: tuple[str, ...] = (),
-         abilities: tuple[str, ...] = ()) -> FighterSpec:
+def spec(
+    name: str = "A",
+    a: int = 3,
+    d: int = 3,
+    s: int = 3,
+    equipment: tuple[str, ...] = (),
+    abilities: tuple[str, ...] = (),
+) -> FighterSpec:
     return FighterSpec(name, a, d, s, tuple(equipment), tuple(abilities))
 
 
-def fight(i: FighterSpec | None = None, ii: FighterSpec | None = None,
-          arena: str = "small") -> SpartacusState:
+def fight(
+    i: FighterSpec | None = None, ii: FighterSpec | None = None, arena: str = "small"
+) -> SpartacusState:
     """A combat-assistant game: fighter I against fighter II."""
     return new_game(SpartacusConfig(fight=(i or spec("A"), ii or spec("B")), arena=arena))
 
@@ -75,8 +82,13 @@ def give_card(state: SpartacusState, seat: int, card: str) -> None:
     state._legal = None
 
 
-def set_property(state: SpartacusState, seat: int, gladiators: int = 0, slaves: int = 0,
-                 extra: tuple[str, ...] = ()) -> list[str]:
+def set_property(
+    state: SpartacusState,
+    seat: int,
+    gladiators: int = 0,
+    slaves: int = 0,
+    extra: tuple[str, ...] = (),
+) -> list[str]:
     """Test setup: replace a house's property with unused fighters (no abilities) and
     ``extra`` cards. Returns the new property list."""
     for c in list(state.property[seat]):
@@ -85,8 +97,15 @@ def set_property(state: SpartacusState, seat: int, gladiators: int = 0, slaves: 
     taken = set(state.owner)
     cards: list[str] = []
     for kind, n in (("gladiator", gladiators), ("slave", slaves)):
-        pool = [c.id for c in DATA.market.values() if c.kind == kind and c.id not in taken
-                and not c.ability and not c.exhaust and c.id not in cards]
+        pool = [
+            c.id
+            for c in DATA.market.values()
+            if c.kind == kind
+            and c.id not in taken
+            and not c.ability
+            and not c.exhaust
+            and c.id not in cards
+        ]
         cards += pool[:n]
     for c in (*cards, *extra):
         give_card(state, seat, c)
@@ -120,8 +139,9 @@ def finish_fight(state: SpartacusState, winner: str, level: str) -> None:
             else:
                 foe = f.fighters[loser].pos
                 steps = [a for a in state.legal_actions() if isinstance(a, A.Step)]
-                state.apply(min(steps, key=lambda a: distance(step(f.active.pos, a.direction),
-                                                              foe)))
+                state.apply(
+                    min(steps, key=lambda a: distance(step(f.active.pos, a.direction), foe))
+                )
         elif p == "attack_roll":
             life = f.fighters[loser].life
             n = f.fighters[winner].attack

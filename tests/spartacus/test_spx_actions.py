@@ -16,16 +16,50 @@ from companion.games.spartacus.hexmap import HexMap, HexMapError, distance
 DATA_FILE = Path(__file__).resolve().parents[2] / "companion" / "data" / "spartacus.json"
 
 SAMPLES = [
-    "roll I attack 6-4-3", "roll batiatus heal 4", "draw batiatus intrigue wache",
-    "host solonius", "peek batiatus glaber wache", "net I yes", "net II no", "first II",
-    "step NE", "attack", "quick-attack", "end", "reroll I 3", "keep II", "wound I speed",
-    "pay", "release varro", "sell wache", "scheme skandal glaber", "scheme skandal glaber "
-    "+solonius +tullius", "thwart gefluesterte-geruechte", "guard wache table", "pass",
-    "discard varro", "post-guard wache", "exhaust pietros batiatus", "react mittellos glaber",
-    "done", "trade batiatus glaber varro 3", "sell-bank varro", "bid 4", "invite glaber",
-    "accept varro gladius helm", "accept varro", "decline", "bet winner-II 3", "thumbs up",
-    "thumbs down", "gold batiatus +2", "gold batiatus -1", "give batiatus glaber 1",
-    "influence glaber -1", "lose-card glaber varro", "exhaust-card glaber varro",
+    "roll I attack 6-4-3",
+    "roll batiatus heal 4",
+    "draw batiatus intrigue wache",
+    "host solonius",
+    "peek batiatus glaber wache",
+    "net I yes",
+    "net II no",
+    "first II",
+    "step NE",
+    "attack",
+    "quick-attack",
+    "end",
+    "reroll I 3",
+    "keep II",
+    "wound I speed",
+    "pay",
+    "release varro",
+    "sell wache",
+    "scheme skandal glaber",
+    "scheme skandal glaber +solonius +tullius",
+    "thwart gefluesterte-geruechte",
+    "guard wache table",
+    "pass",
+    "discard varro",
+    "post-guard wache",
+    "exhaust pietros batiatus",
+    "react mittellos glaber",
+    "done",
+    "trade batiatus glaber varro 3",
+    "sell-bank varro",
+    "bid 4",
+    "invite glaber",
+    "accept varro gladius helm",
+    "accept varro",
+    "decline",
+    "bet winner-II 3",
+    "thumbs up",
+    "thumbs down",
+    "gold batiatus +2",
+    "gold batiatus -1",
+    "give batiatus glaber 1",
+    "influence glaber -1",
+    "lose-card glaber varro",
+    "exhaust-card glaber varro",
     "ready-card glaber varro",
 ]
 
@@ -42,19 +76,22 @@ def test_every_kind_has_a_sample() -> None:
     assert {A.parse_action(t).kind for t in SAMPLES} == set(A.ACTION_TYPES)
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("", "empty input"),
-    ("fly", "unknown action"),
-    ("step up", "direction must be one of"),
-    ("wound I luck", "attack, defence or speed"),
-    ("net III yes", "side must be I or II"),
-    ("net I maybe", "yes or no"),
-    ("roll I attack 7", "1..6"),
-    ("bid lots", "whole number"),
-    ("bet place 2", "kind must be one of"),
-    ("guard wache pocket", "hand or table"),
-    ("first", "takes 1 value"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "empty input"),
+        ("fly", "unknown action"),
+        ("step up", "direction must be one of"),
+        ("wound I luck", "attack, defence or speed"),
+        ("net III yes", "side must be I or II"),
+        ("net I maybe", "yes or no"),
+        ("roll I attack 7", "1..6"),
+        ("bid lots", "whole number"),
+        ("bet place 2", "kind must be one of"),
+        ("guard wache pocket", "hand or table"),
+        ("first", "takes 1 value"),
+    ],
+)
 def test_parse_errors_say_what_is_expected(text: str, message: str) -> None:
     with pytest.raises(A.ActionFormatError, match=message):
         A.parse_action(text)
@@ -93,18 +130,21 @@ def test_builtin_data_is_labelled() -> None:
     assert len(DATA.starters("gladiator")) == 8 == len(DATA.starters("slave"))
 
 
-@pytest.mark.parametrize(("patch", "message"), [
-    (lambda d: d["abilities"][0]["trigger"].update(roll="speed"), "trigger.roll"),
-    (lambda d: d["abilities"][0].update(effect="heal"), "effect must be one of"),
-    (lambda d: d["equipment"][0].update(type="hat"), "type must be one of"),
-    (lambda d: d["equipment"][0]["effects"].append({"effect": "fly"}), "each effect needs"),
-    (lambda d: d["gladiators"][0].update(attack=0), "1..8 dice"),
-    (lambda d: d["gladiators"][0].update(ability="nope"), "unknown ability"),
-    (lambda d: d["intrigue"][0].update(effects=[{"teleport": 1}]), "unknown effect"),
-    (lambda d: d["intrigue"][0].update(kind="trap"), "kind must be one of"),
-    (lambda d: d["arenas"]["default"].update(rows=["."]), "start hexes"),
-    (lambda d: d.update(houses=d["houses"][:1]), "at least 2 houses"),
-])
+@pytest.mark.parametrize(
+    ("patch", "message"),
+    [
+        (lambda d: d["abilities"][0]["trigger"].update(roll="speed"), "trigger.roll"),
+        (lambda d: d["abilities"][0].update(effect="heal"), "effect must be one of"),
+        (lambda d: d["equipment"][0].update(type="hat"), "type must be one of"),
+        (lambda d: d["equipment"][0]["effects"].append({"effect": "fly"}), "each effect needs"),
+        (lambda d: d["gladiators"][0].update(attack=0), "1..8 dice"),
+        (lambda d: d["gladiators"][0].update(ability="nope"), "unknown ability"),
+        (lambda d: d["intrigue"][0].update(effects=[{"teleport": 1}]), "unknown effect"),
+        (lambda d: d["intrigue"][0].update(kind="trap"), "kind must be one of"),
+        (lambda d: d["arenas"]["default"].update(rows=["."]), "start hexes"),
+        (lambda d: d.update(houses=d["houses"][:1]), "at least 2 houses"),
+    ],
+)
 def test_data_errors_name_the_entry(patch, message: str) -> None:
     raw = json.loads(DATA_FILE.read_text("utf-8"))
     patch(raw)
@@ -113,9 +153,15 @@ def test_data_errors_name_the_entry(patch, message: str) -> None:
 
 
 def test_config_round_trip_and_errors() -> None:
-    for config in (SpartacusConfig(players=3, length="long", host=1),
-                   SpartacusConfig(fight=(FighterSpec.from_card(DATA, "spartacus", ("gladius",)),
-                                          FighterSpec("Bob", 2, 3, 4)))):
+    for config in (
+        SpartacusConfig(players=3, length="long", host=1),
+        SpartacusConfig(
+            fight=(
+                FighterSpec.from_card(DATA, "spartacus", ("gladius",)),
+                FighterSpec("Bob", 2, 3, 4),
+            )
+        ),
+    ):
         assert SpartacusConfig.from_dict(json.loads(json.dumps(config.to_dict()))) == config
     with pytest.raises(ConfigError, match="players"):
         SpartacusConfig(players=5)
@@ -124,8 +170,9 @@ def test_config_round_trip_and_errors() -> None:
     with pytest.raises(ConfigError, match="unknown arena"):
         SpartacusConfig(arena="colosseum")
     with pytest.raises(ConfigError, match="at most one weapon"):
-        SpartacusConfig(fight=(FighterSpec("A", 1, 1, 1, ("gladius", "dreizack")),
-                               FighterSpec("B", 1, 1, 1)))
+        SpartacusConfig(
+            fight=(FighterSpec("A", 1, 1, 1, ("gladius", "dreizack")), FighterSpec("B", 1, 1, 1))
+        )
     with pytest.raises(ConfigError, match="no gladiator or slave card"):
         FighterSpec.from_card(DATA, "gladius")
     with pytest.raises(ConfigError, match="unknown config key"):

@@ -143,8 +143,12 @@ def test_c7_rerolls_are_chosen_by_both_before_either_is_rolled() -> None:
     play(state, "step E", "attack", "roll I attack 6-4-3", "roll II defence 6-4-2")
     f = state.fight
     assert f.phase == "reroll_choice" and state.current_player == 0
-    assert set(state.legal_actions()) == {A.KeepRoll("I"), A.Reroll("I", 6), A.Reroll("I", 4),
-                                          A.Reroll("I", 3)}
+    assert set(state.legal_actions()) == {
+        A.KeepRoll("I"),
+        A.Reroll("I", 6),
+        A.Reroll("I", 4),
+        A.Reroll("I", 3),
+    }
     play(state, "reroll I 3")
     assert f.phase == "reroll_choice" and state.current_player == 1  # nothing rolled yet
     play(state, "reroll II 2")
@@ -181,8 +185,15 @@ def test_c11_wounds_are_the_owners_choice_under_the_rule_of_one() -> None:
     assert f.fighters["II"].dice == [1, 1, 1] and not state.is_terminal
     # "Sollte der Gladiator noch eine Wunde kassieren, dann ist er besiegt."
     play(state, "attack", "roll II attack 1", "roll I defence 6-6-6", "end")
-    play(state, "roll I initiative 6-6-6", "roll II initiative 1", "first I", "attack",
-         "roll I attack 6-1", "roll II defence 1")
+    play(
+        state,
+        "roll I initiative 6-6-6",
+        "roll II initiative 1",
+        "first I",
+        "attack",
+        "roll I attack 6-1",
+        "roll II defence 1",
+    )
     assert state.is_terminal and f.level == "yield" and f.winner == "I"
     assert state.winners == [0]
 
@@ -215,8 +226,10 @@ def test_c10b_agron_counter_wound_can_defeat_the_attacker() -> None:
 
 
 def test_c10b_a_defeated_defender_deals_no_counter_wound() -> None:
-    state = fight(spec("A", a=6, d=1, s=1), spec("Agron", a=1, d=3, s=1,
-                                                 abilities=("defence-triple-counter",)))
+    state = fight(
+        spec("A", a=6, d=1, s=1),
+        spec("Agron", a=1, d=3, s=1, abilities=("defence-triple-counter",)),
+    )
     initiative(state, "I")
     play(state, "step E")  # speed 1: one step, then the attack ends the turn
     play(state, "attack", "roll I attack 6-6-6-6-6-6", "roll II defence 3-3-3")
@@ -264,8 +277,16 @@ def test_replay_and_snapshot() -> None:
     state = fight(spec("A", equipment=("gladius", "netz")), spec("B", equipment=("helm",)))
     play(state, "net I no")
     initiative(state, "I")
-    play(state, "step E", "attack", "roll I attack 6-4-3", "roll II defence 6-4-2", "keep I",
-         "reroll II 2", "roll II reroll 6")
+    play(
+        state,
+        "step E",
+        "attack",
+        "roll I attack 6-4-3",
+        "roll II defence 6-4-2",
+        "keep I",
+        "reroll II 2",
+        "roll II reroll 6",
+    )
     again = replay(state.config, state.history)
     assert again.snapshot() == state.snapshot()
     json.dumps(state.snapshot())
@@ -281,8 +302,9 @@ def test_c2a_net_declarations_stay_hidden_until_both_are_in() -> None:
 
 
 def test_c3d_speed_lost_to_a_counter_wound_shortens_the_movement_to_come() -> None:
-    state = fight(spec("A", a=1, d=2, s=3),
-                  spec("Agron", s=1, d=3, abilities=("defence-triple-counter",)))
+    state = fight(
+        spec("A", a=1, d=2, s=3), spec("Agron", s=1, d=3, abilities=("defence-triple-counter",))
+    )
     initiative(state, "II")
     play(state, "step W", "end")  # Agron comes next to A
     play(state, "attack", "roll I attack 1", "roll II defence 3-3-3")
@@ -292,8 +314,10 @@ def test_c3d_speed_lost_to_a_counter_wound_shortens_the_movement_to_come() -> No
 
 
 def test_c7c_c9b_a_quick_attack_rerolls_and_triggers_like_an_attack() -> None:
-    state = fight(spec("A", a=1, s=4, equipment=("wurfspeer", "gladius"),
-                       abilities=("pair-extra-wound",)), spec("B", d=4))
+    state = fight(
+        spec("A", a=1, s=4, equipment=("wurfspeer", "gladius"), abilities=("pair-extra-wound",)),
+        spec("B", d=4),
+    )
     initiative(state, "I")
     play(state, "step E", "quick-attack", "roll I attack 5-2-2-1", "roll II defence 6-6-6-6")
     assert state.fight.phase == "reroll_choice"  # the sword rerolls a speed die too

@@ -187,8 +187,11 @@ def test_r11_reactions_with_a_condition_empty_brothel_and_destitute() -> None:
     give_hand(state, JOHN, "leeres-bordell", "mittellos")
     state.gold[PETE] = 0
     state._legal = None
-    targets = {a.target for a in state.legal_actions()
-               if isinstance(a, A.React) and a.card == "leeres-bordell"}
+    targets = {
+        a.target
+        for a in state.legal_actions()
+        if isinstance(a, A.React) and a.card == "leeres-bordell"
+    }
     assert "solonius" in targets and "glaber" not in targets
     play(state, "react leeres-bordell solonius")
     assert state.influence[SALLY] == 6

@@ -23,8 +23,9 @@ from companion.games.spartacus import actions as A
 from companion.games.spartacus.bot import RandomBot, SimpleBot, play_random_game
 from companion.games.spartacus.events import INFLUENCE_REASONS
 
-PROPERTY_SETTINGS = settings(max_examples=25, deadline=None,
-                             suppress_health_check=[HealthCheck.too_slow])
+PROPERTY_SETTINGS = settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 STEPS = 600
 
 
@@ -48,10 +49,15 @@ def run(config: SpartacusConfig, seed: int, correction_rate: float, steps: int =
 
 
 @PROPERTY_SETTINGS
-@given(players=st.integers(2, 4), length=st.sampled_from(["quick", "standard", "long"]),
-       seed=st.integers(0, 2**32 - 1), correction_rate=st.sampled_from([0.0, 0.0, 0.1]))
-def test_gold_conserved_influence_by_the_rules_and_replay(players, length, seed,
-                                                          correction_rate) -> None:
+@given(
+    players=st.integers(2, 4),
+    length=st.sampled_from(["quick", "standard", "long"]),
+    seed=st.integers(0, 2**32 - 1),
+    correction_rate=st.sampled_from([0.0, 0.0, 0.1]),
+)
+def test_gold_conserved_influence_by_the_rules_and_replay(
+    players, length, seed, correction_rate
+) -> None:
     config = SpartacusConfig(players=players, length=length)
     state = None
     for state, action in run(config, seed, correction_rate):
@@ -60,8 +66,9 @@ def test_gold_conserved_influence_by_the_rules_and_replay(players, length, seed,
         events = state.apply(action)
         assert state.total_gold() == 0  # houses + bank + bets on the board
         for seat in range(players):
-            moved = sum(e.data["delta"] for e in events if e.kind == "influence"
-                        and e.data["seat"] == seat)
+            moved = sum(
+                e.data["delta"] for e in events if e.kind == "influence" and e.data["seat"] == seat
+            )
             assert state.influence[seat] - influence[seat] == moved
             assert state.influence[seat] >= 0 and state.gold[seat] >= 0
         for e in events:
@@ -70,8 +77,8 @@ def test_gold_conserved_influence_by_the_rules_and_replay(players, length, seed,
                 if e.data["reason"] == "correction":
                     assert action.is_correction
         assert sum(state.gold) - sum(gold) == sum(
-            e.data["delta"] for e in events if e.kind == "gold") - sum(
-            e.data["amount"] for e in events if e.kind == "bet")
+            e.data["delta"] for e in events if e.kind == "gold"
+        ) - sum(e.data["amount"] for e in events if e.kind == "bet")
     assert state is not None
     again = replay(config, state.history)
     assert again.snapshot() == state.snapshot()
@@ -83,9 +90,21 @@ def test_gold_conserved_influence_by_the_rules_and_replay(players, length, seed,
 def test_refused_actions_change_nothing(seed) -> None:
     config = SpartacusConfig(players=3)
     rng = random.Random(seed)
-    candidates = [A.Attack(), A.EndTurn(), A.Bid(99), A.Done(), A.Pass(), A.PayUpkeep(),
-                  A.Thumbs(False), A.Step("E"), A.Wound("I", "speed"), A.Invite("batiatus"),
-                  A.DiceRoll("I", "attack", (6,)), A.Bet("winner-I", 9), A.SellCard("wache")]
+    candidates = [
+        A.Attack(),
+        A.EndTurn(),
+        A.Bid(99),
+        A.Done(),
+        A.Pass(),
+        A.PayUpkeep(),
+        A.Thumbs(False),
+        A.Step("E"),
+        A.Wound("I", "speed"),
+        A.Invite("batiatus"),
+        A.DiceRoll("I", "attack", (6,)),
+        A.Bet("winner-I", 9),
+        A.SellCard("wache"),
+    ]
     for state, action in run(config, seed, 0.0, steps=300):
         probe = rng.choice(candidates)
         if probe not in state.legal_actions():
@@ -101,14 +120,24 @@ def test_refused_actions_change_nothing(seed) -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), a=st.integers(1, 5), d=st.integers(1, 5),
-       s=st.integers(1, 4), gear=st.sampled_from([(), ("gladius",), ("dreizack", "helm"),
-                                                  ("wurfspeer", "schild"), ("netz", "axt")]),
-       arena=st.sampled_from(["small", "default"]))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    a=st.integers(1, 5),
+    d=st.integers(1, 5),
+    s=st.integers(1, 4),
+    gear=st.sampled_from(
+        [(), ("gladius",), ("dreizack", "helm"), ("wurfspeer", "schild"), ("netz", "axt")]
+    ),
+    arena=st.sampled_from(["small", "default"]),
+)
 def test_random_fights_end_and_replay(seed, a, d, s, gear, arena) -> None:
-    config = SpartacusConfig(fight=(spec("A", a, d, s, gear, ("pair-extra-wound",)),
-                                    spec("B", d, a, 5 - s, (), ("defence-triple-counter",))),
-                             arena=arena)
+    config = SpartacusConfig(
+        fight=(
+            spec("A", a, d, s, gear, ("pair-extra-wound",)),
+            spec("B", d, a, 5 - s, (), ("defence-triple-counter",)),
+        ),
+        arena=arena,
+    )
     state = play_random_game(new_game(config), seed, max_actions=20_000, bot="simple")
     assert state.is_terminal and state.current_player == TERMINAL
     assert len(state.winners) == 1 and state.fight.level in ("yield", "injury", "decapitation")

@@ -87,8 +87,9 @@ def test_r3_rulebook_pete_heals_one_of_two_injured_gladiators() -> None:
     assert glads[1] in state.injured and glads[2] not in state.injured
     assert glads[2] not in state.exhausted
     assert state.gold[PETE] == gold  # 2 ready gladiators, 2 ready slaves
-    assert any(e.kind == "still_injured" for e in events) and any(e.kind == "healed"
-                                                                   for e in events)
+    assert any(e.kind == "still_injured" for e in events) and any(
+        e.kind == "healed" for e in events
+    )
 
 
 def test_r3_a_heal_roll_of_one_kills() -> None:
@@ -214,8 +215,14 @@ def test_r21_an_invitation_needs_a_ready_fighter_and_one_equipment_per_type() ->
         play(state, f"accept {fighter} gladius schwert")
     state.exhausted.add(fighter)
     state._legal = None
-    assert kinds(state) - {"gold", "influence", "give", "lose-card", "exhaust-card",
-                           "ready-card"} == {"decline"}
+    assert kinds(state) - {
+        "gold",
+        "influence",
+        "give",
+        "lose-card",
+        "exhaust-card",
+        "ready-card",
+    } == {"decline"}
 
 
 def test_r21_host_must_invite_itself_last_and_one_acceptor_means_no_fight() -> None:
@@ -223,7 +230,9 @@ def test_r21_host_must_invite_itself_last_and_one_acceptor_means_no_fight() -> N
     to_arena(state, PETE)
     # the host may invite itself at any time ...
     assert [a.house for a in state.legal_actions() if isinstance(a, A.Invite)] == [
-        "solonius", "batiatus"]
+        "solonius",
+        "batiatus",
+    ]
     play(state, "invite solonius", "decline")  # ... and must, once all others were asked
     assert [a.house for a in state.legal_actions() if isinstance(a, A.Invite)] == ["batiatus"]
     fighter = state.property[PETE][0]
@@ -260,8 +269,7 @@ def test_r24_rulebook_bet_example_and_r25_r28_after_the_fight() -> None:
     set_property(state, JOHN, gladiators=1, extra=("theokoles",))
     to_arena(state, JOHN)
     pete_fighter = "barca"
-    play(state, "invite batiatus", f"accept {pete_fighter}", "invite glaber",
-         "accept theokoles")
+    play(state, "invite batiatus", f"accept {pete_fighter}", "invite glaber", "accept theokoles")
     gold_sally = state.gold[SALLY]
     play(state, "done", "done")  # John (host), Liz
     play(state, "done")  # Pete
@@ -470,8 +478,13 @@ def test_r28a_a_thrown_net_is_exhausted_until_the_next_upkeep() -> None:
     state = setup_game()
     set_property(state, PETE, gladiators=1, extra=("barca", "netz"))
     to_arena(state, JOHN)
-    play(state, "invite batiatus", "accept barca netz", "invite solonius",
-         f"accept {state.property[SALLY][0]}")
+    play(
+        state,
+        "invite batiatus",
+        "accept barca netz",
+        "invite solonius",
+        f"accept {state.property[SALLY][0]}",
+    )
     for _ in range(4):
         play(state, "done")
     play(state, "net I yes")

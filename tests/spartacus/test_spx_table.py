@@ -35,8 +35,13 @@ def quiet() -> Console:
 
 def fight_config() -> SpartacusConfig:
     data = SpartacusConfig().data
-    return SpartacusConfig(fight=(S.parse_fighter("spartacus+gladius+netz", data),
-                                  S.parse_fighter("agron+helm+dreizack", data)), arena="small")
+    return SpartacusConfig(
+        fight=(
+            S.parse_fighter("spartacus+gladius+netz", data),
+            S.parse_fighter("agron+helm+dreizack", data),
+        ),
+        arena="small",
+    )
 
 
 def test_dice_frame_mapping() -> None:
@@ -66,16 +71,27 @@ def test_parse_fighter_specs() -> None:
 
 
 def run_table(config, bots, seed, tmp_path, stream=None, steps=None):
-    session = open_session(config, bots=bots, hardware="sim", seed=seed,
-                           path=tmp_path / "game.jsonl")
+    session = open_session(
+        config, bots=bots, hardware="sim", seed=seed, path=tmp_path / "game.jsonl"
+    )
     clock = ManualClock()
     hw = open_hardware(HardwareConfig(profile="sim"), clock=clock)
     operator = SimOperator(hw, rng=random.Random(seed))
     view = SpartacusView(quiet())
-    agents = {s: BotAgent(random.Random(seed + s)) if s in bots else TerminalAgent(view, stream)
-              for s in range(config.players)}
-    table = SpartacusTable(session, hw, Roller.seeded(seed), view, agents, operator=operator,
-                           stream=stream, sleep=clock.sleep)
+    agents = {
+        s: BotAgent(random.Random(seed + s)) if s in bots else TerminalAgent(view, stream)
+        for s in range(config.players)
+    }
+    table = SpartacusTable(
+        session,
+        hw,
+        Roller.seeded(seed),
+        view,
+        agents,
+        operator=operator,
+        stream=stream,
+        sleep=clock.sleep,
+    )
     return session, hw, operator, table, view
 
 
@@ -105,8 +121,9 @@ def test_a_person_types_at_the_terminal(tmp_path) -> None:
 
 
 def test_undo_takes_back_choices_never_dice(tmp_path) -> None:
-    session = open_session(fight_config(), bots=(), hardware="sim", seed=None,
-                           path=tmp_path / "u.jsonl")
+    session = open_session(
+        fight_config(), bots=(), hardware="sim", seed=None, path=tmp_path / "u.jsonl"
+    )
     state = session.state
     session.commit(A.UseNet("I", False))
     session.apply(A.UseNet("I", False))
@@ -144,9 +161,15 @@ def test_resume_after_a_power_cut_continues_the_game(tmp_path) -> None:
     assert resumed.state.snapshot() == session.state.snapshot()
     clock = ManualClock()
     with open_hardware(HardwareConfig(profile="sim"), clock=clock) as hw2:
-        table2 = SpartacusTable(resumed, hw2, Roller.seeded(1), SpartacusView(quiet()),
-                                {s: BotAgent(random.Random(s)) for s in (0, 1)},
-                                operator=SimOperator(hw2), sleep=clock.sleep)
+        table2 = SpartacusTable(
+            resumed,
+            hw2,
+            Roller.seeded(1),
+            SpartacusView(quiet()),
+            {s: BotAgent(random.Random(s)) for s in (0, 1)},
+            operator=SimOperator(hw2),
+            sleep=clock.sleep,
+        )
         final = table2.run()
     resumed.journal.close()
     assert final.is_terminal
@@ -174,9 +197,18 @@ def test_secret_bids_are_never_shown(tmp_path) -> None:
 
 
 def test_run_fight_command_autoplay(tmp_path, capsys) -> None:
-    args = argparse.Namespace(fighter_1="spartacus+gladius", fighter_2="Crixus=4/3/2+dreizack",
-                              bots="none", autoplay=True, arena="small", hardware="sim", seed=4,
-                              data=None, journal=str(tmp_path / "f.jsonl"), no_odds=False)
+    args = argparse.Namespace(
+        fighter_1="spartacus+gladius",
+        fighter_2="Crixus=4/3/2+dreizack",
+        bots="none",
+        autoplay=True,
+        arena="small",
+        hardware="sim",
+        seed=4,
+        data=None,
+        journal=str(tmp_path / "f.jsonl"),
+        no_odds=False,
+    )
     assert S.run_fight(args) == 0
     out = capsys.readouterr().out
     assert "odds," in out and "wins" in out and "[" in out
@@ -185,8 +217,16 @@ def test_run_fight_command_autoplay(tmp_path, capsys) -> None:
 def test_demo_and_play_autoplay(tmp_path, capsys) -> None:
     demo = argparse.Namespace(players=2, seed=3, journal=str(tmp_path / "d.jsonl"), data=None)
     assert S.run_demo(demo) == 0
-    play = argparse.Namespace(players=3, autoplay=True, bots=None, seed=5, hardware="sim",
-                              journal=str(tmp_path / "p.jsonl"), data=None, start_player=None)
+    play = argparse.Namespace(
+        players=3,
+        autoplay=True,
+        bots=None,
+        seed=5,
+        hardware="sim",
+        journal=str(tmp_path / "p.jsonl"),
+        data=None,
+        start_player=None,
+    )
     assert S.run_play(play) == 0
     assert "wins" in capsys.readouterr().out
 
@@ -195,8 +235,9 @@ def test_cli_parser_fragment() -> None:
     parser = argparse.ArgumentParser(prog="companion")
     sub = parser.add_subparsers(dest="command")
     S.configure_parser(sub)
-    args = parser.parse_args(["spartacus", "fight", "--bots", "both", "--seed", "1",
-                              "-1", "crixus+axt"])
+    args = parser.parse_args(
+        ["spartacus", "fight", "--bots", "both", "--seed", "1", "-1", "crixus+axt"]
+    )
     assert args.handler == "companion.commands.spartacus:run_fight"
     assert args.fighter_1 == "crixus+axt" and args.bots == "both"
     args = parser.parse_args(["spartacus", "resume", "x.jsonl"])

@@ -149,8 +149,14 @@ def test_a_full_assist_game_with_simulated_people(players):
     hw, clock = sim_hardware()
     state = new_assist_game(BattleRoyaleConfig(players=players))
     view = RecordingView()
-    loop = AssistTable(state, hw, Roller.seeded(players), view, sleep=clock.sleep,
-                       operator=SimOperator(hw, rng=random.Random(players)))
+    loop = AssistTable(
+        state,
+        hw,
+        Roller.seeded(players),
+        view,
+        sleep=clock.sleep,
+        operator=SimOperator(hw, rng=random.Random(players)),
+    )
     with hw:
         loop.run()
         assert state.is_terminal and state.winners

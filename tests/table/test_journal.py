@@ -37,9 +37,15 @@ def bot_game(path, players=3, seed=5):
     config = BattleRoyaleConfig(players=players)
     session = GameSession.start(config, SessionSettings(bots=players, seed=seed), path)
     rng = random.Random(seed)
-    table = TrackedTable(session, hw, Roller.seeded(seed), RecordingView(),
-                         {s: BotAgent(rng) for s in range(players)}, sleep=clock.sleep,
-                         operator=SimOperator(hw))
+    table = TrackedTable(
+        session,
+        hw,
+        Roller.seeded(seed),
+        RecordingView(),
+        {s: BotAgent(rng) for s in range(players)},
+        sleep=clock.sleep,
+        operator=SimOperator(hw),
+    )
     with hw:
         table.run()
     session.journal.close()
@@ -110,10 +116,17 @@ def test_corrupt_record_in_the_middle_stops_with_the_line_and_changes_nothing(tm
     [
         (lambda h: {**h, "format": "companion-journal/9"}, "is not one this companion reads"),
         (lambda h: {**h, "game": "chess"}, "unknown game .chess.*cannot resume it"),
-        (lambda h: {**h, "data_files": {"battle_royale": {"path": "/gone/br.json",
-                                                          "sha256": "0"}}}, "is missing"),
-        (lambda h: {**h, "data_files": {"dice": {"path": "builtin:dice.json",
-                                                 "sha256": "0"}}}, "built-in dice data changed"),
+        (
+            lambda h: {
+                **h,
+                "data_files": {"battle_royale": {"path": "/gone/br.json", "sha256": "0"}},
+            },
+            "is missing",
+        ),
+        (
+            lambda h: {**h, "data_files": {"dice": {"path": "builtin:dice.json", "sha256": "0"}}},
+            "built-in dice data changed",
+        ),
     ],
 )
 def test_bad_headers_are_clear_errors_and_the_file_is_untouched(tmp_path, change, message):
@@ -164,15 +177,21 @@ def test_kill_9_at_random_points_then_resume_matches_the_uninterrupted_game(tmp_
     env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "100"}
     command = [sys.executable, "-m", "companion", "demo", "--players", "4", "--seed", "77"]
     reference = tmp_path / "reference.jsonl"
-    subprocess.run([*command, "--journal", str(reference)], env=env, check=True,
-                   stdout=subprocess.DEVNULL, timeout=120)
+    subprocess.run(
+        [*command, "--journal", str(reference)],
+        env=env,
+        check=True,
+        stdout=subprocess.DEVNULL,
+        timeout=120,
+    )
     full = read_journal(reference)
     rng = random.Random(1)
     checked = 0
     for i in range(8):
         path = tmp_path / f"killed-{i}.jsonl"
-        proc = subprocess.Popen([*command, "--journal", str(path)], env=env,
-                                stdout=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            [*command, "--journal", str(path)], env=env, stdout=subprocess.DEVNULL
+        )
         deadline = time.monotonic() + 30
         while not path.exists() and time.monotonic() < deadline:
             time.sleep(0.005)
@@ -195,14 +214,25 @@ def test_kill_9_at_random_points_then_resume_matches_the_uninterrupted_game(tmp_
 
 def person_table(path, lines):
     hw, clock = sim_hardware()
-    session = GameSession.start(BattleRoyaleConfig(players=2, start_player=0),
-                                SessionSettings(bots=1), path)
+    session = GameSession.start(
+        BattleRoyaleConfig(players=2, start_player=0), SessionSettings(bots=1), path
+    )
     view = RecordingView()
     terminal = TerminalInput(io.StringIO(lines))
-    agents = {0: TerminalAgent(terminal, view, parse_action, expand_move),
-              1: BotAgent(random.Random(1))}
-    table = TrackedTable(session, hw, Roller.seeded(1), view, agents, sleep=clock.sleep,
-                         operator=SimOperator(hw), terminal=terminal)
+    agents = {
+        0: TerminalAgent(terminal, view, parse_action, expand_move),
+        1: BotAgent(random.Random(1)),
+    }
+    table = TrackedTable(
+        session,
+        hw,
+        Roller.seeded(1),
+        view,
+        agents,
+        sleep=clock.sleep,
+        operator=SimOperator(hw),
+        terminal=terminal,
+    )
     return table, hw, view
 
 
@@ -223,8 +253,9 @@ def test_undo_takes_back_moves_within_the_turn_and_is_journalled(tmp_path):
 
 
 def test_undo_never_takes_back_a_die_roll_or_a_drawn_card(tmp_path):
-    session = GameSession.start(BattleRoyaleConfig(players=2, start_player=0),
-                                SessionSettings(), tmp_path / "g.jsonl")
+    session = GameSession.start(
+        BattleRoyaleConfig(players=2, start_player=0), SessionSettings(), tmp_path / "g.jsonl"
+    )
     state = session.state
     while state.is_chance_node:  # the deal
         action = state.chance_outcomes()[0][0]
@@ -253,9 +284,15 @@ def test_resume_fires_an_explosion_the_power_cut_left_unfired(tmp_path):
     token = session.pending_fire[1]
     hw, clock = sim_hardware()
     rng = random.Random(3)
-    table = TrackedTable(session, hw, Roller.seeded(3), RecordingView(),
-                         {s: BotAgent(rng) for s in range(4)}, sleep=clock.sleep,
-                         operator=SimOperator(hw))
+    table = TrackedTable(
+        session,
+        hw,
+        Roller.seeded(3),
+        RecordingView(),
+        {s: BotAgent(rng) for s in range(4)},
+        sleep=clock.sleep,
+        operator=SimOperator(hw),
+    )
     with hw:
         table.run()
     session.journal.close()
@@ -270,8 +307,18 @@ def test_replay_json_is_stable_and_turns_can_be_chosen(tmp_path, capsys):
     assert main(["replay", str(path), "--json"]) == 0
     final = json.loads(capsys.readouterr().out)
     assert final["format"] == "companion-replay/1" and final["finished"] is True
-    assert {"turn", "phase", "active", "winners", "eliminator", "fields", "figures", "in_arena",
-            "prisoners", "box"} <= set(final)
+    assert {
+        "turn",
+        "phase",
+        "active",
+        "winners",
+        "eliminator",
+        "fields",
+        "figures",
+        "in_arena",
+        "prisoners",
+        "box",
+    } <= set(final)
     assert main(["replay", str(path), "--json", "--turn", "2"]) == 0
     early = json.loads(capsys.readouterr().out)
     assert early["turn"] == 3 and early["phase"] == "turn_start" and not early["finished"]
@@ -296,8 +343,9 @@ def test_serve_resumes_the_last_unfinished_game_after_a_kill(tmp_path):
     command = [sys.executable, "-m", "companion", "serve", "--journal-dir", str(tmp_path)]
 
     def start():
-        proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, text=True)
+        proc = subprocess.Popen(
+            command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        )
         lines = []
         for line in proc.stdout:
             lines.append(line)

@@ -21,8 +21,22 @@ def test_tracked_game_with_every_seat_a_bot_needs_no_input(capsys):
 
 
 def test_assist_game_with_simulated_people(capsys):
-    assert main(["play", "battle-royale", "--mode", "assist", "--autoplay", "--players", "2",
-                 "--seed", "1"]) == 0
+    assert (
+        main(
+            [
+                "play",
+                "battle-royale",
+                "--mode",
+                "assist",
+                "--autoplay",
+                "--players",
+                "2",
+                "--seed",
+                "1",
+            ]
+        )
+        == 0
+    )
     assert "the players named the winner" in capsys.readouterr().out
 
 
@@ -44,7 +58,7 @@ def test_autoplay_needs_simulated_hardware(capsys):
 
 def test_bad_config_file_names_the_key(tmp_path, capsys):
     bad = tmp_path / "table.toml"
-    bad.write_text('[game]\nplayers = 7\n[hardware]\npulse_ms = 400\n')
+    bad.write_text("[game]\nplayers = 7\n[hardware]\npulse_ms = 400\n")
     assert main(["play", "battle-royale", "--config", str(bad)]) == 2
     err = capsys.readouterr().err
     assert "game.players" in err and "hardware.pulse_ms" in err
@@ -66,8 +80,14 @@ def test_serve_plays_games_with_simulated_people(capsys):
 
 def test_serve_stops_cleanly_on_sigterm():
     env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "120"}
-    proc = subprocess.Popen([sys.executable, "-m", "companion", "serve"], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion", "serve"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 20
         line = ""

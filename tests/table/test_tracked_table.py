@@ -26,8 +26,9 @@ def bot_table(players=4, seed=3, **hw_config):
     view = RecordingView()
     rng = random.Random(seed)
     agents = {s: BotAgent(rng) for s in range(players)}
-    table = TrackedTable(state, hw, Roller.seeded(seed), view, agents, sleep=clock.sleep,
-                         operator=SimOperator(hw))
+    table = TrackedTable(
+        state, hw, Roller.seeded(seed), view, agents, sleep=clock.sleep, operator=SimOperator(hw)
+    )
     return table, hw, view
 
 
@@ -60,8 +61,9 @@ def test_turn_leds_follow_the_turns():
     with hw:
         table.run()
         lit = [name for _, name, on in hw.sim.led_changes if on and name in hw.status_leds.colours]
-        turns = [table.state.colours[e.data["seat"]] for e in view.events
-                 if e.kind == "turn_started"]
+        turns = [
+            table.state.colours[e.data["seat"]] for e in view.events if e.kind == "turn_started"
+        ]
         assert lit[0] == table.state.colours[table.state.history[0].seat]
         # every turn start lights its colour (repeats of the same colour light nothing new)
         collapsed = [c for i, c in enumerate(turns) if i == 0 or turns[i - 1] != c]
@@ -85,8 +87,16 @@ def test_a_person_at_the_terminal_plays_with_notation_numbers_and_shorthand():
     terminal = TerminalInput(io.StringIO("play 2x9\nplay 2x3\nb2 E N\nend\nroll\n"))
     human = TerminalAgent(terminal, view, parse_action, expand_move)
     agents = {0: human, 1: BotAgent(random.Random(1))}
-    table = TrackedTable(state, hw, Roller.seeded(1), view, agents,
-                         sleep=clock.sleep, operator=SimOperator(hw), terminal=terminal)
+    table = TrackedTable(
+        state,
+        hw,
+        Roller.seeded(1),
+        view,
+        agents,
+        sleep=clock.sleep,
+        operator=SimOperator(hw),
+        terminal=terminal,
+    )
     with hw, pytest.raises(EOFError):
         table.run()
     moved = [e for e in view.events if e.kind == "figure_moved"]
@@ -102,7 +112,8 @@ def test_quit_stops_the_table():
     terminal = TerminalInput(io.StringIO("quit\n"))
     human = TerminalAgent(terminal, view, parse_action, expand_move)
     agents = {0: human, 1: BotAgent(random.Random(1))}
-    table = TrackedTable(state, hw, Roller.seeded(1), view, agents,
-                         sleep=clock.sleep, terminal=terminal)
+    table = TrackedTable(
+        state, hw, Roller.seeded(1), view, agents, sleep=clock.sleep, terminal=terminal
+    )
     with hw, pytest.raises(TableStopped):
         table.run()

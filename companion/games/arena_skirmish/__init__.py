@@ -37,7 +37,18 @@ GAME = GameInfo(
 )
 
 __all__ = [
-    "CHANCE", "COLOURS", "GAME", "TERMINAL", "Action", "ConfigError", "Event",
-    "IllegalActionError", "SkirmishConfig", "SkirmishState", "action_from_dict", "new_game",
-    "parse_action", "replay",
+    "CHANCE",
+    "COLOURS",
+    "GAME",
+    "TERMINAL",
+    "Action",
+    "ConfigError",
+    "Event",
+    "IllegalActionError",
+    "SkirmishConfig",
+    "SkirmishState",
+    "action_from_dict",
+    "new_game",
+    "parse_action",
+    "replay",
 ]

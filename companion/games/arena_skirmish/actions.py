@@ -176,8 +176,22 @@ class Adjust(Action):
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.kind: cls
     for cls in (
-        RollOff, TieBreak, HitDie, Pick, Ready, ChooseEntrance, Place, Step, TurnLeft,
-        TurnRight, Melee, AffinityAttack, EndActivation, Done, Combo, Adjust,
+        RollOff,
+        TieBreak,
+        HitDie,
+        Pick,
+        Ready,
+        ChooseEntrance,
+        Place,
+        Step,
+        TurnLeft,
+        TurnRight,
+        Melee,
+        AffinityAttack,
+        EndActivation,
+        Done,
+        Combo,
+        Adjust,
     )
 }
 
@@ -191,8 +205,9 @@ def _convert(cls: type[Action], name: str, raw: Any) -> Any:
         try:
             return int(raw)
         except (TypeError, ValueError):
-            raise ActionFormatError(f"{cls.kind}: {name} must be a whole number, got "
-                                    f"{raw!r}") from None
+            raise ActionFormatError(
+                f"{cls.kind}: {name} must be a whole number, got {raw!r}"
+            ) from None
     if not isinstance(raw, str):
         raise ActionFormatError(f"{cls.kind}: {name} must be text, got {raw!r}")
     if name == "cell":
@@ -203,16 +218,16 @@ def _convert(cls: type[Action], name: str, raw: Any) -> Any:
     if name == "facing":
         text = raw.upper()
         if text not in DIRECTIONS:
-            raise ActionFormatError(f"{cls.kind}: facing must be one of {', '.join(DIRECTIONS)},"
-                                    f" got {raw!r}")
+            raise ActionFormatError(
+                f"{cls.kind}: facing must be one of {', '.join(DIRECTIONS)}, got {raw!r}"
+            )
         return text
     if name == "entrance":
         return raw.upper()
     if name == "stat":
         text = raw.lower()
         if text not in STATS:
-            raise ActionFormatError(f"adjust: stat must be one of {', '.join(STATS)}, got "
-                                    f"{raw!r}")
+            raise ActionFormatError(f"adjust: stat must be one of {', '.join(STATS)}, got {raw!r}")
         return text
     return raw
 

@@ -147,8 +147,11 @@ class SkirmishBot:
                 ((cell, (facing + 1) % 4), 1, A.TurnRight()),
             ]
             ahead = gmap.step(cell, facing)
-            if ahead >= 0 and not gmap.blocked[ahead] and (
-                    state.occupant[ahead] < 0 or state.occupant[ahead] == gid):
+            if (
+                ahead >= 0
+                and not gmap.blocked[ahead]
+                and (state.occupant[ahead] < 0 or state.occupant[ahead] == gid)
+            ):
                 climb = abs(gmap.heights[ahead] - gmap.heights[cell])
                 if climb <= 1:
                     moves.append(((ahead, facing), 2 if climb else 1, A.Step()))
@@ -171,8 +174,11 @@ def _distance_field_impl(state: SkirmishState, gid: int, foes: dict[int, int]) -
     climb = 1 if me.movement >= 2 else 0
 
     def free(cell: int) -> bool:
-        return cell >= 0 and not gmap.blocked[cell] and (
-            state.occupant[cell] < 0 or state.occupant[cell] == gid)
+        return (
+            cell >= 0
+            and not gmap.blocked[cell]
+            and (state.occupant[cell] < 0 or state.occupant[cell] == gid)
+        )
 
     dist: dict[int, int] = {}
     heap: list[tuple[int, int]] = []
@@ -199,8 +205,9 @@ def _distance_field_impl(state: SkirmishState, gid: int, foes: dict[int, int]) -
     return dist
 
 
-def play_random_game(state: SkirmishState, seed: int, max_actions: int = 200_000,
-                     bot: str = "random") -> SkirmishState:
+def play_random_game(
+    state: SkirmishState, seed: int, max_actions: int = 200_000, bot: str = "random"
+) -> SkirmishState:
     """Play ``state`` to its end with bots in every seat, chance from a seeded roller.
 
     ``bot``: ``random`` (:class:`RandomBot`) or ``skirmish`` (:class:`SkirmishBot`).

@@ -69,12 +69,19 @@ class DiceBreakdown:
     reason: str = ""  # why not allowed
 
     def to_dict(self) -> dict[str, object]:
-        return {"kind": self.kind, "lines": [list(line) for line in self.lines],
-                "dice": self.dice, "allowed": self.allowed, "reason": self.reason}
+        return {
+            "kind": self.kind,
+            "lines": [list(line) for line in self.lines],
+            "dice": self.dice,
+            "allowed": self.allowed,
+            "reason": self.reason,
+        }
 
     def describe(self) -> str:
-        parts = [f"{text} ({delta:+d})" if i else f"{text} ({delta})"
-                 for i, (text, delta) in enumerate(self.lines)]
+        parts = [
+            f"{text} ({delta:+d})" if i else f"{text} ({delta})"
+            for i, (text, delta) in enumerate(self.lines)
+        ]
         verdict = f"= {self.dice} dice" if self.allowed else f"= no attack: {self.reason}"
         return ", ".join(parts) + " " + verdict
 
@@ -93,8 +100,9 @@ def _facing_lines(position: str, target_in_front: bool) -> list[tuple[str, int]]
 def _finish(kind: str, lines: list[tuple[str, int]]) -> DiceBreakdown:
     dice = sum(delta for _, delta in lines)
     if dice < 1:
-        return DiceBreakdown(kind, tuple(lines), dice, False,
-                             f"{dice} dice: fewer than 1 die means no attack")
+        return DiceBreakdown(
+            kind, tuple(lines), dice, False, f"{dice} dice: fewer than 1 die means no attack"
+        )
     return DiceBreakdown(kind, tuple(lines), dice, True)
 
 
@@ -103,8 +111,14 @@ def _check_position(position: str) -> None:
         raise ValueError(f"position must be one of {', '.join(POSITIONS)}, got {position!r}")
 
 
-def melee_breakdown(attack: int, attacker_class: str, target_class: str, position: str,
-                    target_in_front: bool, height: int) -> DiceBreakdown:
+def melee_breakdown(
+    attack: int,
+    attacker_class: str,
+    target_class: str,
+    position: str,
+    target_in_front: bool,
+    height: int,
+) -> DiceBreakdown:
     """Melee dice: attack value as base dice; class (x2 or -1); facing; height.
 
     ``position``: where the attacker stands seen from the target (front/side/behind);
@@ -115,8 +129,9 @@ def melee_breakdown(attack: int, attacker_class: str, target_class: str, positio
     lines = [(f"attack value {attack}: base dice", attack)]
     relation = class_relation(attacker_class, target_class)
     if relation == FAVOURABLE:
-        lines.append((f"class {attacker_class} vs {target_class}: favourable, base dice x2",
-                      attack))
+        lines.append(
+            (f"class {attacker_class} vs {target_class}: favourable, base dice x2", attack)
+        )
     elif relation == UNFAVOURABLE:
         lines.append((f"class {attacker_class} vs {target_class}: unfavourable", -1))
     lines += _facing_lines(position, target_in_front)
@@ -127,19 +142,30 @@ def melee_breakdown(attack: int, attacker_class: str, target_class: str, positio
     return _finish("melee", lines)
 
 
-def affinity_breakdown(affinity: int, attacker_element: str, target_element: str,
-                       position: str, target_in_front: bool) -> DiceBreakdown:
+def affinity_breakdown(
+    affinity: int, attacker_element: str, target_element: str, position: str, target_in_front: bool
+) -> DiceBreakdown:
     """Affinity dice: affinity value; the table (x2, -1, none); facing. No class, no height."""
     _check_position(position)
     if affinity < 1:
-        return DiceBreakdown("affinity", ((f"affinity value {affinity}", affinity),), affinity,
-                             False, "an affinity attack needs an affinity value of at least 1")
+        return DiceBreakdown(
+            "affinity",
+            ((f"affinity value {affinity}", affinity),),
+            affinity,
+            False,
+            "an affinity attack needs an affinity value of at least 1",
+        )
     relation = affinity_relation(attacker_element, target_element)
     lines = [(f"affinity value {affinity}: base dice", affinity)]
     if relation == NO_DAMAGE:
-        return DiceBreakdown("affinity", tuple(lines), 0, False,
-                             f"a {target_element} target cannot be attacked with {target_element} "
-                             "affinity (same element: no damage)")
+        return DiceBreakdown(
+            "affinity",
+            tuple(lines),
+            0,
+            False,
+            f"a {target_element} target cannot be attacked with {target_element} "
+            "affinity (same element: no damage)",
+        )
     if relation == FAVOURABLE:
         lines.append((f"{attacker_element} vs {target_element}: favourable, dice x2", affinity))
     elif relation == UNFAVOURABLE:
@@ -264,13 +290,14 @@ def location_outcomes(dice: int) -> tuple[tuple[tuple[int, int, int, int], Fract
     if not 0 <= dice <= MAX_DICE:
         raise ValueError(f"dice must be 0..{MAX_DICE}, got {dice}")
     out = []
-    total = 6 ** dice
+    total = 6**dice
     for h in range(dice + 1):
         for b in range(dice - h + 1):
             for a in range(dice - h - b + 1):
                 legs = dice - h - b - a
-                ways = (math.factorial(dice) // (math.factorial(h) * math.factorial(b)
-                        * math.factorial(a) * math.factorial(legs)))
+                ways = math.factorial(dice) // (
+                    math.factorial(h) * math.factorial(b) * math.factorial(a) * math.factorial(legs)
+                )
                 weight = ways * 2 ** (b + legs)  # body and legs have two sides each
                 out.append(((h, b, a, legs), Fraction(weight, total)))
     return tuple(out)
@@ -326,15 +353,22 @@ def damage_distribution(stats: Stats, dice: int) -> DamageDistribution:
             affinity += p
         if result.removed:
             removed += p
-    return DamageDistribution(dice, stats, dict(sorted(life.items())),
-                              dict(sorted(movement.items())), attack, affinity, removed)
+    return DamageDistribution(
+        dice,
+        stats,
+        dict(sorted(life.items())),
+        dict(sorted(movement.items())),
+        attack,
+        affinity,
+        removed,
+    )
 
 
 def percent(p: Fraction, digits: int = 1) -> str:
     """A probability as a percentage for people (exact value kept by the caller)."""
     value = float(p) * 100
-    if p and value < 10 ** -digits:
-        return f"<{10 ** -digits:g}%"
-    if p != 1 and value > 100 - 10 ** -digits:
-        return f">{100 - 10 ** -digits:g}%"
+    if p and value < 10**-digits:
+        return f"<{10**-digits:g}%"
+    if p != 1 and value > 100 - 10**-digits:
+        return f">{100 - 10**-digits:g}%"
     return f"{value:.{digits}f}%"

@@ -17,8 +17,18 @@ from companion.games.arena_skirmish.data import (
 from companion.games.arena_skirmish.grid import GameMap, MapError
 
 # The first four have a turn LED on the table (companion.hal DEFAULT_TURN_COLOURS).
-COLOURS = ("purple", "grey", "turquoise", "red", "orange", "green", "blue", "yellow", "white",
-           "black")
+COLOURS = (
+    "purple",
+    "grey",
+    "turquoise",
+    "red",
+    "orange",
+    "green",
+    "blue",
+    "yellow",
+    "white",
+    "black",
+)
 VICTORIES = ("last-standing", "points")
 
 
@@ -57,14 +67,17 @@ class SkirmishConfig:
     _map: GameMap | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.players, int) or isinstance(self.players, bool) or \
-                not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            raise ConfigError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got "
-                              f"{self.players!r}")
+        if (
+            not isinstance(self.players, int)
+            or isinstance(self.players, bool)
+            or not MIN_PLAYERS <= self.players <= MAX_PLAYERS
+        ):
+            raise ConfigError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {self.players!r}")
         colours = tuple(self.colours) or COLOURS[: self.players]
         if len(colours) != self.players or len(set(colours)) != len(colours):
-            raise ConfigError(f"colours must name {self.players} different colours, got "
-                              f"{list(colours)}")
+            raise ConfigError(
+                f"colours must name {self.players} different colours, got {list(colours)}"
+            )
         unknown = [c for c in colours if c not in COLOURS]
         if unknown:
             raise ConfigError(f"unknown colour(s) {unknown}; choose from {', '.join(COLOURS)}")
@@ -79,15 +92,18 @@ class SkirmishConfig:
             raise ConfigError(
                 f"map {self.game_map.name!r} has {len(self.game_map.entrances)} entrances, too "
                 f"few for {self.players} players: choose a map with at least {self.players} "
-                f"(maps: {', '.join(data.maps)})")
+                f"(maps: {', '.join(data.maps)})"
+            )
         for name in ("max_gladiators", "max_points", "round_limit"):
             value = getattr(self, name)
-            if value is not None and (not isinstance(value, int) or isinstance(value, bool)
-                                      or value < 1):
+            if value is not None and (
+                not isinstance(value, int) or isinstance(value, bool) or value < 1
+            ):
                 raise ConfigError(f"{name} must be a whole number >= 1 or None, got {value!r}")
         if self.victory not in VICTORIES:
-            raise ConfigError(f"victory must be one of {', '.join(VICTORIES)}, got "
-                              f"{self.victory!r}")
+            raise ConfigError(
+                f"victory must be one of {', '.join(VICTORIES)}, got {self.victory!r}"
+            )
         if self.victory == "points" and self.round_limit is None:
             raise ConfigError("victory 'points' needs a round_limit (the rounds to play)")
         if self.teams is not None:
@@ -95,12 +111,16 @@ class SkirmishConfig:
             self._check_teams()
         else:
             if not self.id_tables and len(data.profiles) < self.players:
-                raise ConfigError(f"{self.players} players need at least {self.players} "
-                                  f"gladiator profiles; {data.source} has {len(data.profiles)}")
+                raise ConfigError(
+                    f"{self.players} players need at least {self.players} "
+                    f"gladiator profiles; {data.source} has {len(data.profiles)}"
+                )
             for seat in range(self.players):
                 if not self.offered(seat):
-                    raise ConfigError(f"seat {seat} ({colours[seat]}) has no gladiator profile "
-                                      "to choose within the points limit")
+                    raise ConfigError(
+                        f"seat {seat} ({colours[seat]}) has no gladiator profile "
+                        "to choose within the points limit"
+                    )
 
     def _resolve_map(self, data: SkirmishData) -> GameMap:
         if self.map in data.maps:
@@ -110,15 +130,18 @@ class SkirmishConfig:
                 return GameMap.parse(self.map, "custom")
             except MapError as exc:
                 raise ConfigError(str(exc)) from None
-        raise ConfigError(f"unknown map {self.map!r}: use one of {', '.join(data.maps)}, or map "
-                          "text (rows of 0-9, # and entrance letters A-Z)")
+        raise ConfigError(
+            f"unknown map {self.map!r}: use one of {', '.join(data.maps)}, or map "
+            "text (rows of 0-9, # and entrance letters A-Z)"
+        )
 
     def _check_teams(self) -> None:
         teams = self.teams
         assert teams is not None
         if len(teams) != self.players:
-            raise ConfigError(f"teams must list {self.players} teams, one per player, got "
-                              f"{len(teams)}")
+            raise ConfigError(
+                f"teams must list {self.players} teams, one per player, got {len(teams)}"
+            )
         count, points, _ = self.limits
         seen: set[int] = set()
         for seat, team in enumerate(teams):
@@ -129,11 +152,13 @@ class SkirmishConfig:
                 raise ConfigError(f"{who} has {len(team)} gladiators; the limit is {count}")
             for gid in team:
                 if not isinstance(gid, int) or gid not in self.data.profiles:
-                    raise ConfigError(f"{who}: no gladiator profile with ID {gid!r} in "
-                                      f"{self.data.source}")
+                    raise ConfigError(
+                        f"{who}: no gladiator profile with ID {gid!r} in {self.data.source}"
+                    )
                 if gid in seen:
-                    raise ConfigError(f"gladiator {gid} is in two teams; each profile card "
-                                      "exists once")
+                    raise ConfigError(
+                        f"gladiator {gid} is in two teams; each profile card exists once"
+                    )
                 seen.add(gid)
             total = sum(self.data.profiles[g].points for g in team)
             if total > points:
@@ -188,8 +213,18 @@ class SkirmishConfig:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SkirmishConfig:
-        known = {"players", "map", "teams", "max_gladiators", "max_points", "id_tables",
-                 "victory", "round_limit", "colours", "data_file"}
+        known = {
+            "players",
+            "map",
+            "teams",
+            "max_gladiators",
+            "max_points",
+            "id_tables",
+            "victory",
+            "round_limit",
+            "colours",
+            "data_file",
+        }
         unknown = set(data) - known
         if unknown:
             raise ConfigError(f"unknown config key(s) {sorted(unknown)}; known: {sorted(known)}")

@@ -28,8 +28,14 @@ PROFILE_IDS = range(1, 71)
 # "Bei 3 Spielern: 4 (max. 235 Punkte); bei 4 Spielern: 3 (max. 175 Punkte); bei 5-6
 # Spielern: 2 (max. 120 Punkte); bei 7-10 Spielern: 1 (max. 100 Punkte)."
 PRINTED_LIMITS: dict[int, tuple[int, int]] = {
-    3: (4, 235), 4: (3, 175), 5: (2, 120), 6: (2, 120),
-    7: (1, 100), 8: (1, 100), 9: (1, 100), 10: (1, 100),
+    3: (4, 235),
+    4: (3, 175),
+    5: (2, 120),
+    6: (2, 120),
+    7: (1, 100),
+    8: (1, 100),
+    9: (1, 100),
+    10: (1, 100),
 }
 
 # "verteilt die IDs zur Auswahl fair! Konsultiert dazu folgende Tabellen (Standard-Auswahl)",
@@ -116,10 +122,18 @@ class Profile:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "id": self.id, "name": self.name, "initiative": self.initiative,
-            "movement": self.movement, "attack": self.attack, "element": self.element,
-            "affinity": self.affinity, "life": self.life, "class": self.weight,
-            "points": self.points, "combo": self.combo, "label": self.label,
+            "id": self.id,
+            "name": self.name,
+            "initiative": self.initiative,
+            "movement": self.movement,
+            "attack": self.attack,
+            "element": self.element,
+            "affinity": self.affinity,
+            "life": self.life,
+            "class": self.weight,
+            "points": self.points,
+            "combo": self.combo,
+            "label": self.label,
         }
 
 
@@ -140,8 +154,12 @@ class SkirmishData:
 
 
 _STAT_RANGES = {
-    "initiative": (0, 99), "movement": (0, 20), "attack": (0, 20), "affinity": (0, 20),
-    "life": (1, 99), "points": (0, 999),
+    "initiative": (0, 99),
+    "movement": (0, 20),
+    "attack": (0, 20),
+    "affinity": (0, 20),
+    "life": (1, 99),
+    "points": (0, 999),
 }
 
 
@@ -161,8 +179,7 @@ def _profile(entry: Any, index: int, source: str, default_label: str) -> Profile
     stats = {key: _int(entry, key, where, low, high) for key, (low, high) in _STAT_RANGES.items()}
     element = entry.get("element")
     if element not in ELEMENTS:
-        raise DataError(f"{where}: 'element' must be one of {', '.join(ELEMENTS)}, got "
-                        f"{element!r}")
+        raise DataError(f"{where}: 'element' must be one of {', '.join(ELEMENTS)}, got {element!r}")
     weight = entry.get("class")
     if weight not in CLASSES:
         raise DataError(f"{where}: 'class' must be one of {', '.join(CLASSES)}, got {weight!r}")
@@ -170,8 +187,13 @@ def _profile(entry: Any, index: int, source: str, default_label: str) -> Profile
         if not isinstance(entry.get(key, ""), str):
             raise DataError(f"{where}: {key!r} must be text")
     return Profile(
-        id=gid, name=entry.get("name") or f"Gladiator {gid}", element=element, weight=weight,
-        combo=entry.get("combo", ""), label=entry.get("label") or default_label, **stats,
+        id=gid,
+        name=entry.get("name") or f"Gladiator {gid}",
+        element=element,
+        weight=weight,
+        combo=entry.get("combo", ""),
+        label=entry.get("label") or default_label,
+        **stats,
     )
 
 
@@ -207,10 +229,14 @@ def parse_data(data: Any, source: str) -> SkirmishData:
 
     two = data.get("two_players")
     if not isinstance(two, dict):
-        raise DataError(f"{source}: needs a 'two_players' object with 'gladiators' and 'points' "
-                        "(the rulebook prints no two-player limit)")
-    limit = (_int(two, "gladiators", f"{source}: two_players", 1, 70),
-             _int(two, "points", f"{source}: two_players", 0, 99_999))
+        raise DataError(
+            f"{source}: needs a 'two_players' object with 'gladiators' and 'points' "
+            "(the rulebook prints no two-player limit)"
+        )
+    limit = (
+        _int(two, "gladiators", f"{source}: two_players", 1, 70),
+        _int(two, "points", f"{source}: two_players", 0, 99_999),
+    )
     return SkirmishData(profiles, maps, limit, str(two.get("label", "")), label, source)
 
 

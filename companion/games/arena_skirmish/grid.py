@@ -91,8 +91,10 @@ class GameMap:
         entrances: list[tuple[str, int]] = []
         for r, row in enumerate(rows):
             if len(row) != size:
-                raise MapError(f"map {name!r}, row {r + 1}: the map is square, so every row "
-                               f"has {size} cells; this one has {len(row)} ({row!r})")
+                raise MapError(
+                    f"map {name!r}, row {r + 1}: the map is square, so every row "
+                    f"has {size} cells; this one has {len(row)} ({row!r})"
+                )
             for c, ch in enumerate(row):
                 cell = r * size + c
                 if ch.isdigit():
@@ -108,11 +110,14 @@ class GameMap:
                         raise MapError(f"map {name!r}: entrance {ch} appears twice")
                     entrances.append((ch, cell))
                 else:
-                    raise MapError(f"map {name!r}, cell {cell_name(cell, size)}: {ch!r} is not "
-                                   "a height 0-9, # (blocked) or an entrance letter A-Z")
+                    raise MapError(
+                        f"map {name!r}, cell {cell_name(cell, size)}: {ch!r} is not "
+                        "a height 0-9, # (blocked) or an entrance letter A-Z"
+                    )
         if len(entrances) < 2:
-            raise MapError(f"map {name!r}: needs at least 2 entrances (letters A-Z), has "
-                           f"{len(entrances)}")
+            raise MapError(
+                f"map {name!r}: needs at least 2 entrances (letters A-Z), has {len(entrances)}"
+            )
         return cls(name, size, tuple(heights), tuple(blocked), tuple(entrances), label)
 
     def draw(self) -> str:
@@ -170,8 +175,10 @@ class GameMap:
         for e, cell in self.entrances:
             if e == letter:
                 return cell
-        raise MapError(f"map {self.name!r} has no entrance {letter!r}; entrances: "
-                       f"{', '.join(e for e, _ in self.entrances)}")
+        raise MapError(
+            f"map {self.name!r} has no entrance {letter!r}; entrances: "
+            f"{', '.join(e for e, _ in self.entrances)}"
+        )
 
     @property
     def entrance_names(self) -> tuple[str, ...]:

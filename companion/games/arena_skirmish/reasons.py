@@ -49,10 +49,13 @@ def why_illegal(state: SkirmishState, action: A.Action) -> tuple[str, str]:
         return "action format", f"{action!r} is not an arena skirmish action"
     if action.is_chance != state.is_chance_node:
         if state.is_chance_node:
-            return "chance", (f"now {PHASE_TEXT[phase]}: apply one of the chance outcomes "
-                              f"({_legal_kinds(state)})")
-        return "chance", (f"{action.kind} is a die or roll-off outcome, but now "
-                          f"{PHASE_TEXT[phase]}; legal now: {_legal_kinds(state)}")
+            return "chance", (
+                f"now {PHASE_TEXT[phase]}: apply one of the chance outcomes ({_legal_kinds(state)})"
+            )
+        return "chance", (
+            f"{action.kind} is a die or roll-off outcome, but now "
+            f"{PHASE_TEXT[phase]}; legal now: {_legal_kinds(state)}"
+        )
     if action.is_chance:
         return "chance", f"{action.notation} is not an outcome of this chance node"
     specific = _specific(state, action)
@@ -68,8 +71,10 @@ def _specific(state: SkirmishState, action: A.Action) -> tuple[str, str] | None:
     if isinstance(action, A.Ready) and phase == "select":
         return TEAMS, "pick at least one gladiator first"
     if isinstance(action, A.ChooseEntrance) and phase == "entrance":
-        return SETUP, (f"the map has no entrance {action.entrance!r}; entrances: "
-                       f"{', '.join(state.map.entrance_names)}")
+        return SETUP, (
+            f"the map has no entrance {action.entrance!r}; entrances: "
+            f"{', '.join(state.map.entrance_names)}"
+        )
     if isinstance(action, A.Place) and phase == "place":
         return _why_place(state, action)
     if phase in ("move", "rest"):
@@ -77,24 +82,28 @@ def _specific(state: SkirmishState, action: A.Action) -> tuple[str, str] | None:
             return _why_step(state)
         if isinstance(action, A.TurnLeft | A.TurnRight):
             cost = 2 if phase == "rest" else 1
-            return MOVEMENT, (f"a 90-degree turn costs {cost} movement point(s)"
-                              f"{' (remaining movement: double cost)' if cost == 2 else ''}; "
-                              f"{state.points_left} left")
+            return MOVEMENT, (
+                f"a 90-degree turn costs {cost} movement point(s)"
+                f"{' (remaining movement: double cost)' if cost == 2 else ''}; "
+                f"{state.points_left} left"
+            )
         if isinstance(action, A.Melee | A.AffinityAttack):
             return _why_attack(state, action)
-    if isinstance(action, A.Melee | A.AffinityAttack | A.Step | A.TurnLeft | A.TurnRight |
-                  A.EndActivation):
+    if isinstance(
+        action, A.Melee | A.AffinityAttack | A.Step | A.TurnLeft | A.TurnRight | A.EndActivation
+    ):
         return ROUND, f"no gladiator is acting: now {PHASE_TEXT.get(phase, phase)}"
     if isinstance(action, A.Adjust) and phase == "combo":
-        if action.gladiator not in state.gladiators or \
-                not state.gladiators[action.gladiator].alive:
+        if action.gladiator not in state.gladiators or not state.gladiators[action.gladiator].alive:
             return "corrections", f"no gladiator #{action.gladiator} is standing"
         if action.delta not in (-1, 1):
             return "corrections", "adjust one point at a time: +1 or -1"
         return "corrections", f"{action.stat} cannot go below 0 (or above 99)"
     if action.is_correction:
-        return "corrections", ("a combo window opens only during a gladiator's activation; "
-                               f"now {PHASE_TEXT.get(phase, phase)}")
+        return "corrections", (
+            "a combo window opens only during a gladiator's activation; "
+            f"now {PHASE_TEXT.get(phase, phase)}"
+        )
     return None
 
 
@@ -109,14 +118,18 @@ def _why_pick(state: SkirmishState, a: A.Pick) -> tuple[str, str]:
         return TEAMS, f"#{a.gladiator} is already in a team"
     if a.gladiator not in state.config.offered(seat):
         if state.config.id_tables:
-            return TEAMS, (f"#{a.gladiator} is not in {state.colours[seat]}'s column of the "
-                           f"fair-choice ID table ({state.players} players)")
+            return TEAMS, (
+                f"#{a.gladiator} is not in {state.colours[seat]}'s column of the "
+                f"fair-choice ID table ({state.players} players)"
+            )
         return TEAMS, f"#{a.gladiator} costs more than the {points}-point limit"
     if len(team) >= count:
         return TEAMS, f"a team has at most {count} gladiators ({source})"
     spent = sum(profiles[g].points for g in team)
-    return TEAMS, (f"#{a.gladiator} costs {profiles[a.gladiator].points} points; the team has "
-                   f"spent {spent} of {points} ({source})")
+    return TEAMS, (
+        f"#{a.gladiator} costs {profiles[a.gladiator].points} points; the team has "
+        f"spent {spent} of {points} ({source})"
+    )
 
 
 def _why_place(state: SkirmishState, a: A.Place) -> tuple[str, str]:
@@ -134,8 +147,10 @@ def _why_place(state: SkirmishState, a: A.Place) -> tuple[str, str]:
     letter = state.entrance_of[state.gladiators[state.placing].owner]
     assert letter is not None
     away = state.map.distance(cell, state.map.entrance_cell(letter))
-    return SETUP, (f"gladiators are placed no more than 5 fields from their entrance "
-                   f"({letter}); {a.cell} is {away} away")
+    return SETUP, (
+        f"gladiators are placed no more than 5 fields from their entrance "
+        f"({letter}); {a.cell} is {away} away"
+    )
 
 
 def _why_step(state: SkirmishState) -> tuple[str, str]:
@@ -151,13 +166,16 @@ def _why_step(state: SkirmishState) -> tuple[str, str]:
     if state.map.blocked[to]:
         return MOVEMENT, f"{name} (ahead, {facing}) is blocked"
     if state.occupant[to] >= 0:
-        return MOVEMENT, (f"#{state.occupant[to]} stands on {name}: never through another "
-                          "gladiator")
+        return MOVEMENT, (
+            f"#{state.occupant[to]} stands on {name}: never through another gladiator"
+        )
     rise = state.map.heights[to] - state.map.heights[g.cell]
     climb = abs(rise)
     if climb > 1:
-        return MOVEMENT, (f"{name} is {climb} levels {'up' if rise > 0 else 'down'}; a step "
-                          "climbs at most one level")
+        return MOVEMENT, (
+            f"{name} is {climb} levels {'up' if rise > 0 else 'down'}; a step "
+            "climbs at most one level"
+        )
     cost = (2 if climb else 1) * (2 if state.phase == "rest" else 1)
     return MOVEMENT, (f"this step costs {cost} movement point(s); {state.points_left} left")
 
@@ -176,6 +194,8 @@ def _why_attack(state: SkirmishState, a: A.Melee | A.AffinityAttack) -> tuple[st
     kind = "melee" if isinstance(a, A.Melee) else "affinity"
     breakdown = state.breakdown(gid, a.target, kind)
     if breakdown is None:
-        return rule, (f"#{a.target} is not in direct contact (orthogonally adjacent, no field "
-                      "between, not diagonal)")
+        return rule, (
+            f"#{a.target} is not in direct contact (orthogonally adjacent, no field "
+            "between, not diagonal)"
+        )
     return rule, breakdown.reason

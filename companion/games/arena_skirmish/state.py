@@ -57,8 +57,18 @@ _TURNS = (A.TurnLeft(), A.TurnRight())
 class Gladiator:
     """One gladiator in play: its profile and its current values."""
 
-    __slots__ = ("id", "owner", "profile", "cell", "facing", "life", "movement", "attack",
-                 "affinity", "alive")
+    __slots__ = (
+        "id",
+        "owner",
+        "profile",
+        "cell",
+        "facing",
+        "life",
+        "movement",
+        "attack",
+        "affinity",
+        "alive",
+    )
 
     def __init__(self, profile: Profile, owner: int) -> None:
         self.id = profile.id
@@ -81,8 +91,17 @@ class Gladiator:
         return Stats(self.life, self.movement, self.attack, self.affinity)
 
     def snapshot(self) -> list[Any]:
-        return [self.id, self.owner, self.cell, self.facing, self.life, self.movement,
-                self.attack, self.affinity, self.alive]
+        return [
+            self.id,
+            self.owner,
+            self.cell,
+            self.facing,
+            self.life,
+            self.movement,
+            self.attack,
+            self.affinity,
+            self.alive,
+        ]
 
 
 class SkirmishState:
@@ -161,8 +180,11 @@ class SkirmishState:
 
     def alive(self, seat: int | None = None) -> list[Gladiator]:
         """Gladiators standing (of ``seat``), in ID order."""
-        return [g for gid, g in sorted(self.gladiators.items())
-                if g.alive and (seat is None or g.owner == seat)]
+        return [
+            g
+            for gid, g in sorted(self.gladiators.items())
+            if g.alive and (seat is None or g.owner == seat)
+        ]
 
     def standing_players(self) -> list[int]:
         """Seats with at least one gladiator standing."""
@@ -181,8 +203,9 @@ class SkirmishState:
         letter = self.entrance_of[seat]
         assert letter is not None
         entrance = self.map.entrance_cell(letter)
-        free = [c for c in range(self.map.cells)
-                if not self.map.blocked[c] and self.occupant[c] < 0]
+        free = [
+            c for c in range(self.map.cells) if not self.map.blocked[c] and self.occupant[c] < 0
+        ]
         near = [c for c in free if self.map.distance(c, entrance) <= DEPLOY_RANGE]
         if near or not free:
             return near
@@ -230,8 +253,15 @@ class SkirmishState:
         height = self.map.heights[cell] - self.map.heights[t.cell]
         return position, in_front, height
 
-    def breakdown(self, attacker: int, target: int, kind: str, *,
-                  cell: int | None = None, facing: int | None = None) -> DiceBreakdown | None:
+    def breakdown(
+        self,
+        attacker: int,
+        target: int,
+        kind: str,
+        *,
+        cell: int | None = None,
+        facing: int | None = None,
+    ) -> DiceBreakdown | None:
         """The dice of a melee or affinity attack; None if the two are not adjacent.
 
         ``cell`` / ``facing``: as if the attacker stood there (for planning), else where
@@ -249,10 +279,12 @@ class SkirmishState:
             return None
         position, in_front, height = rel
         if kind == "melee":
-            return melee_breakdown(a.attack, a.profile.weight, t.profile.weight, position,
-                                   in_front, height)
-        return affinity_breakdown(a.affinity, a.profile.element, t.profile.element, position,
-                                  in_front)
+            return melee_breakdown(
+                a.attack, a.profile.weight, t.profile.weight, position, in_front, height
+            )
+        return affinity_breakdown(
+            a.affinity, a.profile.element, t.profile.element, position, in_front
+        )
 
     def adjacent_enemies(self, gid: int) -> list[int]:
         g = self.gladiators[gid]
@@ -271,8 +303,9 @@ class SkirmishState:
         """Gladiators standing, by initiative (highest first; ties by ID until rolled off),
         those that acted this round first."""
         done = [gid for gid in self.acted if self.gladiators[gid].alive]
-        rest = sorted((g for g in self.alive() if g.id not in self.acted),
-                      key=lambda g: (-g.initiative, g.id))
+        rest = sorted(
+            (g for g in self.alive() if g.id not in self.acted), key=lambda g: (-g.initiative, g.id)
+        )
         return done + [g.id for g in rest]
 
     # ------------------------------------------------------------------ legality
@@ -321,8 +354,11 @@ class SkirmishState:
             return [A.ChooseEntrance(e) for e in self.map.entrance_names]
         if phase == "place":
             assert self.placing is not None
-            return [A.Place(self.map.name_of(c), d) for c in self.deploy_cells(self.placing)
-                    for d in DIRECTIONS]
+            return [
+                A.Place(self.map.name_of(c), d)
+                for c in self.deploy_cells(self.placing)
+                for d in DIRECTIONS
+            ]
         if phase in ACTIVATION_PHASES:
             return self._activation_actions()
         if phase == "combo":
@@ -337,8 +373,11 @@ class SkirmishState:
             return []
         budget = points - sum(self.gladiators[g].profile.points for g in team)
         profiles = self.config.data.profiles
-        return [g for g in self.config.offered(seat)
-                if g not in self.gladiators and profiles[g].points <= budget]
+        return [
+            g
+            for g in self.config.offered(seat)
+            if g not in self.gladiators and profiles[g].points <= budget
+        ]
 
     def _activation_actions(self) -> list[A.Action]:
         gid = self.active_gladiator
@@ -427,9 +466,13 @@ class SkirmishState:
         seat = self.picking
         self._add(seat, a.gladiator)
         profile = self.gladiators[a.gladiator].profile
-        self._emit("gladiator_picked", f"{self.colours[seat]} picks #{profile.id} "
-                   f"{profile.name} ({profile.points} points)", seat=seat,
-                   gladiator=a.gladiator, points=profile.points)
+        self._emit(
+            "gladiator_picked",
+            f"{self.colours[seat]} picks #{profile.id} {profile.name} ({profile.points} points)",
+            seat=seat,
+            gladiator=a.gladiator,
+            points=profile.points,
+        )
         self._advance_select()
 
     def _do_Ready(self, a: A.Ready) -> None:
@@ -439,9 +482,14 @@ class SkirmishState:
 
     def _team_ready(self, seat: int) -> None:
         points = sum(self.gladiators[g].profile.points for g in self.teams[seat])
-        self._emit("team_ready", f"{self.colours[seat]}'s team: "
-                   f"{', '.join(f'#{g}' for g in self.teams[seat])} ({points} points)",
-                   seat=seat, team=list(self.teams[seat]), points=points)
+        self._emit(
+            "team_ready",
+            f"{self.colours[seat]}'s team: "
+            f"{', '.join(f'#{g}' for g in self.teams[seat])} ({points} points)",
+            seat=seat,
+            team=list(self.teams[seat]),
+            points=points,
+        )
 
     def _advance_select(self) -> None:
         """A team with nothing left to pick is complete without a question."""
@@ -453,14 +501,20 @@ class SkirmishState:
         self._after_selection()
 
     def _after_selection(self) -> None:
-        self._emit("setup", "teams complete: the players roll off for the entrance",
-                   teams=[list(t) for t in self.teams])
+        self._emit(
+            "setup",
+            "teams complete: the players roll off for the entrance",
+            teams=[list(t) for t in self.teams],
+        )
         self.phase = "roll_off"
 
     def _do_RollOff(self, a: A.RollOff) -> None:
         self.chooser = a.seat
-        self._emit("rolled_off", f"{self.colours[a.seat]} wins the roll-off and chooses an "
-                   "entrance", seat=a.seat)
+        self._emit(
+            "rolled_off",
+            f"{self.colours[a.seat]} wins the roll-off and chooses an entrance",
+            seat=a.seat,
+        )
         self.phase = "entrance"
 
     def _do_ChooseEntrance(self, a: A.ChooseEntrance) -> None:
@@ -474,9 +528,13 @@ class SkirmishState:
             self.entrance_of[seat] = letter
             assigned[seat] = self.map.entrance_cell(letter)
         text = ", ".join(f"{self.colours[s]} {self.entrance_of[s]}" for s in range(self.players))
-        self._emit("entrance_chosen", f"{self.colours[chooser]} takes entrance {a.entrance}; "
-                   f"entrances: {text}", seat=chooser, entrance=a.entrance,
-                   entrances=list(self.entrance_of))
+        self._emit(
+            "entrance_chosen",
+            f"{self.colours[chooser]} takes entrance {a.entrance}; entrances: {text}",
+            seat=chooser,
+            entrance=a.entrance,
+            entrances=list(self.entrance_of),
+        )
         self._next_placement()
 
     def _farthest_entrance(self, taken: list[int]) -> str:
@@ -509,9 +567,14 @@ class SkirmishState:
 
     def _do_TieBreak(self, a: A.TieBreak) -> None:
         tied = ", ".join(f"#{g}" for g in self.tied)
-        self._emit("tie_broken", f"roll-off between {tied} (initiative "
-                   f"{self.gladiators[a.gladiator].initiative}): #{a.gladiator} goes first",
-                   gladiator=a.gladiator, tied=list(self.tied), purpose=self.tie_for)
+        self._emit(
+            "tie_broken",
+            f"roll-off between {tied} (initiative "
+            f"{self.gladiators[a.gladiator].initiative}): #{a.gladiator} goes first",
+            gladiator=a.gladiator,
+            tied=list(self.tied),
+            purpose=self.tie_for,
+        )
         self.tied = []
         if self.tie_for == "place":
             self.placing = a.gladiator
@@ -525,8 +588,14 @@ class SkirmishState:
         g.cell = self.map.cell_of(a.cell)
         g.facing = DIRECTIONS.index(a.facing)
         self.occupant[g.cell] = g.id
-        self._emit("gladiator_placed", f"{self._label(g.id)} placed on {a.cell} facing "
-                   f"{a.facing}", gladiator=g.id, seat=g.owner, cell=a.cell, facing=a.facing)
+        self._emit(
+            "gladiator_placed",
+            f"{self._label(g.id)} placed on {a.cell} facing {a.facing}",
+            gladiator=g.id,
+            seat=g.owner,
+            cell=a.cell,
+            facing=a.facing,
+        )
         self.placing = None
         self._next_placement()
 
@@ -561,9 +630,16 @@ class SkirmishState:
         self.active_gladiator = gid
         self.points_left = g.movement
         self.phase = "move"
-        self._emit("turn_started", f"round {self.round}: {self._label(gid)} acts (initiative "
-                   f"{g.initiative}, {g.movement} movement points)", turn=self.turn,
-                   round=self.round, seat=g.owner, gladiator=gid, points=g.movement)
+        self._emit(
+            "turn_started",
+            f"round {self.round}: {self._label(gid)} acts (initiative "
+            f"{g.initiative}, {g.movement} movement points)",
+            turn=self.turn,
+            round=self.round,
+            seat=g.owner,
+            gladiator=gid,
+            points=g.movement,
+        )
 
     def _end_activation(self) -> None:
         gid = self.active_gladiator
@@ -593,10 +669,16 @@ class SkirmishState:
         self.points_left -= cost
         climb = self.map.heights[dst] - self.map.heights[src]
         how = {1: " up", -1: " down"}.get(climb, "")
-        self._emit("stepped", f"#{gid} steps{how} {self.cell_name(src)} -> {self.cell_name(dst)} "
-                   f"({cost} point{'s' if cost > 1 else ''}, {self.points_left} left)",
-                   gladiator=gid, **{"from": self.cell_name(src)}, to=self.cell_name(dst),
-                   cost=cost, points_left=self.points_left)
+        self._emit(
+            "stepped",
+            f"#{gid} steps{how} {self.cell_name(src)} -> {self.cell_name(dst)} "
+            f"({cost} point{'s' if cost > 1 else ''}, {self.points_left} left)",
+            gladiator=gid,
+            **{"from": self.cell_name(src)},
+            to=self.cell_name(dst),
+            cost=cost,
+            points_left=self.points_left,
+        )
 
     def _turn(self, delta: int, word: str) -> None:
         gid = self.active_gladiator
@@ -605,10 +687,15 @@ class SkirmishState:
         cost = 2 if self.phase == "rest" else 1
         g.facing = (g.facing + delta) % 4
         self.points_left -= cost
-        self._emit("turned", f"#{gid} turns {word}, now facing {DIRECTIONS[g.facing]} "
-                   f"({cost} point{'s' if cost > 1 else ''}, {self.points_left} left)",
-                   gladiator=gid, facing=DIRECTIONS[g.facing], cost=cost,
-                   points_left=self.points_left)
+        self._emit(
+            "turned",
+            f"#{gid} turns {word}, now facing {DIRECTIONS[g.facing]} "
+            f"({cost} point{'s' if cost > 1 else ''}, {self.points_left} left)",
+            gladiator=gid,
+            facing=DIRECTIONS[g.facing],
+            cost=cost,
+            points_left=self.points_left,
+        )
 
     def _do_TurnLeft(self, a: A.TurnLeft) -> None:
         self._turn(3, "left")
@@ -629,11 +716,22 @@ class SkirmishState:
         assert gid is not None
         breakdown = self.breakdown(gid, target, kind)
         assert breakdown is not None and breakdown.allowed
-        self.attack = {"attacker": gid, "target": target, "kind": kind,
-                       "dice": breakdown.dice, "faces": []}
-        self._emit("attack_declared", f"#{gid} {kind} attack on #{target}: "
-                   f"{breakdown.describe()}", attacker=gid, target=target, kind=kind,
-                   dice=breakdown.dice, breakdown=[list(line) for line in breakdown.lines])
+        self.attack = {
+            "attacker": gid,
+            "target": target,
+            "kind": kind,
+            "dice": breakdown.dice,
+            "faces": [],
+        }
+        self._emit(
+            "attack_declared",
+            f"#{gid} {kind} attack on #{target}: {breakdown.describe()}",
+            attacker=gid,
+            target=target,
+            kind=kind,
+            dice=breakdown.dice,
+            breakdown=[list(line) for line in breakdown.lines],
+        )
         self.phase = "hit"
 
     def _do_HitDie(self, a: A.HitDie) -> None:
@@ -641,8 +739,14 @@ class SkirmishState:
         assert attack is not None
         attack["faces"].append(a.face)
         n = len(attack["faces"])
-        self._emit("hit_die", f"die {n}/{attack['dice']}: {a.face} ({FACE_LOCATION[a.face]})",
-                   face=a.face, location=FACE_LOCATION[a.face], n=n, dice=attack["dice"])
+        self._emit(
+            "hit_die",
+            f"die {n}/{attack['dice']}: {a.face} ({FACE_LOCATION[a.face]})",
+            face=a.face,
+            location=FACE_LOCATION[a.face],
+            n=n,
+            dice=attack["dice"],
+        )
         if n == attack["dice"]:
             self._resolve_attack()
 
@@ -656,12 +760,21 @@ class SkirmishState:
         target.life, target.movement = after.life, after.movement
         target.attack, target.affinity = after.attack, after.affinity
         rolled = " ".join(str(f) for f in faces)
-        self._emit("hits_resolved", f"#{target.id} hit ({rolled}): {result.describe()}",
-                   attacker=attack["attacker"], target=target.id, kind=attack["kind"],
-                   faces=sorted(faces), counts=list(location_counts(faces)),
-                   life_lost=result.life_lost, movement_lost=result.movement_lost,
-                   attack_lost=result.attack_lost, affinity_lost=result.affinity_lost,
-                   to_body=result.to_body, removed=result.removed)
+        self._emit(
+            "hits_resolved",
+            f"#{target.id} hit ({rolled}): {result.describe()}",
+            attacker=attack["attacker"],
+            target=target.id,
+            kind=attack["kind"],
+            faces=sorted(faces),
+            counts=list(location_counts(faces)),
+            life_lost=result.life_lost,
+            movement_lost=result.movement_lost,
+            attack_lost=result.attack_lost,
+            affinity_lost=result.affinity_lost,
+            to_body=result.to_body,
+            removed=result.removed,
+        )
         self.attack = None
         if result.removed:
             self._remove(target.id, by=self.active)
@@ -680,17 +793,26 @@ class SkirmishState:
         g.life = 0
         if by is not None and by != g.owner:
             self.scored[by] += g.profile.points
-        self._emit("gladiator_removed", f"{self._label(gid)} has no life left and leaves the "
-                   f"arena ({where})", gladiator=gid, seat=g.owner, cell=where, by=by)
+        self._emit(
+            "gladiator_removed",
+            f"{self._label(gid)} has no life left and leaves the arena ({where})",
+            gladiator=gid,
+            seat=g.owner,
+            cell=where,
+            by=by,
+        )
 
     # corrections -------------------------------------------------------------
 
     def _do_Combo(self, a: A.Combo) -> None:
         self.combo_return = self.phase
         self.phase = "combo"
-        self._emit("combo_window", "combo attack: apply the profile text by hand with "
-                   "'adjust <gladiator> <stat> <+1|-1>', then 'done'",
-                   gladiator=self.active_gladiator)
+        self._emit(
+            "combo_window",
+            "combo attack: apply the profile text by hand with "
+            "'adjust <gladiator> <stat> <+1|-1>', then 'done'",
+            gladiator=self.active_gladiator,
+        )
 
     def _do_Adjust(self, a: A.Adjust) -> None:
         g = self.gladiators[a.gladiator]
@@ -700,8 +822,14 @@ class SkirmishState:
         else:
             value = getattr(g, a.stat) + a.delta
             setattr(g, a.stat, value)
-        self._emit("correction", f"#{g.id} {a.stat} {a.delta:+d} (now {value})",
-                   gladiator=g.id, stat=a.stat, delta=a.delta, value=value)
+        self._emit(
+            "correction",
+            f"#{g.id} {a.stat} {a.delta:+d} (now {value})",
+            gladiator=g.id,
+            stat=a.stat,
+            delta=a.delta,
+            value=value,
+        )
         if a.stat == "life" and value == 0:
             self._remove(g.id, by=None)
 
@@ -718,18 +846,22 @@ class SkirmishState:
 
     def _end_round(self, early: bool = False) -> None:
         standing = self.standing_players()
-        note = " (at most one player has gladiators left: nothing else can happen)" if early \
-            else ""
-        self._emit("round_ended", f"round {self.round} ends{note}", round=self.round,
-                   early=early)
+        note = " (at most one player has gladiators left: nothing else can happen)" if early else ""
+        self._emit("round_ended", f"round {self.round} ends{note}", round=self.round, early=early)
         victory = self.config.victory
         if len(standing) <= 1:
             if victory == "last-standing":
-                self._finish(standing, f"only {self.colours[standing[0]]} has gladiators "
-                             "standing" if standing else "no gladiator is standing")
+                self._finish(
+                    standing,
+                    f"only {self.colours[standing[0]]} has gladiators standing"
+                    if standing
+                    else "no gladiator is standing",
+                )
             else:
-                self._finish(self._best(range(self.players), lambda s: self.scored[s]),
-                             "the fighting is over: most points of removed enemies wins")
+                self._finish(
+                    self._best(range(self.players), lambda s: self.scored[s]),
+                    "the fighting is over: most points of removed enemies wins",
+                )
         elif self.config.round_limit is not None and self.round >= self.config.round_limit:
             self._finish_by_rank(f"round {self.round} was the last")
         elif self._deadlocked():
@@ -753,8 +885,12 @@ class SkirmishState:
         while todo:
             cell = todo.pop()
             for nxt in self.map.steps[cell]:
-                if nxt >= 0 and nxt not in seen and not blocked[nxt] and \
-                        abs(heights[nxt] - heights[cell]) <= climb:
+                if (
+                    nxt >= 0
+                    and nxt not in seen
+                    and not blocked[nxt]
+                    and abs(heights[nxt] - heights[cell]) <= climb
+                ):
                     seen.add(nxt)
                     todo.append(nxt)
         return seen
@@ -773,22 +909,31 @@ class SkirmishState:
         can change any more (movement and attack only ever go down)."""
         alive = self.alive()
         reach = {g.id: self.reach(g.id) for g in alive}
-        near = {gid: {n for c in cells for n in self.map.steps[c] if n >= 0}
-                for gid, cells in reach.items()}
+        near = {
+            gid: {n for c in cells for n in self.map.steps[c] if n >= 0}
+            for gid, cells in reach.items()
+        }
         for a in alive:
             for t in alive:
-                if t.owner != a.owner and near[a.id] & reach[t.id] and \
-                        self._could_ever_attack(a, t):
+                if (
+                    t.owner != a.owner
+                    and near[a.id] & reach[t.id]
+                    and self._could_ever_attack(a, t)
+                ):
                     return False
         return True
 
     def _finish_by_rank(self, why: str) -> None:
         if self.config.victory == "points":
-            self._finish(self._best(range(self.players), lambda s: self.scored[s]),
-                         f"{why}: most points of removed enemies wins")
+            self._finish(
+                self._best(range(self.players), lambda s: self.scored[s]),
+                f"{why}: most points of removed enemies wins",
+            )
         else:
-            self._finish(self._best(self.standing_players(), self.standing_points),
-                         f"{why}: most points of gladiators standing wins")
+            self._finish(
+                self._best(self.standing_players(), self.standing_points),
+                f"{why}: most points of gladiators standing wins",
+            )
 
     @staticmethod
     def _best(seats: Iterable[int], key: Any) -> list[int]:
@@ -804,8 +949,12 @@ class SkirmishState:
         self._legal = None
         self._legal_set = None
         names = " and ".join(self.colours[s] for s in winners) or "nobody"
-        self._emit("game_over", f"{names} win{'s' if len(winners) == 1 else ''}: {reason}",
-                   winners=winners, reason=reason)
+        self._emit(
+            "game_over",
+            f"{names} win{'s' if len(winners) == 1 else ''}: {reason}",
+            winners=winners,
+            reason=reason,
+        )
 
     # ------------------------------------------------------------------ snapshots
 
@@ -827,8 +976,9 @@ class SkirmishState:
             "tie_for": self.tie_for,
             "placing": self.placing,
             "acted": list(self.acted),
-            "attack": None if self.attack is None else {
-                k: (list(v) if isinstance(v, list) else v) for k, v in self.attack.items()},
+            "attack": None
+            if self.attack is None
+            else {k: (list(v) if isinstance(v, list) else v) for k, v in self.attack.items()},
             "combo_return": self.combo_return,
             "scored": list(self.scored),
             "winners": list(self.winners),

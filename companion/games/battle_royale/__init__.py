@@ -37,7 +37,18 @@ GAME = GameInfo(
 )
 
 __all__ = [
-    "CHANCE", "COLOURS", "TERMINAL", "Action", "BattleRoyaleConfig", "BattleRoyaleState",
-    "GAME", "ConfigError", "Event", "IllegalActionError", "action_from_dict", "new_game",
-    "parse_action", "replay",
+    "CHANCE",
+    "COLOURS",
+    "TERMINAL",
+    "Action",
+    "BattleRoyaleConfig",
+    "BattleRoyaleState",
+    "GAME",
+    "ConfigError",
+    "Event",
+    "IllegalActionError",
+    "action_from_dict",
+    "new_game",
+    "parse_action",
+    "replay",
 ]

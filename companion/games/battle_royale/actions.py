@@ -238,10 +238,30 @@ class EndCorrections(Action):
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.kind: cls
     for cls in (
-        StartPlayer, DrawCard, RevealAbility, RevealSpecial, DoomRoll, ExtraRoll,
-        PickAbility, PlayCard, StartFigure, Step, StopFigure, EndMovement, Push, Capture,
-        DeclineCapture, MoveEliminator, ChooseAction, UseSpecial, Continue,
-        KnockOff, ShiftFigure, RemoveField, SetEliminator, EndCorrections,
+        StartPlayer,
+        DrawCard,
+        RevealAbility,
+        RevealSpecial,
+        DoomRoll,
+        ExtraRoll,
+        PickAbility,
+        PlayCard,
+        StartFigure,
+        Step,
+        StopFigure,
+        EndMovement,
+        Push,
+        Capture,
+        DeclineCapture,
+        MoveEliminator,
+        ChooseAction,
+        UseSpecial,
+        Continue,
+        KnockOff,
+        ShiftFigure,
+        RemoveField,
+        SetEliminator,
+        EndCorrections,
     )
 }
 

@@ -46,9 +46,21 @@ from companion.games.battle_royale.state import (
 )
 
 __all__ = [
-    "ASSIST_ACTION_TYPES", "ASSIST_EVENT_KINDS", "ASSIST_PHASES", "CHANCE", "TERMINAL",
-    "AssistState", "CardExtra", "DeclareOut", "DeclareWinner", "Fired", "Removed",
-    "Resolved", "assist_action_from_dict", "new_assist_game", "parse_assist_action",
+    "ASSIST_ACTION_TYPES",
+    "ASSIST_EVENT_KINDS",
+    "ASSIST_PHASES",
+    "CHANCE",
+    "TERMINAL",
+    "AssistState",
+    "CardExtra",
+    "DeclareOut",
+    "DeclareWinner",
+    "Fired",
+    "Removed",
+    "Resolved",
+    "assist_action_from_dict",
+    "new_assist_game",
+    "parse_assist_action",
     "replay_assist",
 ]
 
@@ -122,11 +134,22 @@ class DeclareWinner(Action):
 
 
 _NEW_TYPES: tuple[type[Action], ...] = (
-    CardExtra, Fired, Removed, Resolved, DeclareOut, DeclareWinner,
+    CardExtra,
+    Fired,
+    Removed,
+    Resolved,
+    DeclareOut,
+    DeclareWinner,
 )
 _REUSED_TYPES: tuple[type[Action], ...] = (
-    A.StartPlayer, A.DoomRoll, A.ExtraRoll, A.MoveEliminator, A.ChooseAction, A.Continue,
-    A.RemoveField, A.SetEliminator,
+    A.StartPlayer,
+    A.DoomRoll,
+    A.ExtraRoll,
+    A.MoveEliminator,
+    A.ChooseAction,
+    A.Continue,
+    A.RemoveField,
+    A.SetEliminator,
 )
 ASSIST_ACTION_TYPES: dict[str, type[Action]] = {cls.kind: cls for cls in _REUSED_TYPES + _NEW_TYPES}
 assert not {c.kind for c in _NEW_TYPES} & set(A.ACTION_TYPES), "assist kinds clash"
@@ -139,7 +162,7 @@ _CORRECTIONS = (A.RemoveField, A.SetEliminator)
 PHASE_TEXT = {
     "start_player": "the start player is being drawn",
     "movement": "the active player moves figures by hand, then says continue (or card-extra "
-                "<face> for a card with an extra action)",
+    "<face> for a card with an extra action)",
     "doom_roll": "the Doom die is rolled",
     "choose": "free choice: the active player picks a Doom action",
     "move_eliminator": "the active player moves the Eliminator",
@@ -286,8 +309,11 @@ class AssistState:
         if phase == "movement":
             acts = [A.Continue(), *(CardExtra(f) for f in DOOM_FACES)]
         elif phase == "choose":
-            acts = [A.ChooseAction(f) for f in DOOM_ACTIONS
-                    if not (f == "battle_royale" and self.battle_royale_suspended())]
+            acts = [
+                A.ChooseAction(f)
+                for f in DOOM_ACTIONS
+                if not (f == "battle_royale" and self.battle_royale_suspended())
+            ]
         elif phase == "move_eliminator":
             acts = [A.MoveEliminator(p) for p in self.eliminator_targets()]
         elif phase == "battle_royale":
@@ -309,8 +335,9 @@ class AssistState:
     def _winner_actions(self) -> list[Action]:
         """Every non-empty set of seats. The players judge who won (ruling A4)."""
         seats = range(self.players)
-        return [DeclareWinner(c) for n in range(1, self.players + 1)
-                for c in combinations(seats, n)]
+        return [
+            DeclareWinner(c) for n in range(1, self.players + 1) for c in combinations(seats, n)
+        ]
 
     # ------------------------------------------------------------------ apply
 
@@ -345,8 +372,9 @@ class AssistState:
         self.doom_stage = None
         self.card_extra = None
         self.phase = "movement"
-        self._emit("turn_started", f"turn {self.turn}: {self.colours[seat]}",
-                   seat=seat, turn=self.turn)
+        self._emit(
+            "turn_started", f"turn {self.turn}: {self.colours[seat]}", seat=seat, turn=self.turn
+        )
 
     def _end_turn(self) -> None:
         for i in range(1, self.players + 1):
@@ -363,8 +391,12 @@ class AssistState:
     def _do_CardExtra(self, a: CardExtra) -> None:
         self.card_extra = a.face
         self.doom_stage = "extra"
-        self._emit("doom_action", f"the card's extra action: {a.face.replace('_', ' ')}",
-                   face=a.face, source="card")
+        self._emit(
+            "doom_action",
+            f"the card's extra action: {a.face.replace('_', ' ')}",
+            face=a.face,
+            source="card",
+        )
         self._run_doom_action(a.face)
 
     # Doom phase ---------------------------------------------------------------
@@ -374,8 +406,9 @@ class AssistState:
         self._run_doom_action(a.face)
 
     def _do_ExtraRoll(self, a: A.ExtraRoll) -> None:
-        self._emit("doom_rolled", f"extra Doom die: {a.face.replace('_', ' ')}",
-                   face=a.face, extra=True)
+        self._emit(
+            "doom_rolled", f"extra Doom die: {a.face.replace('_', ' ')}", face=a.face, extra=True
+        )
         if a.face == "explosion":
             self._run_doom_action("explosion")
         else:
@@ -383,8 +416,12 @@ class AssistState:
             self._doom_done()
 
     def _do_ChooseAction(self, a: A.ChooseAction) -> None:
-        self._emit("doom_action", f"{self.colours[self.active]} chooses "
-                   f"{a.face.replace('_', ' ')}", face=a.face, source="choice")
+        self._emit(
+            "doom_action",
+            f"{self.colours[self.active]} chooses {a.face.replace('_', ' ')}",
+            face=a.face,
+            source="choice",
+        )
         self._run_doom_action(a.face)
 
     def _run_doom_action(self, face: str) -> None:
@@ -395,9 +432,13 @@ class AssistState:
                 self._emit("nothing_happens", "two players: no Battle Royale in the first 3 turns")
                 self._doom_done()
             else:
-                self._emit("doom_action", "Battle Royale: resolve every field by hand in reading "
-                           "order (not the centre), then confirm", face="battle_royale",
-                           source="table")
+                self._emit(
+                    "doom_action",
+                    "Battle Royale: resolve every field by hand in reading "
+                    "order (not the centre), then confirm",
+                    face="battle_royale",
+                    source="table",
+                )
                 self.phase = "battle_royale"
         elif face == "move_eliminator":
             if self.eliminator_targets():
@@ -408,13 +449,21 @@ class AssistState:
         elif face == "explosion":
             if self.eliminator == CENTRE or not self.present[self.eliminator]:
                 where = "the centre" if self.eliminator == CENTRE else "a hole"
-                self._emit("doom_action", f"the Eliminator is under {where}: the explosion "
-                           "becomes move Eliminator", face="move_eliminator", source="explosion")
+                self._emit(
+                    "doom_action",
+                    f"the Eliminator is under {where}: the explosion becomes move Eliminator",
+                    face="move_eliminator",
+                    source="explosion",
+                )
                 self._run_doom_action("move_eliminator")
                 return
             cell = self.eliminator
-            self._emit("explosion_armed", f"explosion under {field_name(cell)}: hit the red "
-                       "button", field=field_name(cell), cell=cell)
+            self._emit(
+                "explosion_armed",
+                f"explosion under {field_name(cell)}: hit the red button",
+                field=field_name(cell),
+                cell=cell,
+            )
             self.phase = "armed"
         else:  # pragma: no cover - faces are validated by the config and by legality
             raise AssertionError(face)
@@ -422,8 +471,12 @@ class AssistState:
     def _do_MoveEliminator(self, a: A.MoveEliminator) -> None:
         old = self.eliminator
         self.eliminator = a.position
-        self._emit("eliminator_moved", f"Eliminator {field_name(old)} -> {field_name(a.position)}",
-                   **{"from": field_name(old)}, to=field_name(a.position))
+        self._emit(
+            "eliminator_moved",
+            f"Eliminator {field_name(old)} -> {field_name(a.position)}",
+            **{"from": field_name(old)},
+            to=field_name(a.position),
+        )
         self._doom_done()
 
     def _do_Fired(self, a: Fired) -> None:
@@ -431,8 +484,9 @@ class AssistState:
         self.present[cell] = False
         self.exploded_field = cell
         self.collapsed_fields = []
-        self._emit("field_exploded", f"{field_name(cell)} explodes", field=field_name(cell),
-                   cell=cell)
+        self._emit(
+            "field_exploded", f"{field_name(cell)} explodes", field=field_name(cell), cell=cell
+        )
         self._collapse()
         if not self._only_centre_left():
             self.phase = "remove_fields"
@@ -446,16 +500,23 @@ class AssistState:
             self.present[cell] = False
         self.collapsed_fields.extend(loose)
         names = [field_name(c) for c in loose]
-        self._emit("fields_collapsed", f"collapsed: {', '.join(names)}: take them off with "
-                   "their figures", fields=names, cells=loose)
+        self._emit(
+            "fields_collapsed",
+            f"collapsed: {', '.join(names)}: take them off with their figures",
+            fields=names,
+            cells=loose,
+        )
 
     def _only_centre_left(self) -> bool:
         """Rule 12: only the centre is left, so the game ends; the players count."""
         if self.fields() != [CENTRE]:
             return False
         self.phase = "declare_winner"
-        self._emit("winner_needed", "only the centre is left: the most figures on the centre "
-                   "wins, then the most prisoners; name the winner(s)")
+        self._emit(
+            "winner_needed",
+            "only the centre is left: the most figures on the centre "
+            "wins, then the most prisoners; name the winner(s)",
+        )
         return True
 
     def _do_Removed(self, a: Removed) -> None:
@@ -480,12 +541,15 @@ class AssistState:
 
     def _do_DeclareOut(self, a: DeclareOut) -> None:
         self.out[a.seat] = True
-        self._emit("player_out", f"{self.colours[a.seat]} has no figure left in the arena",
-                   seat=a.seat)
+        self._emit(
+            "player_out", f"{self.colours[a.seat]} has no figure left in the arena", seat=a.seat
+        )
         left = self.players_in()
         if len(left) == 1:
-            self._finish(left, f"every other player is out: only {self.colours[left[0]]} is "
-                         "left in the arena")
+            self._finish(
+                left,
+                f"every other player is out: only {self.colours[left[0]]} is left in the arena",
+            )
 
     def _do_DeclareWinner(self, a: DeclareWinner) -> None:
         if self.phase == "declare_winner":
@@ -498,23 +562,35 @@ class AssistState:
         self.present[a.field] = False
         if self.phase != "remove_fields":
             self.collapsed_fields = []
-        self._emit("correction", f"field {field_name(a.field)} removed", correction="remove",
-                   field=field_name(a.field))
+        self._emit(
+            "correction",
+            f"field {field_name(a.field)} removed",
+            correction="remove",
+            field=field_name(a.field),
+        )
         self._collapse()
         self._only_centre_left()
 
     def _do_SetEliminator(self, a: A.SetEliminator) -> None:
         self.eliminator = a.position
-        self._emit("correction", f"Eliminator set under {field_name(a.position)}",
-                   correction="set-eliminator", position=field_name(a.position))
+        self._emit(
+            "correction",
+            f"Eliminator set under {field_name(a.position)}",
+            correction="set-eliminator",
+            position=field_name(a.position),
+        )
 
     def _finish(self, winners: list[int], reason: str) -> None:
         self.winners = winners
         self.end_reason = reason
         self.phase = "game_over"
         names = " and ".join(self.colours[s] for s in winners)
-        self._emit("game_over", f"{names} win{'s' if len(winners) == 1 else ''}: {reason}",
-                   winners=list(winners), reason=reason)
+        self._emit(
+            "game_over",
+            f"{names} win{'s' if len(winners) == 1 else ''}: {reason}",
+            winners=list(winners),
+            reason=reason,
+        )
 
     # ------------------------------------------------------------------ rejections
 
@@ -526,8 +602,10 @@ class AssistState:
         if phase == "game_over":
             return "rule 12 (end of game)", f"the game is over ({self.end_reason})"
         if type(action) not in ASSIST_ACTION_TYPES.values():
-            return "assist mode", (f"{action.kind} is not an assist-mode action: the players "
-                                   f"handle figures and cards by hand; legal now: {legal}")
+            return "assist mode", (
+                f"{action.kind} is not an assist-mode action: the players "
+                f"handle figures and cards by hand; legal now: {legal}"
+            )
         if action.is_chance != self.is_chance_node:
             if self.is_chance_node:
                 return "chance", f"{now}: apply one of the chance outcomes"
@@ -564,14 +642,17 @@ class AssistState:
     def _specific(self, action: Action, now: str) -> tuple[str, str] | None:
         phase = self.phase
         if isinstance(action, CardExtra):
-            return "rule 6 (cards)", ("a card's extra action is declared once per turn, when "
-                                      f"movement is done and before the Doom roll; {now}")
+            return "rule 6 (cards)", (
+                "a card's extra action is declared once per turn, when "
+                f"movement is done and before the Doom roll; {now}"
+            )
         if isinstance(action, A.Continue):
             return "turn order", f"continue ends the movement phase; {now}"
         if isinstance(action, A.MoveEliminator):
             if phase != "move_eliminator":
                 return "rule 8 (move Eliminator)", (
-                    f"the Eliminator moves only when the Doom die says so; {now}")
+                    f"the Eliminator moves only when the Doom die says so; {now}"
+                )
             targets = ", ".join(field_name(c) for c in self.eliminator_targets())
             pos = action.position
             if pos == self.eliminator:
@@ -582,11 +663,13 @@ class AssistState:
                 why = f"{field_name(pos)} is not next to {field_name(self.eliminator)}"
             return "rule 8 (move Eliminator)", (
                 f"{why}; the Eliminator moves one position (also diagonally) under a field, "
-                f"never under a hole: choose {targets}")
+                f"never under a hole: choose {targets}"
+            )
         if isinstance(action, A.ChooseAction):
             if phase == "choose" and action.face == "battle_royale":
-                return "rule 13 (two players)", ("no Battle Royale in the first 3 turns: choose "
-                                                 "move_eliminator or explosion")
+                return "rule 13 (two players)", (
+                    "no Battle Royale in the first 3 turns: choose move_eliminator or explosion"
+                )
             if phase == "choose":
                 return "rule 10 (free choice)", "choose battle_royale, move_eliminator or explosion"
             return "rule 10 (free choice)", f"a Doom action is chosen after free choice; {now}"
@@ -601,15 +684,19 @@ class AssistState:
                 return "rule 11 (players out)", f"{self.colours[action.seat]} is already out"
             return "rule 11 (players out)", (
                 "players are declared out while the table waits for the players (movement, a "
-                f"Battle Royale, the clear-up after an explosion); {now}")
+                f"Battle Royale, the clear-up after an explosion); {now}"
+            )
         if isinstance(action, DeclareWinner):
             return "rule 12 (end of game)", (
                 "the players name the winner while the table waits for them (movement, a Battle "
-                f"Royale, the clear-up after an explosion, only the centre left); {now}")
+                f"Royale, the clear-up after an explosion, only the centre left); {now}"
+            )
         if isinstance(action, A.RemoveField | A.SetEliminator):
             if phase not in _CORRECTION_PHASES:
-                return "corrections", ("corrections are entered during movement or the clear-up "
-                                       f"after an explosion; {now}")
+                return "corrections", (
+                    "corrections are entered during movement or the clear-up "
+                    f"after an explosion; {now}"
+                )
             if isinstance(action, A.SetEliminator):
                 where = field_name(action.position)
                 return "corrections", f"the Eliminator is already under {where}"

@@ -114,7 +114,8 @@ class BattleRoyaleConfig:
         return {
             "players": self.players,
             "colours": list(self.colours),
-            "layout": self.arena_layout.draw() if self.layout not in self.data.layouts
+            "layout": self.arena_layout.draw()
+            if self.layout not in self.data.layouts
             else self.layout,
             "start_player": self.start_player,
             "abilities": self.abilities,
@@ -125,8 +126,16 @@ class BattleRoyaleConfig:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> BattleRoyaleConfig:
-        known = {"players", "colours", "layout", "start_player", "abilities",
-                 "special_actions", "data_file", "doom_die"}
+        known = {
+            "players",
+            "colours",
+            "layout",
+            "start_player",
+            "abilities",
+            "special_actions",
+            "data_file",
+            "doom_die",
+        }
         unknown = set(data) - known
         if unknown:
             raise ConfigError(f"unknown config key(s) {sorted(unknown)}; known: {sorted(known)}")

@@ -167,8 +167,12 @@ def parse_data(data: Any, source: str) -> BattleRoyaleData:
         if effect not in (None, "reroll"):
             raise DataError(f"{where}: 'effect' must be 'reroll' or absent, got {effect!r}")
         specials.append(
-            SpecialAction(id=c["id"], title=str(c.get("title", c["id"])),
-                          cost=_int(c, "cost", where, 0, 99), effect=effect)
+            SpecialAction(
+                id=c["id"],
+                title=str(c.get("title", c["id"])),
+                cost=_int(c, "cost", where, 0, 99),
+                effect=effect,
+            )
         )
     if len(specials) < 3:
         raise DataError(f"{source}: at least 3 special actions are needed (3 lie face up)")

@@ -57,10 +57,13 @@ def why_illegal(state: BattleRoyaleState, action: A.Action) -> tuple[str, str]:
         return "rule 12 (end of game)", f"the game is over ({state.end_reason})"
     if action.is_chance != state.is_chance_node:
         if state.is_chance_node:
-            return "chance", (f"now {PHASE_TEXT[phase]}: apply one of the chance outcomes "
-                              f"({_legal_kinds(state)})")
-        return "chance", (f"{action.kind} is a die or card outcome, but now "
-                          f"{PHASE_TEXT[phase]}; legal now: {_legal_kinds(state)}")
+            return "chance", (
+                f"now {PHASE_TEXT[phase]}: apply one of the chance outcomes ({_legal_kinds(state)})"
+            )
+        return "chance", (
+            f"{action.kind} is a die or card outcome, but now "
+            f"{PHASE_TEXT[phase]}; legal now: {_legal_kinds(state)}"
+        )
     malformed = _malformed(state, action)
     if malformed:
         return "action format", malformed
@@ -92,8 +95,10 @@ def _specific(state: BattleRoyaleState, action: A.Action) -> tuple[str, str] | N
         return "chance", f"{action.notation} is not an outcome of this chance node"
     if isinstance(action, A.PlayCard) and phase == "turn_start":
         hand = ", ".join(state.hand(state.active)) or "no cards"
-        return "rule 6 (cards)", (f"{colour_names[state.active]} has no card {action.card!r} "
-                                  f"in hand; the hand holds: {hand}")
+        return "rule 6 (cards)", (
+            f"{colour_names[state.active]} has no card {action.card!r} "
+            f"in hand; the hand holds: {hand}"
+        )
     if isinstance(action, A.StartFigure) and phase == "move":
         return _why_start_figure(state, action)
     if isinstance(action, A.Step) and phase == "figure":
@@ -112,12 +117,14 @@ def _specific(state: BattleRoyaleState, action: A.Action) -> tuple[str, str] | N
         options = ", ".join(colour_names[k] for k in allowed)
         return "rule 7 (Battle Royale)", (
             f"{colour_names[seat]} must capture a colour without the majority that is on the "
-            f"field: {options}")
+            f"field: {options}"
+        )
     if isinstance(action, A.MoveEliminator) and phase == "move_eliminator":
         targets = ", ".join(field_name(c) for c in sorted(state.eliminator_targets()))
         return "rule 8 (move Eliminator)", (
             f"the Eliminator moves one position (also diagonally) under a field, not under a "
-            f"hole: choose {targets}")
+            f"hole: choose {targets}"
+        )
     if isinstance(action, A.ChooseAction) and phase == "choose":
         if action.face == "battle_royale":
             return "rule 13 (two players)", "no Battle Royale in the first 3 turns"
@@ -127,12 +134,16 @@ def _specific(state: BattleRoyaleState, action: A.Action) -> tuple[str, str] | N
     if action.is_correction and phase in ("blast", "special_effect"):
         if isinstance(action, A.RemoveField) and action.field == CENTRE:
             return "rule 9 (explosion)", "the centre field never leaves the arena"
-        return "corrections", (f"{action.notation} does not match the arena: check the field "
-                               "exists and holds that colour, and shift only to a neighbouring "
-                               "field")
+        return "corrections", (
+            f"{action.notation} does not match the arena: check the field "
+            "exists and holds that colour, and shift only to a neighbouring "
+            "field"
+        )
     if action.is_correction:
-        return "corrections", ("corrections are entered after an explosion or a special "
-                               f"action; now {PHASE_TEXT.get(phase, phase)}")
+        return "corrections", (
+            "corrections are entered after an explosion or a special "
+            f"action; now {PHASE_TEXT.get(phase, phase)}"
+        )
     return None
 
 
@@ -142,14 +153,15 @@ def _why_start_figure(state: BattleRoyaleState, a: A.StartFigure) -> tuple[str, 
     assert card is not None
     k = state.colour_index(a.colour)
     if k != state.active and not card.any_colour:
-        return rule, (f"this card moves only {state.colours[state.active]} figures, "
-                      f"not {a.colour}")
+        return rule, (f"this card moves only {state.colours[state.active]} figures, not {a.colour}")
     if not state.present[a.field]:
         return rule, f"{field_name(a.field)} is a hole"
     if state.counts[a.field][k] == 0:
         return rule, f"no {a.colour} figure stands on {field_name(a.field)}"
-    return rule, (f"every {a.colour} figure on {field_name(a.field)} has already moved this "
-                  "turn, or it has no field to step to")
+    return rule, (
+        f"every {a.colour} figure on {field_name(a.field)} has already moved this "
+        "turn, or it has no field to step to"
+    )
 
 
 def _why_step(state: BattleRoyaleState, a: A.Step) -> tuple[str, str]:
@@ -166,8 +178,10 @@ def _why_step(state: BattleRoyaleState, a: A.Step) -> tuple[str, str]:
         return rule, f"{a.direction} from {field_name(fig[0])} leaves the arena"
     if not state.present[to]:
         return rule, f"{field_name(to)} is a hole; figures never move onto or across a hole"
-    return rule, (f"this figure has already been on {field_name(to)} this turn; a figure never "
-                  "enters a field twice in one turn")
+    return rule, (
+        f"this figure has already been on {field_name(to)} this turn; a figure never "
+        "enters a field twice in one turn"
+    )
 
 
 def _why_special(state: BattleRoyaleState, a: A.UseSpecial) -> tuple[str, str]:
@@ -180,8 +194,10 @@ def _why_special(state: BattleRoyaleState, a: A.UseSpecial) -> tuple[str, str]:
         return rule, "one special action per turn, and this turn's is used"
     special = state.config.data.special(a.card)
     if state.prisoner_total(state.active) < special.cost:
-        return rule, (f"{special.title} costs {special.cost} prisoner(s); "
-                      f"{state.colours[state.active]} has {state.prisoner_total(state.active)}")
+        return rule, (
+            f"{special.title} costs {special.cost} prisoner(s); "
+            f"{state.colours[state.active]} has {state.prisoner_total(state.active)}"
+        )
     if special.effect == "reroll":
         return rule, "a reroll is used in the Doom phase, right after the roll"
     return rule, "special actions are used right before or right after movement"

@@ -39,8 +39,15 @@ FIGURES_PER_COLOUR = 21
 NEUTRAL_PER_FIELD = 2
 NO_BATTLE_ROYALE_TURNS = 3  # two players: no Battle Royale in the first 3 turns
 
-CHANCE_PHASES = {"start_player", "reveal_ability", "reveal_special", "deal", "draw_card",
-                 "doom_roll", "extra_roll"}
+CHANCE_PHASES = {
+    "start_player",
+    "reveal_ability",
+    "reveal_special",
+    "deal",
+    "draw_card",
+    "doom_roll",
+    "extra_roll",
+}
 CORRECTION_PHASES = {"blast", "special_effect"}
 
 
@@ -285,7 +292,8 @@ class BattleRoyaleState:
         if fig is None or card is None or fig[2] >= card.steps:
             return []
         return [
-            (d, n) for d, n in neighbours(fig[0], card.diagonal)
+            (d, n)
+            for d, n in neighbours(fig[0], card.diagonal)
             if self.present[n] and n not in fig[3]
         ]
 
@@ -307,7 +315,8 @@ class BattleRoyaleState:
                     acts.append(A.KnockOff(cell, self.colours[k]))
                     acts.extend(
                         A.ShiftFigure(cell, self.colours[k], to)
-                        for _, to in neighbours(cell, True) if self.present[to]
+                        for _, to in neighbours(cell, True)
+                        if self.present[to]
                     )
             if cell != CENTRE:
                 acts.append(A.RemoveField(cell))
@@ -377,8 +386,9 @@ class BattleRoyaleState:
     def _do_PickAbility(self, a: A.PickAbility) -> None:
         seat = self.current_player
         self.abilities[seat] = a.card
-        self._emit("ability_picked", f"{self.colours[seat]} takes ability {a.card}",
-                   seat=seat, card=a.card)
+        self._emit(
+            "ability_picked", f"{self.colours[seat]} takes ability {a.card}", seat=seat, card=a.card
+        )
         self._advance_setup()
 
     def _do_RevealSpecial(self, a: A.RevealSpecial) -> None:
@@ -406,15 +416,20 @@ class BattleRoyaleState:
         self.special_used = False
         self.doom_stage = None
         self.phase = "turn_start"
-        self._emit("turn_started", f"turn {self.turn}: {self.colours[seat]}",
-                   seat=seat, turn=self.turn)
+        self._emit(
+            "turn_started", f"turn {self.turn}: {self.colours[seat]}", seat=seat, turn=self.turn
+        )
 
     def _do_PlayCard(self, a: A.PlayCard) -> None:
         self.hands[self.active][a.card] -= 1
         self.card = a.card
         self.phase = "move"
-        self._emit("card_played", f"{self.colours[self.active]} plays "
-                   f"{self._cards[a.card].describe()}", seat=self.active, card=a.card)
+        self._emit(
+            "card_played",
+            f"{self.colours[self.active]} plays {self._cards[a.card].describe()}",
+            seat=self.active,
+            card=a.card,
+        )
 
     def _do_StartFigure(self, a: A.StartFigure) -> None:
         k = self.colour_index(a.colour)
@@ -433,8 +448,13 @@ class BattleRoyaleState:
         fig[2] += 1
         fig[3].add(to)
         fig[4] = a.direction
-        self._emit("figure_stepped", f"{self.colours[k]} {field_name(cell)} -> {field_name(to)}",
-                   colour=self.colours[k], **{"from": field_name(cell)}, to=field_name(to))
+        self._emit(
+            "figure_stepped",
+            f"{self.colours[k]} {field_name(cell)} -> {field_name(to)}",
+            colour=self.colours[k],
+            **{"from": field_name(cell)},
+            to=field_name(to),
+        )
         if not self._figure_steps():
             self._stop_figure()
 
@@ -446,9 +466,15 @@ class BattleRoyaleState:
         assert fig is not None
         cell, k, steps, _, direction, start = fig
         self.figure = None
-        self._emit("figure_moved", f"{self.colours[k]} {field_name(start)} -> {field_name(cell)}"
-                   f" ({steps} step{'s' if steps > 1 else ''})", colour=self.colours[k],
-                   **{"from": field_name(start)}, to=field_name(cell), steps=steps)
+        self._emit(
+            "figure_moved",
+            f"{self.colours[k]} {field_name(start)} -> {field_name(cell)}"
+            f" ({steps} step{'s' if steps > 1 else ''})",
+            colour=self.colours[k],
+            **{"from": field_name(start)},
+            to=field_name(cell),
+            steps=steps,
+        )
         self.moved[(cell, k)] = self.moved.get((cell, k), 0) + 1
         self.figures_moved += 1
         if self.field_total(cell) > self.capacity:
@@ -496,14 +522,26 @@ class BattleRoyaleState:
                 self.prisoners[self.active][k] += 1
                 fate = "prisoner"
             where = "off the arena" if to is None else f"into the hole at {field_name(to)}"
-            self._emit("figure_pushed", f"{colour} pushed from {field_name(cell)} {where} ({fate})",
-                       colour=colour, **{"from": field_name(cell)}, to=None, fate=fate)
+            self._emit(
+                "figure_pushed",
+                f"{colour} pushed from {field_name(cell)} {where} ({fate})",
+                colour=colour,
+                **{"from": field_name(cell)},
+                to=None,
+                fate=fate,
+            )
             return
         self.counts[to][k] += 1
         if was_moved:
             self.moved[(to, k)] = self.moved.get((to, k), 0) + 1
-        self._emit("figure_pushed", f"{colour} pushed {field_name(cell)} -> {field_name(to)}",
-                   colour=colour, **{"from": field_name(cell)}, to=field_name(to), fate="field")
+        self._emit(
+            "figure_pushed",
+            f"{colour} pushed {field_name(cell)} -> {field_name(to)}",
+            colour=colour,
+            **{"from": field_name(cell)},
+            to=field_name(to),
+            fate="field",
+        )
         if self.field_total(to) > self.capacity:
             self.push_stack.append([to, direction, k, was_moved])
 
@@ -526,8 +564,9 @@ class BattleRoyaleState:
         self.discards[seat][self.card] += 1
         if not any(self.draw_piles[seat].values()):
             self.draw_piles[seat], self.discards[seat] = self.discards[seat], self.draw_piles[seat]
-            self._emit("pile_reshuffled", f"{self.colours[seat]} reshuffles the discards",
-                       seat=seat)
+            self._emit(
+                "pile_reshuffled", f"{self.colours[seat]} reshuffles the discards", seat=seat
+            )
         self.phase = "draw_card"
 
     def _after_draw(self) -> None:
@@ -549,9 +588,14 @@ class BattleRoyaleState:
         special = self.config.data.special(a.card)
         self._pay(special.cost)
         self.special_used = True
-        self._emit("special_used", f"{self.colours[self.active]} uses {special.title}",
-                   seat=self.active, card=a.card, cost=special.cost,
-                   by_hand=special.effect is None)
+        self._emit(
+            "special_used",
+            f"{self.colours[self.active]} uses {special.title}",
+            seat=self.active,
+            card=a.card,
+            cost=special.cost,
+            by_hand=special.effect is None,
+        )
         if self.phase == "reroll_choice":
             self.pending_face = None
             self.phase = "doom_roll"
@@ -573,8 +617,12 @@ class BattleRoyaleState:
         card = self.card_in_play()
         if card is not None and card.extra and self.doom_stage is None:
             self.doom_stage = "extra"
-            self._emit("doom_action", f"the card's extra action: {card.extra}",
-                       face=card.extra, source="card")
+            self._emit(
+                "doom_action",
+                f"the card's extra action: {card.extra}",
+                face=card.extra,
+                source="card",
+            )
             self._run_doom_action(card.extra)
         else:
             self.doom_stage = "roll"
@@ -590,8 +638,9 @@ class BattleRoyaleState:
         self._run_doom_action(a.face)
 
     def _do_ExtraRoll(self, a: A.ExtraRoll) -> None:
-        self._emit("doom_rolled", f"extra Doom die: {a.face.replace('_', ' ')}",
-                   face=a.face, extra=True)
+        self._emit(
+            "doom_rolled", f"extra Doom die: {a.face.replace('_', ' ')}", face=a.face, extra=True
+        )
         if a.face == "explosion":
             self._run_doom_action("explosion")
         else:
@@ -599,8 +648,12 @@ class BattleRoyaleState:
             self._doom_done()
 
     def _do_ChooseAction(self, a: A.ChooseAction) -> None:
-        self._emit("doom_action", f"{self.colours[self.active]} chooses {a.face}", face=a.face,
-                   source="choice")
+        self._emit(
+            "doom_action",
+            f"{self.colours[self.active]} chooses {a.face}",
+            face=a.face,
+            source="choice",
+        )
         self._run_doom_action(a.face)
 
     def _run_doom_action(self, face: str) -> None:
@@ -608,8 +661,7 @@ class BattleRoyaleState:
             self.phase = "choose"
         elif face == "battle_royale":
             if self._battle_royale_suspended():
-                self._emit("nothing_happens",
-                           "two players: no Battle Royale in the first 3 turns")
+                self._emit("nothing_happens", "two players: no Battle Royale in the first 3 turns")
                 self._doom_done()
             else:
                 self.br_cell = -1
@@ -624,8 +676,7 @@ class BattleRoyaleState:
         elif face == "explosion":
             if not self.explosion_armed():
                 where = "the centre" if self.eliminator == CENTRE else "a hole"
-                self._emit("nothing_happens",
-                           f"the Eliminator is under {where}: move it instead")
+                self._emit("nothing_happens", f"the Eliminator is under {where}: move it instead")
                 self._run_doom_action("move_eliminator")
                 return
             self._explode()
@@ -639,18 +690,25 @@ class BattleRoyaleState:
     def _do_MoveEliminator(self, a: A.MoveEliminator) -> None:
         old = self.eliminator
         self.eliminator = a.position
-        self._emit("eliminator_moved",
-                   f"Eliminator {field_name(old)} -> {field_name(a.position)}",
-                   **{"from": field_name(old)}, to=field_name(a.position))
+        self._emit(
+            "eliminator_moved",
+            f"Eliminator {field_name(old)} -> {field_name(a.position)}",
+            **{"from": field_name(old)},
+            to=field_name(a.position),
+        )
         self._doom_done()
 
     def _explode(self) -> None:
         cell = self.eliminator
-        self._emit("explosion_armed", f"explosion under {field_name(cell)}: fire the Eliminator",
-                   field=field_name(cell))
+        self._emit(
+            "explosion_armed",
+            f"explosion under {field_name(cell)}: fire the Eliminator",
+            field=field_name(cell),
+        )
         lost = self._remove_field(cell)
-        self._emit("field_exploded", f"{field_name(cell)} explodes", field=field_name(cell),
-                   figures=lost)
+        self._emit(
+            "field_exploded", f"{field_name(cell)} explodes", field=field_name(cell), figures=lost
+        )
         self._collapse()
 
     def _remove_field(self, cell: int) -> dict[str, int]:
@@ -674,8 +732,7 @@ class BattleRoyaleState:
             for colour, n in self._remove_field(cell).items():
                 lost[colour] = lost.get(colour, 0) + n
         names = [field_name(c) for c in loose]
-        self._emit("fields_collapsed", f"collapsed: {', '.join(names)}", fields=names,
-                   figures=lost)
+        self._emit("fields_collapsed", f"collapsed: {', '.join(names)}", fields=names, figures=lost)
 
     def _doom_done(self) -> None:
         if self.doom_stage == "extra":
@@ -750,9 +807,13 @@ class BattleRoyaleState:
                 row[loser] -= 1
                 self.arena_total[loser] -= 1
                 self.box[loser] += 1
-                self._emit("figure_lost", f"neutral majority on {field_name(cell)}: "
-                           f"{self.colours[loser]} loses a figure to the box",
-                           field=field_name(cell), colour=self.colours[loser])
+                self._emit(
+                    "figure_lost",
+                    f"neutral majority on {field_name(cell)}: "
+                    f"{self.colours[loser]} loses a figure to the box",
+                    field=field_name(cell),
+                    colour=self.colours[loser],
+                )
                 return
             seat = next(k for k in majority if k != self.neutral)
             other = 1 - seat
@@ -769,9 +830,13 @@ class BattleRoyaleState:
         self.arena_total[k] -= 1
         self.prisoners[seat][k] += 1
         self.br_queue.pop(0)
-        self._emit("captured", f"{self.colours[seat]} captures {self.colours[k]} on "
-                   f"{field_name(cell)}", seat=seat, colour=self.colours[k],
-                   field=field_name(cell))
+        self._emit(
+            "captured",
+            f"{self.colours[seat]} captures {self.colours[k]} on {field_name(cell)}",
+            seat=seat,
+            colour=self.colours[k],
+            field=field_name(cell),
+        )
 
     def _do_Capture(self, a: A.Capture) -> None:
         self._capture(self.br_queue[0][0], self.colour_index(a.colour))
@@ -789,30 +854,49 @@ class BattleRoyaleState:
         self.counts[a.field][k] -= 1
         self.arena_total[k] -= 1
         self.box[k] += 1
-        self._emit("correction", f"{a.colour} knocked off {field_name(a.field)} (box)",
-                   correction="knockoff", field=field_name(a.field), colour=a.colour)
+        self._emit(
+            "correction",
+            f"{a.colour} knocked off {field_name(a.field)} (box)",
+            correction="knockoff",
+            field=field_name(a.field),
+            colour=a.colour,
+        )
         self._check_end()
 
     def _do_ShiftFigure(self, a: A.ShiftFigure) -> None:
         k = self.colour_index(a.colour)
         self.counts[a.field][k] -= 1
         self.counts[a.to][k] += 1
-        self._emit("correction", f"{a.colour} set from {field_name(a.field)} on "
-                   f"{field_name(a.to)}", correction="shift", field=field_name(a.field),
-                   colour=a.colour, to=field_name(a.to))
+        self._emit(
+            "correction",
+            f"{a.colour} set from {field_name(a.field)} on {field_name(a.to)}",
+            correction="shift",
+            field=field_name(a.field),
+            colour=a.colour,
+            to=field_name(a.to),
+        )
         self._check_end()
 
     def _do_RemoveField(self, a: A.RemoveField) -> None:
         lost = self._remove_field(a.field)
-        self._emit("correction", f"field {field_name(a.field)} removed", correction="remove",
-                   field=field_name(a.field), figures=lost)
+        self._emit(
+            "correction",
+            f"field {field_name(a.field)} removed",
+            correction="remove",
+            field=field_name(a.field),
+            figures=lost,
+        )
         self._collapse()
         self._check_end()
 
     def _do_SetEliminator(self, a: A.SetEliminator) -> None:
         self.eliminator = a.position
-        self._emit("correction", f"Eliminator set under {field_name(a.position)}",
-                   correction="set-eliminator", position=field_name(a.position))
+        self._emit(
+            "correction",
+            f"Eliminator set under {field_name(a.position)}",
+            correction="set-eliminator",
+            position=field_name(a.position),
+        )
 
     def _do_EndCorrections(self, a: A.EndCorrections) -> None:
         back, self.corrections_return = self.corrections_return, None
@@ -832,19 +916,25 @@ class BattleRoyaleState:
         for seat in range(self.players):
             if not self.out[seat] and self.arena_total[seat] == 0:
                 self.out[seat] = True
-                self._emit("player_out", f"{self.colours[seat]} has no figure left in the arena",
-                           seat=seat)
+                self._emit(
+                    "player_out", f"{self.colours[seat]} has no figure left in the arena", seat=seat
+                )
         alive = [s for s in range(self.players) if self.arena_total[s] > 0]
         if not alive:
-            self._finish(self._best(range(self.players), self.prisoner_total),
-                         "no player figure is left: most prisoners wins")
+            self._finish(
+                self._best(range(self.players), self.prisoner_total),
+                "no player figure is left: most prisoners wins",
+            )
         elif len(alive) == 1:
             self._finish(alive, f"only {self.colours[alive[0]]} is left in the arena")
         elif sum(self.arena_total) == sum(self.counts[CENTRE]):
             on_centre = self._best(range(self.players), lambda s: self.counts[CENTRE][s])
             winners = self._best(on_centre, self.prisoner_total)
-            self._finish(winners, "every figure left stands on the centre: most figures there "
-                         "wins, then most prisoners")
+            self._finish(
+                winners,
+                "every figure left stands on the centre: most figures there "
+                "wins, then most prisoners",
+            )
         return self.phase == "game_over"
 
     @staticmethod
@@ -862,8 +952,12 @@ class BattleRoyaleState:
         self.br_queue = []
         self._legal = None
         names = " and ".join(self.colours[s] for s in winners)
-        self._emit("game_over", f"{names} win{'s' if len(winners) == 1 else ''}: {reason}",
-                   winners=winners, reason=reason)
+        self._emit(
+            "game_over",
+            f"{names} win{'s' if len(winners) == 1 else ''}: {reason}",
+            winners=winners,
+            reason=reason,
+        )
 
     # ------------------------------------------------------------------ snapshots
 
@@ -894,9 +988,16 @@ class BattleRoyaleState:
             "card": self.card,
             "figures_moved": self.figures_moved,
             "moved": sorted([list(k) + [v] for k, v in self.moved.items() if v]),
-            "figure": None if self.figure is None else [
-                self.figure[0], self.figure[1], self.figure[2], sorted(self.figure[3]),
-                self.figure[4], self.figure[5]],
+            "figure": None
+            if self.figure is None
+            else [
+                self.figure[0],
+                self.figure[1],
+                self.figure[2],
+                sorted(self.figure[3]),
+                self.figure[4],
+                self.figure[5],
+            ],
             "push_stack": [list(e) for e in self.push_stack],
             "doom_stage": self.doom_stage,
             "pending_face": self.pending_face,

@@ -48,7 +48,20 @@ GAME = GameInfo(
 )
 
 __all__ = [
-    "CHANCE", "COLOURS", "GAME", "KINDS", "TERMINAL", "Action", "ActionFormatError",
-    "ConfigError", "Event", "GladiatorenConfig", "GladiatorenState", "IllegalActionError",
-    "action_from_dict", "new_game", "parse_action", "replay",
+    "CHANCE",
+    "COLOURS",
+    "GAME",
+    "KINDS",
+    "TERMINAL",
+    "Action",
+    "ActionFormatError",
+    "ConfigError",
+    "Event",
+    "GladiatorenConfig",
+    "GladiatorenState",
+    "IllegalActionError",
+    "action_from_dict",
+    "new_game",
+    "parse_action",
+    "replay",
 ]

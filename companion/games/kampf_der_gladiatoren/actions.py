@@ -161,8 +161,19 @@ class GiveUp(Action):
 
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.kind: cls
-    for cls in (DrawAnimal, Roll, PlaceCarrier, AddGladiator, PlaceAnimal, Challenge,
-                UseAnimal, Net, Reroll, Keep, GiveUp)
+    for cls in (
+        DrawAnimal,
+        Roll,
+        PlaceCarrier,
+        AddGladiator,
+        PlaceAnimal,
+        Challenge,
+        UseAnimal,
+        Net,
+        Reroll,
+        Keep,
+        GiveUp,
+    )
 }
 
 _FIELD_NAMES = {"field", "team", "to", "target"}
@@ -191,7 +202,8 @@ def _convert(cls: type[Action], name: str, raw: Any) -> Any:
         text = str(raw).lower()
         if text not in KINDS:
             raise ActionFormatError(
-                f"{kind}: a gladiator kind is one of {', '.join(KINDS)}, got {raw!r}")
+                f"{kind}: a gladiator kind is one of {', '.join(KINDS)}, got {raw!r}"
+            )
         return text
     if name == "animal":
         if not isinstance(raw, str) or not raw:
@@ -203,8 +215,7 @@ def _convert(cls: type[Action], name: str, raw: Any) -> Any:
         try:
             value = int(raw)
         except (TypeError, ValueError):
-            raise ActionFormatError(f"{kind}: {name} must be a whole number, got {raw!r}") \
-                from None
+            raise ActionFormatError(f"{kind}: {name} must be a whole number, got {raw!r}") from None
         if value < 0:
             raise ActionFormatError(f"{kind}: {name} must be 0 or more, got {value}")
         return value
@@ -225,8 +236,11 @@ def _parse_special(cls: type[Action], args: list[str]) -> Action | None:
         if len(args) != 2:
             raise ActionFormatError(f"challenge takes 2 values: {_USAGE['challenge']}")
         team, _, to = args[0].partition(">")
-        return Challenge(_convert(cls, "team", team), _convert(cls, "to", to or team),
-                         _convert(cls, "target", args[1]))
+        return Challenge(
+            _convert(cls, "team", team),
+            _convert(cls, "to", to or team),
+            _convert(cls, "target", args[1]),
+        )
     if cls is GiveUp:
         if len(args) not in (1, 2) or (len(args) == 2 and args[1].lower() != "inactive"):
             raise ActionFormatError(f"give takes a kind and maybe 'inactive': {_USAGE['give']}")
@@ -236,5 +250,11 @@ def _parse_special(cls: type[Action], args: list[str]) -> Action | None:
 
 def parse_action(text: str) -> Action:
     """Read the notation: ``carrier E sword``, ``challenge E>H L``, ``give sword inactive``."""
-    return base.parse_action(text, ACTION_TYPES, _convert, example="'challenge E I' or 'keep'",
-                             show_usage=lambda cls: _USAGE[cls.kind], special=_parse_special)
+    return base.parse_action(
+        text,
+        ACTION_TYPES,
+        _convert,
+        example="'challenge E I' or 'keep'",
+        show_usage=lambda cls: _USAGE[cls.kind],
+        special=_parse_special,
+    )

@@ -62,7 +62,8 @@ class PolicyBot:
             assert c.roll is not None
             striker = odds.fighter_from_state(state, c.striker)
             target = odds.fighter_from_state(state, 1 - c.striker)
-            again = odds.should_reroll(striker, target, c.roll, c.strikes == 0,
-                                       state.config.die_faces())
+            again = odds.should_reroll(
+                striker, target, c.roll, c.strikes == 0, state.config.die_faces()
+            )
             return A.Reroll() if again else A.Keep()
         return self.rng.choice(state.legal_actions())

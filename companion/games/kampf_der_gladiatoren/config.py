@@ -65,21 +65,30 @@ class GladiatorenConfig:
     _position: Position | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.players, int) or isinstance(self.players, bool) \
-                or not 2 <= self.players <= 5:
+        if (
+            not isinstance(self.players, int)
+            or isinstance(self.players, bool)
+            or not 2 <= self.players <= 5
+        ):
             raise ConfigError(f"players must be 2, 3, 4 or 5, got {self.players!r}")
         colours = tuple(self.colours) or COLOURS[: self.players]
         if len(colours) != self.players or len(set(colours)) != len(colours):
             raise ConfigError(
-                f"colours must name {self.players} different colours, got {list(colours)}")
+                f"colours must name {self.players} different colours, got {list(colours)}"
+            )
         unknown = [c for c in colours if c not in COLOURS]
         if unknown:
             raise ConfigError(f"unknown colour(s) {unknown}; choose from {', '.join(COLOURS)}")
         object.__setattr__(self, "colours", colours)
-        if not isinstance(self.start_player, int) or isinstance(self.start_player, bool) \
-                or not 0 <= self.start_player < self.players:
-            raise ConfigError(f"start_player must be a seat 0..{self.players - 1} (the oldest "
-                              f"player), got {self.start_player!r}")
+        if (
+            not isinstance(self.start_player, int)
+            or isinstance(self.start_player, bool)
+            or not 0 <= self.start_player < self.players
+        ):
+            raise ConfigError(
+                f"start_player must be a seat 0..{self.players - 1} (the oldest "
+                f"player), got {self.start_player!r}"
+            )
         try:
             data = load_data(self.data_file)
         except DataError as exc:
@@ -89,8 +98,9 @@ class GladiatorenConfig:
         if self.position is not None:
             raw = json.loads(self.position) if isinstance(self.position, str) else self.position
             object.__setattr__(self, "_position", self._parse_position(raw))
-            object.__setattr__(self, "position",
-                               json.dumps(raw, sort_keys=True, separators=(",", ":")))
+            object.__setattr__(
+                self, "position", json.dumps(raw, sort_keys=True, separators=(",", ":"))
+            )
 
     @property
     def data(self) -> GladiatorenData:
@@ -113,8 +123,10 @@ class GladiatorenConfig:
         except DiceError as exc:
             raise ConfigError(str(exc)) from None
         if set(dist) != set(STAR_FACES):
-            raise ConfigError(f"die {self.die!r} must have exactly the faces "
-                              f"{', '.join(STAR_FACES)}, has {', '.join(sorted(dist))}")
+            raise ConfigError(
+                f"die {self.die!r} must have exactly the faces "
+                f"{', '.join(STAR_FACES)}, has {', '.join(sorted(dist))}"
+            )
         return (dist[STAR_FACES[0]], dist[STAR_FACES[1]], dist[STAR_FACES[2]])
 
     # -- a start position ---------------------------------------------------------------
@@ -126,8 +138,9 @@ class GladiatorenConfig:
             raise ConfigError("position must be an object with 'teams' (and 'animals', ...)")
         known = {"teams", "animals", "defeated", "stables", "active"}
         if set(raw) - known:
-            raise ConfigError(f"unknown position key(s) {sorted(set(raw) - known)}; known: "
-                              f"{sorted(known)}")
+            raise ConfigError(
+                f"unknown position key(s) {sorted(set(raw) - known)}; known: {sorted(known)}"
+            )
         used: dict[int, str] = {}
 
         def place(fid: Any, what: str) -> int:
@@ -138,16 +151,21 @@ class GladiatorenConfig:
             except DataError as exc:
                 raise ConfigError(f"position: {what}: {exc}") from None
             if i in used:
-                raise ConfigError(f"position: {what} and {used[i]} are both on field "
-                                  f"{arena.ids[i]}")
+                raise ConfigError(
+                    f"position: {what} and {used[i]} are both on field {arena.ids[i]}"
+                )
             used[i] = what
             return i
 
         def seat(value: Any, what: str) -> int:
-            if not isinstance(value, int) or isinstance(value, bool) \
-                    or not 0 <= value < self.players:
-                raise ConfigError(f"position: {what} must be a seat 0..{self.players - 1}, "
-                                  f"got {value!r}")
+            if (
+                not isinstance(value, int)
+                or isinstance(value, bool)
+                or not 0 <= value < self.players
+            ):
+                raise ConfigError(
+                    f"position: {what} must be a seat 0..{self.players - 1}, got {value!r}"
+                )
             return value
 
         def stars(value: Any, what: str, high: int) -> int:
@@ -166,15 +184,23 @@ class GladiatorenConfig:
                 raise ConfigError(f"position: {what} must be an object")
             owner = seat(t.get("owner"), f"{what} owner")
             glads = t.get("gladiators")
-            if not isinstance(glads, list) or not 1 <= len(glads) <= TEAM_SIZE \
-                    or not all(g in KINDS for g in glads):
-                raise ConfigError(f"position: {what} needs 'gladiators', 1..{TEAM_SIZE} of "
-                                  f"{', '.join(KINDS)}; got {glads!r}")
+            if (
+                not isinstance(glads, list)
+                or not 1 <= len(glads) <= TEAM_SIZE
+                or not all(g in KINDS for g in glads)
+            ):
+                raise ConfigError(
+                    f"position: {what} needs 'gladiators', 1..{TEAM_SIZE} of "
+                    f"{', '.join(KINDS)}; got {glads!r}"
+                )
             counts = tuple(glads.count(k) for k in KINDS)
             for k, n in enumerate(counts):
                 totals[k] += n
-            teams.append(TeamSpec(owner, place(t.get("field"), what), counts,
-                                  stars(t.get("stars", 0), what, 1)))
+            teams.append(
+                TeamSpec(
+                    owner, place(t.get("field"), what), counts, stars(t.get("stars", 0), what, 1)
+                )
+            )
         animals = []
         taken: set[int] = set()
 
@@ -194,29 +220,35 @@ class GladiatorenConfig:
                 raise ConfigError(f"position: {what} must be an object")
             index = animal(a.get("animal"), what)
             hits = data.animals[index].hits
-            animals.append((index, place(a.get("field"), f"the {data.animals[index].id}"),
-                            stars(a.get("stars", 0), what, hits - 1)))
+            animals.append(
+                (
+                    index,
+                    place(a.get("field"), f"the {data.animals[index].id}"),
+                    stars(a.get("stars", 0), what, hits - 1),
+                )
+            )
         defeated = []
         for i, d in enumerate(raw.get("defeated", [])):
             what = f"defeated animal #{i}"
             if not isinstance(d, dict):
                 raise ConfigError(f"position: {what} must be an object with 'animal' and 'by'")
             by = d.get("by")
-            defeated.append((animal(d.get("animal"), what),
-                             None if by is None else seat(by, f"{what} 'by'")))
+            defeated.append(
+                (animal(d.get("animal"), what), None if by is None else seat(by, f"{what} 'by'"))
+            )
         stables = [[0] * len(KINDS) for _ in range(self.players)]
         raw_stables = raw.get("stables", {})
         if not isinstance(raw_stables, dict):
-            raise ConfigError("position: 'stables' must map seats (\"0\", \"1\") to "
-                              "{kind: count}")
+            raise ConfigError('position: \'stables\' must map seats ("0", "1") to {kind: count}')
         for key, entry in raw_stables.items():
             try:
                 s = seat(int(key), "a stable")
             except ValueError:
                 raise ConfigError(f"position: stable key {key!r} is not a seat number") from None
             if not isinstance(entry, dict) or not set(entry) <= set(KINDS):
-                raise ConfigError(f"position: stable {key} must map kinds ({', '.join(KINDS)}) "
-                                  "to counts")
+                raise ConfigError(
+                    f"position: stable {key} must map kinds ({', '.join(KINDS)}) to counts"
+                )
             for kind, n in entry.items():
                 if not isinstance(n, int) or isinstance(n, bool) or n < 0:
                     raise ConfigError(f"position: stable {key}: {kind} count must be >= 0")
@@ -224,11 +256,13 @@ class GladiatorenConfig:
                 totals[KINDS.index(kind)] += n
         for k, kind in enumerate(KINDS):
             if totals[k] > data.supply[k]:
-                raise ConfigError(f"position uses {totals[k]} {kind} gladiators; the supply "
-                                  f"has {data.supply[k]}")
+                raise ConfigError(
+                    f"position uses {totals[k]} {kind} gladiators; the supply has {data.supply[k]}"
+                )
         active = seat(raw.get("active", self.start_player), "'active'")
-        return Position(tuple(teams), tuple(animals), tuple(defeated),
-                        tuple(tuple(s) for s in stables), active)
+        return Position(
+            tuple(teams), tuple(animals), tuple(defeated), tuple(tuple(s) for s in stables), active
+        )
 
     # -- dict form ------------------------------------------------------------------------
 

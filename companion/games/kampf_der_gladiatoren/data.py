@@ -65,8 +65,12 @@ class Animal:
 
     def describe(self) -> str:
         parts = [f"{self.hits} hit{'s' if self.hits != 1 else ''}"]
-        for n, word in ((self.swords, "sword"), (self.shields, "shield"),
-                        (self.tridents, "trident"), (self.spears, "spear")):
+        for n, word in (
+            (self.swords, "sword"),
+            (self.shields, "shield"),
+            (self.tridents, "trident"),
+            (self.spears, "spear"),
+        ):
             if n:
                 parts.append(f"{n} {word}{'s' if n != 1 else ''}")
         return ", ".join(parts)
@@ -123,8 +127,12 @@ def _parse_arena(data: dict[str, Any], source: str) -> Arena:
             raise DataError(f"{source}: arena field {fid!r} is listed twice (ids ignore case)")
         ids.append(fid)
         where = f"{source}: arena field {fid!r}"
-        positions.append((_whole(f.get("row"), f"{where}: 'row'", 0, 40),
-                          _whole(f.get("col"), f"{where}: 'col'", 0, 80)))
+        positions.append(
+            (
+                _whole(f.get("row"), f"{where}: 'row'", 0, 40),
+                _whole(f.get("col"), f"{where}: 'col'", 0, 80),
+            )
+        )
     if len(set(positions)) != len(positions):
         raise DataError(f"{source}: two arena fields share a screen position (row, col)")
     neighbours: list[tuple[int, ...]] = []
@@ -145,8 +153,10 @@ def _parse_arena(data: dict[str, Any], source: str) -> Arena:
     for a, ns in enumerate(neighbours):
         for b in ns:
             if a not in neighbours[b]:
-                raise DataError(f"{source}: {ids[a]} lists {ids[b]} as a neighbour but {ids[b]} "
-                                f"does not list {ids[a]}: adjacency must be symmetric")
+                raise DataError(
+                    f"{source}: {ids[a]} lists {ids[b]} as a neighbour but {ids[b]} "
+                    f"does not list {ids[a]}: adjacency must be symmetric"
+                )
     seen = {0}
     todo = [0]
     while todo:
@@ -166,23 +176,33 @@ def _parse_animals(data: dict[str, Any], source: str) -> tuple[Animal, ...]:
         raise DataError(f"{source}: animals 'tiles' must be a list of 1..40 animals")
     animals = []
     for i, t in enumerate(tiles):
-        if not isinstance(t, dict) or not isinstance(t.get("id"), str) \
-                or not _ANIMAL_ID.match(t["id"]):
-            raise DataError(f"{source}: animal #{i} needs an 'id' of lower-case letters, digits "
-                            "or _ (starting with a letter)")
+        if (
+            not isinstance(t, dict)
+            or not isinstance(t.get("id"), str)
+            or not _ANIMAL_ID.match(t["id"])
+        ):
+            raise DataError(
+                f"{source}: animal #{i} needs an 'id' of lower-case letters, digits "
+                "or _ (starting with a letter)"
+            )
         where = f"{source}: animal {t['id']!r}"
-        animals.append(Animal(
-            id=t["id"], name=str(t.get("name", t["id"])),
-            hits=_whole(t.get("hits"), f"{where}: 'hits'", 1, 20),
-            swords=_whole(t.get("swords"), f"{where}: 'swords'", 0, 8),
-            shields=_whole(t.get("shields"), f"{where}: 'shields'", 0, 8),
-            tridents=_whole(t.get("tridents"), f"{where}: 'tridents'", 0, 8),
-            spears=_whole(t.get("spears"), f"{where}: 'spears'", 0, 8),
-            source=str(t.get("source", "")),
-        ))
+        animals.append(
+            Animal(
+                id=t["id"],
+                name=str(t.get("name", t["id"])),
+                hits=_whole(t.get("hits"), f"{where}: 'hits'", 1, 20),
+                swords=_whole(t.get("swords"), f"{where}: 'swords'", 0, 8),
+                shields=_whole(t.get("shields"), f"{where}: 'shields'", 0, 8),
+                tridents=_whole(t.get("tridents"), f"{where}: 'tridents'", 0, 8),
+                spears=_whole(t.get("spears"), f"{where}: 'spears'", 0, 8),
+                source=str(t.get("source", "")),
+            )
+        )
         if "nets" in t:
-            raise DataError(f"{where}: animals have no nets (rulebook: 'Tiere haben keine "
-                            "Netzsymbole'); remove 'nets'")
+            raise DataError(
+                f"{where}: animals have no nets (rulebook: 'Tiere haben keine "
+                "Netzsymbole'); remove 'nets'"
+            )
     ids = [a.id for a in animals]
     dupes = sorted({a for a in ids if ids.count(a) > 1})
     if dupes:
@@ -197,23 +217,31 @@ def parse_data(data: Any, source: str) -> GladiatorenData:
     arena = _parse_arena(data, source)
     per_player = _section(data, "carriers", source).get("per_player")
     if not isinstance(per_player, dict) or set(per_player) != {str(n) for n in PLAYER_COUNTS}:
-        raise DataError(f"{source}: carriers 'per_player' must give carriers for each of "
-                        "\"2\", \"3\", \"4\" and \"5\" players")
-    carriers = {int(k): _whole(v, f"{source}: carriers for {k} players", 1, 10)
-                for k, v in per_player.items()}
+        raise DataError(
+            f"{source}: carriers 'per_player' must give carriers for each of "
+            '"2", "3", "4" and "5" players'
+        )
+    carriers = {
+        int(k): _whole(v, f"{source}: carriers for {k} players", 1, 10)
+        for k, v in per_player.items()
+    }
     raw_supply = _section(data, "supply", source).get("gladiators")
     if not isinstance(raw_supply, dict) or set(raw_supply) != set(KINDS):
-        raise DataError(f"{source}: supply 'gladiators' must give a count for each of "
-                        f"{', '.join(KINDS)}")
+        raise DataError(
+            f"{source}: supply 'gladiators' must give a count for each of {', '.join(KINDS)}"
+        )
     supply = tuple(_whole(raw_supply[k], f"{source}: supply of {k}", 0, 200) for k in KINDS)
     animals = _parse_animals(data, source)
     for players, n in carriers.items():
         if n * players > len(arena):
-            raise DataError(f"{source}: {players} players x {n} carriers do not fit on "
-                            f"{len(arena)} fields")
+            raise DataError(
+                f"{source}: {players} players x {n} carriers do not fit on {len(arena)} fields"
+            )
         if n * players * TEAM_SIZE > sum(supply):
-            raise DataError(f"{source}: {players} players x {n} full carriers need "
-                            f"{n * players * TEAM_SIZE} gladiators; the supply has {sum(supply)}")
+            raise DataError(
+                f"{source}: {players} players x {n} full carriers need "
+                f"{n * players * TEAM_SIZE} gladiators; the supply has {sum(supply)}"
+            )
     return GladiatorenData(arena, carriers, supply, animals, source)
 
 

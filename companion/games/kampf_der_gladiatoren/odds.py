@@ -93,12 +93,12 @@ def team_fighter(gladiators: Iterable[str], stars: int = 0, name: str = "") -> F
     kinds = list(gladiators)
     bad = [k for k in kinds if k not in KINDS]
     if bad or not 1 <= len(kinds) <= TEAM_SIZE:
-        raise ValueError(f"a team has 1..{TEAM_SIZE} gladiators of {', '.join(KINDS)}; "
-                         f"got {kinds}")
+        raise ValueError(f"a team has 1..{TEAM_SIZE} gladiators of {', '.join(KINDS)}; got {kinds}")
     if stars not in (0, 1):
         raise ValueError(f"a team's field holds 0 or 1 hit star between combats, not {stars}")
-    return Fighter(False, tuple(kinds.count(k) for k in KINDS), stars=stars,
-                   name=name or " ".join(kinds))
+    return Fighter(
+        False, tuple(kinds.count(k) for k in KINDS), stars=stars, name=name or " ".join(kinds)
+    )
 
 
 def animal_fighter(animal: Animal, stars: int = 0) -> Fighter:
@@ -118,8 +118,9 @@ def net_choice(opponent_active: tuple[int, ...] | list[int], first_roller: bool)
     raise ValueError("the opponent has no active gladiator to neutralise")
 
 
-def give_up_choice(active: tuple[int, ...] | list[int],
-                   inactive: tuple[int, ...] | list[int]) -> tuple[int, bool]:
+def give_up_choice(
+    active: tuple[int, ...] | list[int], inactive: tuple[int, ...] | list[int]
+) -> tuple[int, bool]:
     """``(kind, inactive)`` of the gladiator a team gives up next."""
     for pool, is_inactive in ((inactive, True), (active, False)):
         for k in GIVE_ORDER:
@@ -191,8 +192,9 @@ def dict_sum(pairs: Iterable[tuple[int, Fraction]]) -> dict[int, Fraction]:
 
 
 @lru_cache(maxsize=4096)
-def _after_first_roll(first: Fighter, second: Fighter, roll: tuple[int, int, int],
-                      faces: Faces) -> Joint:
+def _after_first_roll(
+    first: Fighter, second: Fighter, roll: tuple[int, int, int], faces: Faces
+) -> Joint:
     """The rest of the combat once the first roller's roll stands: (first, second) losses."""
     lost, after = strike_result(second, roll)
     if after is None:
@@ -216,8 +218,9 @@ def _mix(parts: Iterable[tuple[Joint, Fraction]]) -> Joint:
 
 @lru_cache(maxsize=1024)
 def _first_strike(first: Fighter, second: Fighter, faces: Faces) -> Joint:
-    parts = [(_after_first_roll(first, second, roll, faces), p)
-             for roll, p in _outcomes(first, faces)]
+    parts = [
+        (_after_first_roll(first, second, roll, faces), p) for roll, p in _outcomes(first, faces)
+    ]
     if not (first.dice and R.may_reroll(first.active[TRIDENT], second.active[TRIDENT])):
         return _mix(parts)
     fresh = _mix(parts)
@@ -225,18 +228,25 @@ def _first_strike(first: Fighter, second: Fighter, faces: Faces) -> Joint:
     return _mix((fresh if prefers_reroll(_means(j), fresh_means) else j, p) for j, p in parts)
 
 
-def should_reroll(striker: Fighter, target: Fighter, roll: tuple[int, int, int],
-                  first_strike: bool, faces: Faces = STAR_DIE) -> bool:
+def should_reroll(
+    striker: Fighter,
+    target: Fighter,
+    roll: tuple[int, int, int],
+    first_strike: bool,
+    faces: Faces = STAR_DIE,
+) -> bool:
     """The policy's reroll decision for ``striker`` after ``roll`` (the engine's bot uses it)."""
     if first_strike:
-        parts = [(_after_first_roll(striker, target, r, faces), p)
-                 for r, p in _outcomes(striker, faces)]
+        parts = [
+            (_after_first_roll(striker, target, r, faces), p) for r, p in _outcomes(striker, faces)
+        ]
         keep = _means(_after_first_roll(striker, target, roll, faces))
         return prefers_reroll(keep, _means(_mix(parts)))
     outs = [(strike_result(target, r)[0], p) for r, p in _outcomes(striker, faces)]
     fresh = _mean(dict_sum(outs))
-    return prefers_reroll((Fraction(0), Fraction(strike_result(target, roll)[0])),
-                          (Fraction(0), fresh))
+    return prefers_reroll(
+        (Fraction(0), Fraction(strike_result(target, roll)[0])), (Fraction(0), fresh)
+    )
 
 
 def apply_nets(first: Fighter, second: Fighter) -> tuple[Fighter, Fighter]:
@@ -316,8 +326,9 @@ def piece_fighter(state: Any, piece: tuple[str, int]) -> Fighter:
         team = state.teams[ref]
         return Fighter(False, tuple(team.active), tuple(team.inactive), team.stars)
     animal = state.animals[ref]
-    return Fighter(True, animal.symbols, stars=state.animal_stars[ref], hits=animal.hits,
-                   name=animal.id)
+    return Fighter(
+        True, animal.symbols, stars=state.animal_stars[ref], hits=animal.hits, name=animal.id
+    )
 
 
 def fighter_from_state(state: Any, side: int) -> Fighter:
@@ -325,8 +336,10 @@ def fighter_from_state(state: Any, side: int) -> Fighter:
     return piece_fighter(state, state.combat.pieces[side])
 
 
-def odds_for_challenge(state: Any, attacker: tuple[str, int], target: tuple[str, int]) \
-        -> CombatOdds:
+def odds_for_challenge(
+    state: Any, attacker: tuple[str, int], target: tuple[str, int]
+) -> CombatOdds:
     """Odds of a combat between two pieces of a game (before the challenge is applied)."""
-    return combat_odds(piece_fighter(state, attacker), piece_fighter(state, target),
-                       state.config.die_faces())
+    return combat_odds(
+        piece_fighter(state, attacker), piece_fighter(state, target), state.config.die_faces()
+    )

@@ -51,25 +51,32 @@ def why_illegal(state: GladiatorenState, action: A.Action) -> tuple[str, str]:
         return "action format", f"{action!r} is not a Kampf der Gladiatoren action"
     if action.is_chance != state.is_chance_node:
         if state.is_chance_node:
-            return "chance", (f"now {PHASE_TEXT[phase]}: apply one of the chance outcomes "
-                              f"({_legal_kinds(state)})")
-        return "chance", (f"{action.kind} is a die or draw outcome, but now "
-                          f"{PHASE_TEXT[phase]}; legal now: {_legal_kinds(state)}")
+            return "chance", (
+                f"now {PHASE_TEXT[phase]}: apply one of the chance outcomes ({_legal_kinds(state)})"
+            )
+        return "chance", (
+            f"{action.kind} is a die or draw outcome, but now "
+            f"{PHASE_TEXT[phase]}; legal now: {_legal_kinds(state)}"
+        )
     if action.is_chance:
         return _why_chance(state, action)
     for name in ("field", "team", "to", "target"):
         value = getattr(action, name, None)
         if value is not None and state.field_index(value) is None:
-            return "rule 1 (arena)", (f"there is no field {value!r}; the fields are "
-                                      f"{', '.join(state.field_ids)}")
+            return "rule 1 (arena)", (
+                f"there is no field {value!r}; the fields are {', '.join(state.field_ids)}"
+            )
     animal = getattr(action, "animal", None)
     if animal is not None and state.animal_index(animal) is None:
-        return "rule 3 (animals)", (f"there is no animal {animal!r}; the animals are "
-                                    f"{', '.join(state.animal_ids)}")
+        return "rule 3 (animals)", (
+            f"there is no animal {animal!r}; the animals are {', '.join(state.animal_ids)}"
+        )
     if isinstance(action, A.Reroll | A.Keep) and phase != "reroll":
-        return "rule 5 (tridents)", ("reroll or keep is decided right after a roll, by a side "
-                                     "with more active tridents than its opponent; now "
-                                     f"{PHASE_TEXT.get(phase, phase)}")
+        return "rule 5 (tridents)", (
+            "reroll or keep is decided right after a roll, by a side "
+            "with more active tridents than its opponent; now "
+            f"{PHASE_TEXT.get(phase, phase)}"
+        )
     handler = {
         "entry": _why_entry,
         "place_animal": _why_place,
@@ -81,21 +88,26 @@ def why_illegal(state: GladiatorenState, action: A.Action) -> tuple[str, str]:
         found = handler(state, action)
         if found:
             return RULE[phase], found
-    return "turn order", (f"{action.kind} is not possible now: {PHASE_TEXT.get(phase, phase)}; "
-                          f"legal now: {_legal_kinds(state)}")
+    return "turn order", (
+        f"{action.kind} is not possible now: {PHASE_TEXT.get(phase, phase)}; "
+        f"legal now: {_legal_kinds(state)}"
+    )
 
 
 def _why_chance(state: GladiatorenState, action: A.Action) -> tuple[str, str]:
     if isinstance(action, A.Roll) and state.phase == "roll":
         assert state.combat is not None
         n = state.dice_for(state.combat.striker)
-        return "rule 5 (dice)", (f"{action.notation} is not a result of rolling {n} "
-                                 f"{'die' if n == 1 else 'dice'}: the three numbers must add "
-                                 f"up to {n}")
+        return "rule 5 (dice)", (
+            f"{action.notation} is not a result of rolling {n} "
+            f"{'die' if n == 1 else 'dice'}: the three numbers must add "
+            f"up to {n}"
+        )
     if isinstance(action, A.DrawAnimal) and state.phase == "draw_animal":
         left = [state.animal_ids[i] for i, loc in enumerate(state.animal_loc) if loc == "stack"]
-        return "rule 3 (animals)", (f"the {action.animal} is not in the face-down stack; left: "
-                                    f"{', '.join(left)}")
+        return "rule 3 (animals)", (
+            f"the {action.animal} is not in the face-down stack; left: {', '.join(left)}"
+        )
     return "chance", f"{action.notation} is not an outcome of this chance node"
 
 
@@ -116,8 +128,10 @@ def _why_entry(state: GladiatorenState, a: A.Action) -> str | None:
         if state.board[field] is not None:
             return f"field {a.field} is not free"
         allowed = ", ".join(state.field_ids[f] for f in state.entry_fields(seat))
-        return (f"a new carrier may not stand next to an own carrier while other free fields "
-                f"exist; free fields apart from {colour}'s carriers: {allowed}")
+        return (
+            f"a new carrier may not stand next to an own carrier while other free fields "
+            f"exist; free fields apart from {colour}'s carriers: {allowed}"
+        )
     if isinstance(a, A.AddGladiator):
         field = state.field_index(a.field)
         assert field is not None
@@ -141,14 +155,18 @@ def _why_turn(state: GladiatorenState, a: A.Action) -> str | None:
     own = state.teams_of(seat)
     if isinstance(a, A.UseAnimal):
         if own:
-            return f"{colour} still has gladiators: challenge with a team (rule 7 is for players " \
-                   "without gladiators)"
+            return (
+                f"{colour} still has gladiators: challenge with a team (rule 7 is for players "
+                "without gladiators)"
+            )
         return _why_use_animal(state, a)
     if not isinstance(a, A.Challenge):
         return None
     if not own:
-        return (f"{colour} has no gladiators left: challenge with an animal "
-                "('animal <animal> <field> <target>', rule 7)")
+        return (
+            f"{colour} has no gladiators left: challenge with an animal "
+            "('animal <animal> <field> <target>', rule 7)"
+        )
     origin = state.field_index(a.team)
     assert origin is not None
     team = state.team_at(origin)
@@ -160,11 +178,15 @@ def _why_turn(state: GladiatorenState, a: A.Action) -> str | None:
     assert dest is not None and target is not None
     if a.moves:
         if not state.may_move(team):
-            return (f"the team on {a.team} has {team.size} gladiators and an enemy team or an "
-                    "animal next to it: it may not move, it challenges a neighbour")
+            return (
+                f"the team on {a.team} has {team.size} gladiators and an enemy team or an "
+                "animal next to it: it may not move, it challenges a neighbour"
+            )
         if dest not in state.reachable(origin):
-            return (f"{a.to} cannot be reached from {a.team} over free fields (teams and "
-                    "animals cannot be jumped)")
+            return (
+                f"{a.to} cannot be reached from {a.team} over free fields (teams and "
+                "animals cannot be jumped)"
+            )
     if target not in state.adj[dest]:
         where = f"{a.to} (where the team stops)" if a.moves else a.team
         return f"{a.target} is not next to {where}"

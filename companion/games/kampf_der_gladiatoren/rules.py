@@ -59,8 +59,9 @@ def strike_on_animal(roll: Roll, shields: int) -> tuple[int, int]:
 
 
 @cache
-def roll_outcomes(n: int, faces: tuple[Fraction, Fraction, Fraction]) -> tuple[
-        tuple[Roll, Fraction], ...]:
+def roll_outcomes(
+    n: int, faces: tuple[Fraction, Fraction, Fraction]
+) -> tuple[tuple[Roll, Fraction], ...]:
     """Every result of rolling ``n`` star dice as face counts, with its exact probability.
 
     ``faces`` are the probabilities of (double, single, blank) on one die. Rolling

@@ -32,8 +32,16 @@ TERMINAL = -2
 CHANCE_PHASES = frozenset({"draw_animal", "roll"})
 N_KINDS = len(KINDS)
 
-__all__ = ["CHANCE", "TERMINAL", "Combat", "GladiatorenState", "IllegalActionError", "Team",
-           "new_game", "replay"]
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "Combat",
+    "GladiatorenState",
+    "IllegalActionError",
+    "Team",
+    "new_game",
+    "replay",
+]
 
 
 class Team:
@@ -57,8 +65,14 @@ class Team:
         return [a + i for a, i in zip(self.active, self.inactive, strict=True)]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "owner": self.owner, "field": self.field,
-                "active": list(self.active), "inactive": list(self.inactive), "stars": self.stars}
+        return {
+            "id": self.id,
+            "owner": self.owner,
+            "field": self.field,
+            "active": list(self.active),
+            "inactive": list(self.inactive),
+            "stars": self.stars,
+        }
 
 
 class Combat:
@@ -69,11 +83,26 @@ class Combat:
     ``proxy``: the seat acting for an unowned animal (the challenger's left neighbour).
     """
 
-    __slots__ = ("controllers", "first", "lost", "net_side", "net_turn", "nets_left", "out",
-                 "pending", "pieces", "proxy", "rerolled", "roll", "strikes", "striker")
+    __slots__ = (
+        "controllers",
+        "first",
+        "lost",
+        "net_side",
+        "net_turn",
+        "nets_left",
+        "out",
+        "pending",
+        "pieces",
+        "proxy",
+        "rerolled",
+        "roll",
+        "strikes",
+        "striker",
+    )
 
-    def __init__(self, pieces: list[tuple[str, int]], controllers: list[int | None],
-                 proxy: int) -> None:
+    def __init__(
+        self, pieces: list[tuple[str, int]], controllers: list[int | None], proxy: int
+    ) -> None:
         self.pieces = pieces
         self.controllers = controllers
         self.proxy = proxy
@@ -91,11 +120,19 @@ class Combat:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "pieces": [list(p) for p in self.pieces], "controllers": list(self.controllers),
-            "proxy": self.proxy, "first": self.first, "striker": self.striker,
-            "strikes": self.strikes, "net_turn": self.net_turn, "net_side": self.net_side,
-            "nets_left": self.nets_left, "roll": None if self.roll is None else list(self.roll),
-            "rerolled": self.rerolled, "pending": self.pending, "lost": list(self.lost),
+            "pieces": [list(p) for p in self.pieces],
+            "controllers": list(self.controllers),
+            "proxy": self.proxy,
+            "first": self.first,
+            "striker": self.striker,
+            "strikes": self.strikes,
+            "net_turn": self.net_turn,
+            "net_side": self.net_side,
+            "nets_left": self.nets_left,
+            "roll": None if self.roll is None else list(self.roll),
+            "rerolled": self.rerolled,
+            "pending": self.pending,
+            "lost": list(self.lost),
             "out": list(self.out),
         }
 
@@ -219,8 +256,11 @@ class GladiatorenState:
         return sum(t.size for t in self.teams.values() if t.owner == seat)
 
     def stable_animals(self, seat: int) -> list[str]:
-        return [self.animal_ids[i] for i, o in enumerate(self.animal_owner)
-                if o == seat and self.animal_loc[i] == "stable"]
+        return [
+            self.animal_ids[i]
+            for i, o in enumerate(self.animal_owner)
+            if o == seat and self.animal_loc[i] == "stable"
+        ]
 
     def score(self, seat: int) -> int:
         """1 point per gladiator in the stable, 2 per animal (rule 8)."""
@@ -370,7 +410,8 @@ class GladiatorenState:
 
     def _entry_can_act(self, seat: int) -> bool:
         return bool(self.carriers_left[seat]) or any(
-            t.size < R.TEAM_SIZE for t in self.teams.values() if t.owner == seat)
+            t.size < R.TEAM_SIZE for t in self.teams.values() if t.owner == seat
+        )
 
     # the turn ------------------------------------------------------------------------
 
@@ -408,12 +449,15 @@ class GladiatorenState:
         if own:
             for team in own:
                 here = team.field
-                acts.extend(A.Challenge(ids[here], ids[here], ids[t])
-                            for t in self.team_targets(here, seat))
+                acts.extend(
+                    A.Challenge(ids[here], ids[here], ids[t]) for t in self.team_targets(here, seat)
+                )
                 if self.may_move(team):
                     for dest in self.reachable(here):
-                        acts.extend(A.Challenge(ids[here], ids[dest], ids[t])
-                                    for t in self.team_targets(dest, seat))
+                        acts.extend(
+                            A.Challenge(ids[here], ids[dest], ids[t])
+                            for t in self.team_targets(dest, seat)
+                        )
             return acts
         # rule 7: a player without gladiators challenges with an animal
         free = None
@@ -422,17 +466,22 @@ class GladiatorenState:
             if loc == "board":
                 here = self.animal_field[i]
                 assert here is not None
-                acts.extend(A.UseAnimal(name, ids[here], ids[t]) for t in self._animal_targets(
-                    here, here))
+                acts.extend(
+                    A.UseAnimal(name, ids[here], ids[t]) for t in self._animal_targets(here, here)
+                )
                 for dest in self.reachable(here):
-                    acts.extend(A.UseAnimal(name, ids[dest], ids[t])
-                                for t in self._animal_targets(dest, here))
+                    acts.extend(
+                        A.UseAnimal(name, ids[dest], ids[t])
+                        for t in self._animal_targets(dest, here)
+                    )
             elif loc == "beside":
                 if free is None:
                     free = self.free_fields()
                 for dest in free:
-                    acts.extend(A.UseAnimal(name, ids[dest], ids[t])
-                                for t in self._animal_targets(dest, None))
+                    acts.extend(
+                        A.UseAnimal(name, ids[dest], ids[t])
+                        for t in self._animal_targets(dest, None)
+                    )
         return acts
 
     def _animal_targets(self, field: int, own_field: int | None) -> list[int]:
@@ -513,8 +562,13 @@ class GladiatorenState:
         team.active[k] = 1
         self.supply[k] -= 1
         self.carriers_left[seat] -= 1
-        self._emit("carrier_placed", f"{self.colours[seat]} sets a carrier on {a.field} with a "
-                   f"{a.gladiator}", seat=seat, field=a.field, gladiator=a.gladiator)
+        self._emit(
+            "carrier_placed",
+            f"{self.colours[seat]} sets a carrier on {a.field} with a {a.gladiator}",
+            seat=seat,
+            field=a.field,
+            gladiator=a.gladiator,
+        )
         self._entry_next(seat + 1)
 
     def _do_AddGladiator(self, a: A.AddGladiator) -> None:
@@ -524,8 +578,13 @@ class GladiatorenState:
         k = KINDS.index(a.gladiator)
         team.active[k] += 1
         self.supply[k] -= 1
-        self._emit("gladiator_added", f"{self.colours[seat]} adds a {a.gladiator} on {a.field}",
-                   seat=seat, field=a.field, gladiator=a.gladiator)
+        self._emit(
+            "gladiator_added",
+            f"{self.colours[seat]} adds a {a.gladiator} on {a.field}",
+            seat=seat,
+            field=a.field,
+            gladiator=a.gladiator,
+        )
         self._entry_next(seat + 1)
 
     def _entry_next(self, start: int) -> None:
@@ -534,18 +593,27 @@ class GladiatorenState:
             if self._entry_can_act(seat):
                 self.entry_seat = seat
                 # an entry turn: the table lights the seat, and undo stops here
-                self._emit("turn_started", f"entry: {self.colours[seat]}", turn=self.turn,
-                           seat=seat, setup="entry")
+                self._emit(
+                    "turn_started",
+                    f"entry: {self.colours[seat]}",
+                    turn=self.turn,
+                    seat=seat,
+                    setup="entry",
+                )
                 return
             if any(self._entry_can_act(s) for s in range(self.players)):
-                self._emit("entry_passed", f"{self.colours[seat]}: every carrier is full",
-                           seat=seat)
+                self._emit(
+                    "entry_passed", f"{self.colours[seat]}: every carrier is full", seat=seat
+                )
         returned = {KINDS[k]: self.supply[k] for k in range(N_KINDS) if self.supply[k]}
         for k in range(N_KINDS):
             self.box[k] += self.supply[k]
             self.supply[k] = 0
-        self._emit("entry_over", "every carrier is full; the other gladiators go back to the "
-                   "box", returned=returned)
+        self._emit(
+            "entry_over",
+            "every carrier is full; the other gladiators go back to the box",
+            returned=returned,
+        )
         self.placer = self.start_player
         self._next_animal()
 
@@ -560,16 +628,24 @@ class GladiatorenState:
             if loc == "stack":
                 self.animal_loc[i] = "beside"
                 beside.append(self.animal_ids[i])
-        self._emit("animals_beside", "the arena is full; the other animals lie face up beside "
-                   f"it: {', '.join(beside) or 'none'}", animals=beside)
+        self._emit(
+            "animals_beside",
+            "the arena is full; the other animals lie face up beside "
+            f"it: {', '.join(beside) or 'none'}",
+            animals=beside,
+        )
         self._start_turn(self.start_player)
 
     def _do_DrawAnimal(self, a: A.DrawAnimal) -> None:
         index = self.animal_ids.index(a.animal)
         self.animal_loc[index] = "drawn"
         self.drawn = index
-        self._emit("animal_drawn", f"{self.colours[self.placer]} draws the {a.animal} "
-                   f"({self.animals[index].describe()})", animal=a.animal, seat=self.placer)
+        self._emit(
+            "animal_drawn",
+            f"{self.colours[self.placer]} draws the {a.animal} ({self.animals[index].describe()})",
+            animal=a.animal,
+            seat=self.placer,
+        )
         free = self.free_fields()
         if len(free) == 1:
             self._place_animal(free[0])
@@ -586,9 +662,14 @@ class GladiatorenState:
         self.animal_loc[index] = "board"
         self.animal_field[index] = field
         self.board[field] = ("animal", index)
-        self._emit("animal_placed", f"{self.colours[self.placer]} places the "
-                   f"{self.animal_ids[index]} on {self.field_ids[field]}",
-                   animal=self.animal_ids[index], field=self.field_ids[field], seat=self.placer)
+        self._emit(
+            "animal_placed",
+            f"{self.colours[self.placer]} places the "
+            f"{self.animal_ids[index]} on {self.field_ids[field]}",
+            animal=self.animal_ids[index],
+            field=self.field_ids[field],
+            seat=self.placer,
+        )
         self.placer = (self.placer + 1) % self.players
         self._next_animal()
 
@@ -601,14 +682,16 @@ class GladiatorenState:
             self.phase = "turn"
             self.combat = None
             self._legal = None
-            self._emit("turn_started", f"turn {self.turn}: {self.colours[seat]}",
-                       turn=self.turn, seat=seat)
+            self._emit(
+                "turn_started", f"turn {self.turn}: {self.colours[seat]}", turn=self.turn, seat=seat
+            )
             if self.legal_actions():
                 self.passes = 0
                 return
             self.passes += 1
-            self._emit("turn_passed", f"{self.colours[seat]} cannot challenge and passes",
-                       seat=seat)
+            self._emit(
+                "turn_passed", f"{self.colours[seat]} cannot challenge and passes", seat=seat
+            )
             self._legal = None
             seat = (seat + 1) % self.players
         self._emit("stalemate", "a full round in which nobody could challenge")
@@ -633,8 +716,14 @@ class GladiatorenState:
             self.animal_loc[index] = "board"
             self.animal_field[index] = dest
             self.board[dest] = ("animal", index)
-            self._emit("moved", f"{self.colours[seat]} sets the {a.animal} from beside the arena "
-                       f"on {a.to}", piece="animal", animal=a.animal, to=a.to, **{"from": None})
+            self._emit(
+                "moved",
+                f"{self.colours[seat]} sets the {a.animal} from beside the arena on {a.to}",
+                piece="animal",
+                animal=a.animal,
+                to=a.to,
+                **{"from": None},
+            )
         else:
             origin = self.animal_field[index]
             assert origin is not None
@@ -652,25 +741,39 @@ class GladiatorenState:
         else:
             self.animal_field[piece[1]] = dest
         name = self.piece_name(piece)
-        self._emit("moved", f"{name.rsplit(' on ', 1)[0]} moves {self.field_ids[origin]} -> "
-                   f"{self.field_ids[dest]}", piece=piece[0], to=self.field_ids[dest],
-                   **{"from": self.field_ids[origin]})
+        self._emit(
+            "moved",
+            f"{name.rsplit(' on ', 1)[0]} moves {self.field_ids[origin]} -> {self.field_ids[dest]}",
+            piece=piece[0],
+            to=self.field_ids[dest],
+            **{"from": self.field_ids[origin]},
+        )
 
     # combat ----------------------------------------------------------------------------
 
-    def _start_combat(self, attacker: tuple[str, int], target: tuple[str, int],
-                      controller: int | None, seat: int) -> None:
+    def _start_combat(
+        self, attacker: tuple[str, int], target: tuple[str, int], controller: int | None, seat: int
+    ) -> None:
         c = Combat([attacker, target], [controller, None], (seat + 1) % self.players)
         self.combat = c
-        self._emit("challenged", f"{self.colours[seat]}: {self.piece_name(attacker)} "
-                   f"challenges {self.piece_name(target)}", seat=seat,
-                   attacker=self.piece_name(attacker), target=self.piece_name(target),
-                   fields=[self.field_ids[self.side_field(0)], self.field_ids[self.side_field(1)]])
+        self._emit(
+            "challenged",
+            f"{self.colours[seat]}: {self.piece_name(attacker)} "
+            f"challenges {self.piece_name(target)}",
+            seat=seat,
+            attacker=self.piece_name(attacker),
+            target=self.piece_name(target),
+            fields=[self.field_ids[self.side_field(0)], self.field_ids[self.side_field(1)]],
+        )
         spears = (self.side_symbols(0)[SPEAR], self.side_symbols(1)[SPEAR])
         c.first = R.first_roller(*spears)
         reason = "more spears" if spears[0] != spears[1] else "equal spears: the challenger"
-        self._emit("first_roller", f"{self._side_name(c.first)} rolls first ({reason})",
-                   side=c.first, reason=reason)
+        self._emit(
+            "first_roller",
+            f"{self._side_name(c.first)} rolls first ({reason})",
+            side=c.first,
+            reason=reason,
+        )
         if not self.side_is_animal(0) and not self.side_is_animal(1):
             c.net_turn = 0
             c.net_side = c.first
@@ -717,9 +820,14 @@ class GladiatorenState:
         opp.active[k] -= 1
         opp.inactive[k] += 1
         c.nets_left -= 1
-        self._emit("neutralised", f"{self._side_name(c.net_side)}'s net neutralises a "
-                   f"{KINDS[k]} of {self._side_name(1 - c.net_side)}", side=c.net_side,
-                   gladiator=KINDS[k], forced=forced)
+        self._emit(
+            "neutralised",
+            f"{self._side_name(c.net_side)}'s net neutralises a "
+            f"{KINDS[k]} of {self._side_name(1 - c.net_side)}",
+            side=c.net_side,
+            gladiator=KINDS[k],
+            forced=forced,
+        )
 
     def _do_Net(self, a: A.Net) -> None:
         self._neutralise(KINDS.index(a.gladiator))
@@ -732,8 +840,12 @@ class GladiatorenState:
         c.rerolled = False
         c.roll = None
         n = self.dice_for(side)
-        self._emit("strike", f"{self._side_name(side)} strikes with {n} "
-                   f"{'die' if n == 1 else 'dice'}", side=side, dice=n)
+        self._emit(
+            "strike",
+            f"{self._side_name(side)} strikes with {n} {'die' if n == 1 else 'dice'}",
+            side=side,
+            dice=n,
+        )
         if n == 0:
             self._after_strike()
         else:
@@ -743,15 +855,24 @@ class GladiatorenState:
         c = self.combat
         assert c is not None
         side = c.striker
-        self._emit("dice_rolled", f"{self._side_name(side)} "
-                   f"{'rerolls' if c.rerolled else 'rolls'}: {R.describe_roll(a.counts)}",
-                   side=side, roll=list(a.counts), reroll=c.rerolled)
-        if not c.rerolled and R.may_reroll(self.side_symbols(side)[TRIDENT],
-                                           self.side_symbols(1 - side)[TRIDENT]):
+        self._emit(
+            "dice_rolled",
+            f"{self._side_name(side)} "
+            f"{'rerolls' if c.rerolled else 'rolls'}: {R.describe_roll(a.counts)}",
+            side=side,
+            roll=list(a.counts),
+            reroll=c.rerolled,
+        )
+        if not c.rerolled and R.may_reroll(
+            self.side_symbols(side)[TRIDENT], self.side_symbols(1 - side)[TRIDENT]
+        ):
             c.roll = a.counts
             self.phase = "reroll"
-            self._emit("reroll_offered", f"{self._side_name(side)} has more tridents and may "
-                       "reroll all dice once", side=side)
+            self._emit(
+                "reroll_offered",
+                f"{self._side_name(side)} has more tridents and may reroll all dice once",
+                side=side,
+            )
             return
         self._resolve(a.counts)
 
@@ -760,8 +881,11 @@ class GladiatorenState:
         assert c is not None
         c.rerolled = True
         c.roll = None
-        self._emit("rerolled", f"{self._side_name(c.striker)} rerolls all dice and must keep "
-                   "the second result", side=c.striker)
+        self._emit(
+            "rerolled",
+            f"{self._side_name(c.striker)} rerolls all dice and must keep the second result",
+            side=c.striker,
+        )
         self.phase = "roll"
 
     def _do_Keep(self, a: A.Keep) -> None:
@@ -786,9 +910,14 @@ class GladiatorenState:
             self.animal_stars[index] = before + added
             c.lost[tgt] += min(added, hits - before)
             if added:
-                self._emit("hit_stars", f"{added} hit star{'s' if added != 1 else ''} on the "
-                           f"{self.animal_ids[index]} ({min(hits, before + added)} of {hits})",
-                           field=field, added=added, stars=self.animal_stars[index])
+                self._emit(
+                    "hit_stars",
+                    f"{added} hit star{'s' if added != 1 else ''} on the "
+                    f"{self.animal_ids[index]} ({min(hits, before + added)} of {hits})",
+                    field=field,
+                    added=added,
+                    stars=self.animal_stars[index],
+                )
             if self.animal_stars[index] >= hits:
                 self._defeat_animal(tgt)
             else:
@@ -801,17 +930,27 @@ class GladiatorenState:
         if added:
             pairs = (team.stars + added) // 2
             extra = f"; {2 * pairs} removed for {pairs} gladiator(s)" if pairs else ""
-            self._emit("hit_stars", f"{added} hit star{'s' if added != 1 else ''} on {field}"
-                       f"{extra}; {left} stays", field=field, added=added, stars=left)
+            self._emit(
+                "hit_stars",
+                f"{added} hit star{'s' if added != 1 else ''} on {field}{extra}; {left} stays",
+                field=field,
+                added=added,
+                stars=left,
+            )
         team.stars = left
         c.pending = losses
         self._continue_give_up()
 
     def _shields(self, side: int, cancelled: int) -> None:
         if cancelled:
-            self._emit("shields", f"{self._side_name(side)}'s shield{'s' if cancelled > 1 else ''}"
-                       f" cancel{'s' if cancelled == 1 else ''} {cancelled} single star"
-                       f"{'s' if cancelled > 1 else ''}", side=side, cancelled=cancelled)
+            self._emit(
+                "shields",
+                f"{self._side_name(side)}'s shield{'s' if cancelled > 1 else ''}"
+                f" cancel{'s' if cancelled == 1 else ''} {cancelled} single star"
+                f"{'s' if cancelled > 1 else ''}",
+                side=side,
+                cancelled=cancelled,
+            )
 
     def _continue_give_up(self) -> None:
         c = self.combat
@@ -828,8 +967,9 @@ class GladiatorenState:
                 c.pending = 0
                 self._wipe(tgt)
                 return
-            options = [(k, False) for k in range(N_KINDS) if team.active[k]] + \
-                [(k, True) for k in range(N_KINDS) if team.inactive[k]]
+            options = [(k, False) for k in range(N_KINDS) if team.active[k]] + [
+                (k, True) for k in range(N_KINDS) if team.inactive[k]
+            ]
             if len(options) > 1:
                 self.phase = "give_up"
                 return
@@ -857,9 +997,16 @@ class GladiatorenState:
             self.stables[taker][k] += 1
             where = f"{self.colours[taker]}'s stable"
         state = " (inactive)" if inactive else ""
-        self._emit("gladiator_lost", f"{self.colours[team.owner]} gives up a {KINDS[k]}{state} "
-                   f"to {where}", seat=team.owner, gladiator=KINDS[k], inactive=inactive,
-                   to="box" if taker is None else "stable", taker=taker, forced=forced)
+        self._emit(
+            "gladiator_lost",
+            f"{self.colours[team.owner]} gives up a {KINDS[k]}{state} to {where}",
+            seat=team.owner,
+            gladiator=KINDS[k],
+            inactive=inactive,
+            to="box" if taker is None else "stable",
+            taker=taker,
+            forced=forced,
+        )
 
     def _after_strike(self) -> None:
         c = self.combat
@@ -879,9 +1026,13 @@ class GladiatorenState:
         self.board[field] = None
         del self.teams[team.id]
         c.out[side] = True
-        self._emit("team_wiped", f"{self.colours[team.owner]}'s team on {self.field_ids[field]}"
-                   " has no gladiator left: its carrier leaves the arena", seat=team.owner,
-                   field=self.field_ids[field])
+        self._emit(
+            "team_wiped",
+            f"{self.colours[team.owner]}'s team on {self.field_ids[field]}"
+            " has no gladiator left: its carrier leaves the arena",
+            seat=team.owner,
+            field=self.field_ids[field],
+        )
         self._victor_moves(1 - side, field)
         self._end_combat()
 
@@ -899,9 +1050,13 @@ class GladiatorenState:
         self.board[field] = None
         c.out[side] = True
         where = "the box" if taker is None else f"{self.colours[taker]}'s stable"
-        self._emit("animal_defeated", f"the {self.animal_ids[index]} is defeated and goes to "
-                   f"{where}", animal=self.animal_ids[index], field=self.field_ids[field],
-                   to=taker)
+        self._emit(
+            "animal_defeated",
+            f"the {self.animal_ids[index]} is defeated and goes to {where}",
+            animal=self.animal_ids[index],
+            field=self.field_ids[field],
+            to=taker,
+        )
         self._victor_moves(1 - side, field)
         self._end_combat()
 
@@ -916,9 +1071,13 @@ class GladiatorenState:
             self.teams[piece[1]].field = to
         else:
             self.animal_field[piece[1]] = to
-        self._emit("victor_moved", f"{self._side_name(side)} moves into the vacated field "
-                   f"{self.field_ids[origin]} -> {self.field_ids[to]}",
-                   to=self.field_ids[to], **{"from": self.field_ids[origin]})
+        self._emit(
+            "victor_moved",
+            f"{self._side_name(side)} moves into the vacated field "
+            f"{self.field_ids[origin]} -> {self.field_ids[to]}",
+            to=self.field_ids[to],
+            **{"from": self.field_ids[origin]},
+        )
 
     def _end_combat(self) -> None:
         c = self.combat
@@ -929,8 +1088,12 @@ class GladiatorenState:
                 for k in range(N_KINDS):
                     team.active[k] += team.inactive[k]
                     team.inactive[k] = 0
-        self._emit("combat_ended", f"the combat is over (lost: challenger {c.lost[0]}, "
-                   f"challenged {c.lost[1]})", lost=list(c.lost), out=list(c.out))
+        self._emit(
+            "combat_ended",
+            f"the combat is over (lost: challenger {c.lost[0]}, challenged {c.lost[1]})",
+            lost=list(c.lost),
+            out=list(c.out),
+        )
         if self._check_end():
             return
         self._start_turn((self.active + 1) % self.players)
@@ -943,8 +1106,11 @@ class GladiatorenState:
             return True
         with_gladiators = sorted({t.owner for t in self.teams.values()})
         if len(with_gladiators) <= 1:
-            who = (f"only {self.colours[with_gladiators[0]]} has gladiators in the arena"
-                   if with_gladiators else "no gladiator is left in the arena")
+            who = (
+                f"only {self.colours[with_gladiators[0]]} has gladiators in the arena"
+                if with_gladiators
+                else "no gladiator is left in the arena"
+            )
             self._finish(with_gladiators, who)
             return True
         if self.animals_defeated() == len(self.animals):
@@ -972,9 +1138,14 @@ class GladiatorenState:
         self._legal = None
         self._legal_set = None
         names = " and ".join(self.colours[s] for s in self.winners)
-        self._emit("game_over", f"{reason}. {names} win{'s' if len(self.winners) == 1 else ''} "
-                   f"with {top} points", winners=list(self.winners), scores=scores,
-                   reason=reason, survivors=list(self.survivors))
+        self._emit(
+            "game_over",
+            f"{reason}. {names} win{'s' if len(self.winners) == 1 else ''} with {top} points",
+            winners=list(self.winners),
+            scores=scores,
+            reason=reason,
+            survivors=list(self.survivors),
+        )
 
     # ------------------------------------------------------------------ snapshots
 

@@ -40,7 +40,18 @@ _INFO = {
 GAME = GameInfo(**{k: v for k, v in _INFO.items() if k in GameInfo.__dataclass_fields__})
 
 __all__ = [
-    "CHANCE", "GAME", "TERMINAL", "Action", "ConfigError", "Event", "FighterSpec",
-    "IllegalActionError", "SpartacusConfig", "SpartacusState", "action_from_dict", "new_game",
-    "parse_action", "replay",
+    "CHANCE",
+    "GAME",
+    "TERMINAL",
+    "Action",
+    "ConfigError",
+    "Event",
+    "FighterSpec",
+    "IllegalActionError",
+    "SpartacusConfig",
+    "SpartacusState",
+    "action_from_dict",
+    "new_game",
+    "parse_action",
+    "replay",
 ]

@@ -390,26 +390,68 @@ class ReadyProperty(Action):
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.kind: cls
     for cls in (
-        DiceRoll, DrawCard, StartHost, Peek,
-        UseNet, ChooseFirst, Step, Attack, QuickAttack, EndTurn, Reroll, KeepRoll, Wound,
-        PayUpkeep, Release, SellCard, PlayScheme, Thwart, UseGuard, Pass, DiscardCard,
-        PostGuard, ExhaustCard, React, Done, Trade, SellToBank, Bid, Invite, Accept, Decline,
-        Bet, Thumbs,
-        AdjustGold, GiveGold, AdjustInfluence, LoseCard, ExhaustProperty, ReadyProperty,
+        DiceRoll,
+        DrawCard,
+        StartHost,
+        Peek,
+        UseNet,
+        ChooseFirst,
+        Step,
+        Attack,
+        QuickAttack,
+        EndTurn,
+        Reroll,
+        KeepRoll,
+        Wound,
+        PayUpkeep,
+        Release,
+        SellCard,
+        PlayScheme,
+        Thwart,
+        UseGuard,
+        Pass,
+        DiscardCard,
+        PostGuard,
+        ExhaustCard,
+        React,
+        Done,
+        Trade,
+        SellToBank,
+        Bid,
+        Invite,
+        Accept,
+        Decline,
+        Bet,
+        Thumbs,
+        AdjustGold,
+        GiveGold,
+        AdjustInfluence,
+        LoseCard,
+        ExhaustProperty,
+        ReadyProperty,
     )
 }
 
 _INT_FIELDS = {"face", "gold", "amount", "delta"}
-_BOOL_WORDS = {"yes": True, "y": True, "true": True, "up": True,
-               "no": False, "n": False, "false": False, "down": False}
+_BOOL_WORDS = {
+    "yes": True,
+    "y": True,
+    "true": True,
+    "up": True,
+    "no": False,
+    "n": False,
+    "false": False,
+    "down": False,
+}
 
 
 def _convert(cls: type[Action], name: str, raw: Any) -> Any:
     kind = cls.kind
     if name == "faces":
         if isinstance(raw, list | tuple):
-            if not raw or any(isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= 6
-                              for f in raw):
+            if not raw or any(
+                isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= 6 for f in raw
+            ):
                 raise ActionFormatError(f"{kind}: faces must be dice 1..6, got {raw!r}")
             return tuple(sorted(raw, reverse=True))
         try:
@@ -422,8 +464,7 @@ def _convert(cls: type[Action], name: str, raw: Any) -> Any:
         try:
             return int(raw)
         except (TypeError, ValueError):
-            raise ActionFormatError(f"{kind}: {name} must be a whole number, got {raw!r}") \
-                from None
+            raise ActionFormatError(f"{kind}: {name} must be a whole number, got {raw!r}") from None
     if name in ("use", "up"):
         if isinstance(raw, bool):
             return raw
@@ -441,13 +482,15 @@ def _convert(cls: type[Action], name: str, raw: Any) -> Any:
         text = str(raw).upper()
         if text not in DIRECTIONS:
             raise ActionFormatError(
-                f"step: direction must be one of {', '.join(DIRECTIONS)}, got {raw!r}")
+                f"step: direction must be one of {', '.join(DIRECTIONS)}, got {raw!r}"
+            )
         return text
     if name == "attr":
         attr = ATTR_ALIASES.get(str(raw).lower())
         if attr is None:
-            raise ActionFormatError(f"wound: attribute must be attack, defence or speed, "
-                                    f"got {raw!r}")
+            raise ActionFormatError(
+                f"wound: attribute must be attack, defence or speed, got {raw!r}"
+            )
         return attr
     if name in ("supporters", "equipment"):
         if isinstance(raw, str):
@@ -481,11 +524,12 @@ def _parse_list(cls: type[Action], values: list[str]) -> Action | None:
     if len(values) < len(fixed):
         raise ActionFormatError(f"{cls.kind} takes {base.usage(cls)}")
     args = {n: _convert(cls, n, w) for n, w in zip(fixed, values, strict=False)}
-    args[names[-1]] = _convert(cls, names[-1], values[len(fixed):])
+    args[names[-1]] = _convert(cls, names[-1], values[len(fixed) :])
     return cls(**args)
 
 
 def parse_action(text: str) -> Action:
     """Read the notation (see the module docstring)."""
-    return base.parse_action(text, ACTION_TYPES, _convert, example="'attack' or 'step NE'",
-                             special=_parse_list)
+    return base.parse_action(
+        text, ACTION_TYPES, _convert, example="'attack' or 'step NE'", special=_parse_list
+    )

@@ -26,8 +26,11 @@ class RandomBot:
         self.rng = rng
 
     def choose(self, state: Any) -> A.Action:
-        legal = [a for a in state.legal_actions() if not a.is_correction
-                 and not getattr(a, "supporters", ())]
+        legal = [
+            a
+            for a in state.legal_actions()
+            if not a.is_correction and not getattr(a, "supporters", ())
+        ]
         for a in legal:
             if isinstance(a, A.Attack | A.QuickAttack):
                 return a
@@ -87,8 +90,7 @@ class SimpleBot:
         if steps and not fight.attacked:
             foe = fight.fighters[fight.other(fight.active.side)]
             here = distance(fight.active.pos, foe.pos)
-            best = min(steps, key=lambda a: distance(step(fight.active.pos, a.direction),
-                                                     foe.pos))
+            best = min(steps, key=lambda a: distance(step(fight.active.pos, a.direction), foe.pos))
             if distance(step(fight.active.pos, best.direction), foe.pos) < here:
                 return best
         return A.EndTurn()
@@ -144,8 +146,10 @@ class SimpleBot:
         if p == "scheme_response":
             scheme = state.scheme
             mine = scheme["target"] == seat and scheme["player"] != seat
-            harmful = any(k in ("discard",) or (k == "influence" and v < 0) for k, v in
-                          state.intrigue_card(scheme["card"]).effects)
+            harmful = any(
+                k in ("discard",) or (k == "influence" and v < 0)
+                for k, v in state.intrigue_card(scheme["card"]).effects
+            )
             if mine and harmful:
                 for kind in ("thwart", "guard"):
                     if kind in kinds:
@@ -178,17 +182,23 @@ class SimpleBot:
             return a
         schemes = [a for a in kinds.get("scheme", []) if not a.supporters]
         if schemes:
-            leader = max((s for s in range(state.players) if s != seat),
-                         key=lambda s: state.influence[s])
+            leader = max(
+                (s for s in range(state.players) if s != seat), key=lambda s: state.influence[s]
+            )
             good = []
             for a in schemes:
                 card = state.intrigue_card(a.card)
-                helps = any(k in ("gain_gold", "gold_per_ready_slave", "draw")
-                            or (k == "influence" and v > 0) for k, v in card.effects)
-                hurts = any(k in ("discard",) or (k == "influence" and v < 0)
-                            for k, v in card.effects)
-                if (helps and a.target == state.name(seat)) or \
-                        (hurts and a.target == state.name(leader)):
+                helps = any(
+                    k in ("gain_gold", "gold_per_ready_slave", "draw")
+                    or (k == "influence" and v > 0)
+                    for k, v in card.effects
+                )
+                hurts = any(
+                    k in ("discard",) or (k == "influence" and v < 0) for k, v in card.effects
+                )
+                if (helps and a.target == state.name(seat)) or (
+                    hurts and a.target == state.name(leader)
+                ):
                     good.append(a)
             if good:
                 return good[0]
@@ -212,13 +222,17 @@ class SimpleBot:
     def _bet(self, state: Any, seat: int, kinds: dict[str, list[A.Action]]) -> A.Action:
         if state.gold[seat] < 6 or self.rng.random() < 0.5:
             return A.Done()
-        own = next((("I", "II")[i] for i, (s, _, _) in enumerate(state.entrants) if s == seat),
-                   None)
+        own = next(
+            (("I", "II")[i] for i, (s, _, _) in enumerate(state.entrants) if s == seat), None
+        )
         placed = {k for s, k, _ in state.bets if s == seat}
         if any(k.startswith("winner-") for k in placed):
             return A.Done()
-        pick = own or ("I" if _strength(state, state.entrants[0][1]) >=
-                       _strength(state, state.entrants[1][1]) else "II")
+        pick = own or (
+            "I"
+            if _strength(state, state.entrants[0][1]) >= _strength(state, state.entrants[1][1])
+            else "II"
+        )
         bets = [a for a in kinds.get("bet", []) if a.bet == f"winner-{pick}" and a.amount == 1]
         return bets[0] if bets else A.Done()
 
@@ -228,8 +242,7 @@ def _strength(state: Any, card_id: str) -> int:
     return c.attack + c.defence + c.speed
 
 
-def play_random_game(state: Any, seed: int, max_actions: int = 200_000,
-                     bot: str = "random") -> Any:
+def play_random_game(state: Any, seed: int, max_actions: int = 200_000, bot: str = "random") -> Any:
     """Play ``state`` to its end with bots in every seat, chance from a seeded roller."""
     from companion.dice import Roller
 

@@ -18,10 +18,22 @@ from companion.games.spartacus.data import Ability
 
 ATTRS = ("attack", "defence", "speed")
 ATTR_ALIASES = {
-    "attack": "attack", "a": "attack", "ang": "attack", "red": "attack", "rot": "attack",
-    "defence": "defence", "defense": "defence", "d": "defence", "ver": "defence",
-    "black": "defence", "schwarz": "defence",
-    "speed": "speed", "s": "speed", "sch": "speed", "blue": "speed", "blau": "speed",
+    "attack": "attack",
+    "a": "attack",
+    "ang": "attack",
+    "red": "attack",
+    "rot": "attack",
+    "defence": "defence",
+    "defense": "defence",
+    "d": "defence",
+    "ver": "defence",
+    "black": "defence",
+    "schwarz": "defence",
+    "speed": "speed",
+    "s": "speed",
+    "sch": "speed",
+    "blue": "speed",
+    "blau": "speed",
 }
 DIE_OF = {"attack": "red", "defence": "black", "speed": "blue"}
 LEVELS = ("yield", "injury", "decapitation")  # one, two, three attributes at 0
@@ -155,19 +167,31 @@ def attack_outcome(attack: Sequence[int], defence: Sequence[int], mods: Modifier
     cmp = compare(attack, defence)
     att_trig = pattern_triggers(cmp.attack, mods.attack_abilities)
     def_trig = pattern_triggers(cmp.defence, mods.defence_abilities)
-    bonus = sum(a.amount * att_trig[a.id] for a in mods.attack_abilities
-                if a.effect == "extra_wound")
+    bonus = sum(
+        a.amount * att_trig[a.id] for a in mods.attack_abilities if a.effect == "extra_wound"
+    )
     total = cmp.wounds + bonus
     extra = mods.extra_wound if total > 0 else 0
     total += extra
-    ignore_ab = sum(a.amount * def_trig[a.id] for a in mods.defence_abilities
-                    if a.effect == "ignore_wound")
+    ignore_ab = sum(
+        a.amount * def_trig[a.id] for a in mods.defence_abilities if a.effect == "ignore_wound"
+    )
     ignored = min(total, mods.ignore_defender + ignore_ab)
-    counter = sum(a.amount * def_trig[a.id] for a in mods.defence_abilities
-                  if a.effect == "wound_attacker")
+    counter = sum(
+        a.amount * def_trig[a.id] for a in mods.defence_abilities if a.effect == "wound_attacker"
+    )
     counter_ignored = min(counter, mods.ignore_attacker)
-    return AttackOutcome(cmp, bonus, extra, ignored, total - ignored, counter, counter_ignored,
-                         counter - counter_ignored, {**att_trig, **def_trig})
+    return AttackOutcome(
+        cmp,
+        bonus,
+        extra,
+        ignored,
+        total - ignored,
+        counter,
+        counter_ignored,
+        counter - counter_ignored,
+        {**att_trig, **def_trig},
+    )
 
 
 # --- wounds and defeat (rules C11-C13) -----------------------------------------------------

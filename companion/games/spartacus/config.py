@@ -37,15 +37,31 @@ class FighterSpec:
     champion: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "attack": self.attack, "defence": self.defence,
-                "speed": self.speed, "equipment": list(self.equipment),
-                "abilities": list(self.abilities), "card": self.card,
-                "favours": self.favours, "champion": self.champion}
+        return {
+            "name": self.name,
+            "attack": self.attack,
+            "defence": self.defence,
+            "speed": self.speed,
+            "equipment": list(self.equipment),
+            "abilities": list(self.abilities),
+            "card": self.card,
+            "favours": self.favours,
+            "champion": self.champion,
+        }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> FighterSpec:
-        known = {"name", "attack", "defence", "speed", "equipment", "abilities", "card",
-                 "favours", "champion"}
+        known = {
+            "name",
+            "attack",
+            "defence",
+            "speed",
+            "equipment",
+            "abilities",
+            "card",
+            "favours",
+            "champion",
+        }
         unknown = set(d) - known
         if unknown:
             raise ConfigError(f"unknown fighter key(s) {sorted(unknown)}; known: {sorted(known)}")
@@ -59,15 +75,24 @@ class FighterSpec:
             raise ConfigError(f"fighter: {exc}") from None
 
     @classmethod
-    def from_card(cls, data: SpartacusData, card_id: str,
-                  equipment: tuple[str, ...] = ()) -> FighterSpec:
+    def from_card(
+        cls, data: SpartacusData, card_id: str, equipment: tuple[str, ...] = ()
+    ) -> FighterSpec:
         card = data.market.get(card_id)
         if card is None or not card.is_fighter:
             fighters = sorted(c.id for c in data.market.values() if c.is_fighter)
-            raise ConfigError(f"no gladiator or slave card {card_id!r}; cards: "
-                              f"{', '.join(fighters)}")
-        return cls(card.title, card.attack, card.defence, card.speed, tuple(equipment),
-                   (card.ability,) if card.ability else (), card.id)
+            raise ConfigError(
+                f"no gladiator or slave card {card_id!r}; cards: {', '.join(fighters)}"
+            )
+        return cls(
+            card.title,
+            card.attack,
+            card.defence,
+            card.speed,
+            tuple(equipment),
+            (card.ability,) if card.ability else (),
+            card.id,
+        )
 
 
 @dataclass(frozen=True)
@@ -101,8 +126,9 @@ class SpartacusConfig:
         if self.arena not in data.arenas:
             raise ConfigError(f"unknown arena {self.arena!r}; arenas: {', '.join(data.arenas)}")
         if self.fight is not None:
-            fight = tuple(f if isinstance(f, FighterSpec) else FighterSpec.from_dict(f)
-                          for f in self.fight)
+            fight = tuple(
+                f if isinstance(f, FighterSpec) else FighterSpec.from_dict(f) for f in self.fight
+            )
             if len(fight) != 2:
                 raise ConfigError("a fight needs exactly two fighters (I and II)")
             for spec in fight:
@@ -115,25 +141,31 @@ class SpartacusConfig:
             raise ConfigError(f"players must be 2, 3 or 4, got {self.players!r}")
         houses = tuple(self.houses) or tuple(list(data.houses)[: self.players])
         if len(houses) != self.players or len(set(houses)) != len(houses):
-            raise ConfigError(f"houses must name {self.players} different houses, got "
-                              f"{list(houses)}")
+            raise ConfigError(
+                f"houses must name {self.players} different houses, got {list(houses)}"
+            )
         unknown = [h for h in houses if h not in data.houses]
         if unknown:
             raise ConfigError(f"unknown house(s) {unknown}; houses: {', '.join(data.houses)}")
         object.__setattr__(self, "houses", houses)
         if self.length not in data.game_lengths:
-            raise ConfigError(f"length must be one of {', '.join(data.game_lengths)}, got "
-                              f"{self.length!r}")
-        if self.host is not None and not (isinstance(self.host, int)
-                                          and 0 <= self.host < self.players):
-            raise ConfigError(f"host must be a seat 0..{self.players - 1} or None (drawn), "
-                              f"got {self.host!r}")
+            raise ConfigError(
+                f"length must be one of {', '.join(data.game_lengths)}, got {self.length!r}"
+            )
+        if self.host is not None and not (
+            isinstance(self.host, int) and 0 <= self.host < self.players
+        ):
+            raise ConfigError(
+                f"host must be a seat 0..{self.players - 1} or None (drawn), got {self.host!r}"
+            )
         for kind in ("gladiator", "slave"):
             need = sum(getattr(data.houses[h], kind + "s") for h in houses)
             have = len(data.starters(kind))
             if need > have:
-                raise ConfigError(f"these houses start with {need} {kind}s, but the data has "
-                                  f"only {have} starter {kind} cards")
+                raise ConfigError(
+                    f"these houses start with {need} {kind}s, but the data has "
+                    f"only {have} starter {kind} cards"
+                )
 
     @staticmethod
     def _check_fighter(spec: FighterSpec, data: SpartacusData) -> None:
@@ -146,18 +178,21 @@ class SpartacusConfig:
             card = data.market.get(eid)
             if card is None or card.kind != "equipment":
                 known = sorted(c.id for c in data.market.values() if c.kind == "equipment")
-                raise ConfigError(f"{spec.name}: no equipment {eid!r}; equipment: "
-                                  f"{', '.join(known)}")
+                raise ConfigError(
+                    f"{spec.name}: no equipment {eid!r}; equipment: {', '.join(known)}"
+                )
             assert card.equipment_type is not None
             if card.equipment_type in types:
                 raise ConfigError(
                     f"{spec.name}: at most one {card.equipment_type} per fighter (rule C8); "
-                    f"{types[card.equipment_type]} and {eid} are both")
+                    f"{types[card.equipment_type]} and {eid} are both"
+                )
             types[card.equipment_type] = eid
         for aid in spec.abilities:
             if aid not in data.abilities:
-                raise ConfigError(f"{spec.name}: unknown ability {aid!r}; abilities: "
-                                  f"{', '.join(data.abilities)}")
+                raise ConfigError(
+                    f"{spec.name}: unknown ability {aid!r}; abilities: {', '.join(data.abilities)}"
+                )
 
     @property
     def data(self) -> SpartacusData:
@@ -201,6 +236,7 @@ class SpartacusConfig:
         if "houses" in values:
             values["houses"] = tuple(values["houses"])
         if values.get("fight") is not None:
-            values["fight"] = tuple(FighterSpec.from_dict(f) if isinstance(f, dict) else f
-                                    for f in values["fight"])
+            values["fight"] = tuple(
+                FighterSpec.from_dict(f) if isinstance(f, dict) else f for f in values["fight"]
+            )
         return cls(**values)

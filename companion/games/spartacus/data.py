@@ -41,11 +41,26 @@ ROLLS = ("attack", "defence")
 PATTERNS = ("pair", "triple")
 ABILITY_EFFECTS = {"attack": ("extra_wound",), "defence": ("wound_attacker", "ignore_wound")}
 EQUIPMENT_TYPES = ("weapon", "armour", "special")
-EQUIPMENT_EFFECTS = ("reroll_attack", "reroll_defence", "reach", "quick_attack",
-                     "ignore_wound", "extra_wound", "net")
+EQUIPMENT_EFFECTS = (
+    "reroll_attack",
+    "reroll_defence",
+    "reach",
+    "quick_attack",
+    "ignore_wound",
+    "extra_wound",
+    "net",
+)
 INTRIGUE_KINDS = ("scheme", "reaction", "guard")
-CARD_EFFECTS = ("gain_gold", "gold_per_ready_slave", "influence", "draw", "discard",
-                "pay_each", "thwart", "peek")
+CARD_EFFECTS = (
+    "gain_gold",
+    "gold_per_ready_slave",
+    "influence",
+    "draw",
+    "discard",
+    "pay_each",
+    "thwart",
+    "peek",
+)
 CONDITIONS = ("no_gold", "no_slaves")
 EXHAUST_EFFECTS = ("gain_gold", "peek")
 
@@ -194,8 +209,10 @@ def _ability(entry: Any, where: str) -> Ability:
         raise DataError(f"{where}: trigger.face must be 1..6, got {face!r}")
     effect = entry.get("effect")
     if effect not in ABILITY_EFFECTS[roll]:
-        raise DataError(f"{where}: a {roll} trigger's effect must be one of "
-                        f"{ABILITY_EFFECTS[roll]}, got {effect!r}")
+        raise DataError(
+            f"{where}: a {roll} trigger's effect must be one of "
+            f"{ABILITY_EFFECTS[roll]}, got {effect!r}"
+        )
     amount = entry.get("amount", 1)
     if not isinstance(amount, int) or isinstance(amount, bool) or amount < 1:
         raise DataError(f"{where}: 'amount' must be a whole number >= 1, got {amount!r}")
@@ -208,8 +225,9 @@ def _equip_effects(raw: Any, where: str) -> tuple[EquipEffect, ...]:
     out = []
     for e in raw:
         if not isinstance(e, dict) or e.get("effect") not in EQUIPMENT_EFFECTS:
-            raise DataError(f"{where}: each effect needs 'effect', one of {EQUIPMENT_EFFECTS}; "
-                            f"got {e!r}")
+            raise DataError(
+                f"{where}: each effect needs 'effect', one of {EQUIPMENT_EFFECTS}; got {e!r}"
+            )
         value = e.get("value", 2 if e["effect"] == "reach" else 1)
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise DataError(f"{where}: effect value must be a whole number >= 1, got {value!r}")
@@ -222,14 +240,15 @@ def _card_effects(raw: Any, where: str, allowed: tuple[str, ...]) -> tuple[tuple
     entries = raw if isinstance(raw, list) else [raw]
     for e in entries:
         if not isinstance(e, dict):
-            raise DataError(f"{where}: effects must be objects like {{\"gain_gold\": 2}}")
+            raise DataError(f'{where}: effects must be objects like {{"gain_gold": 2}}')
         for key, value in e.items():
             if key not in allowed:
                 raise DataError(f"{where}: unknown effect {key!r}; known: {', '.join(allowed)}")
             if key == "discard" and value not in ("slave", "gladiator"):
                 raise DataError(f"{where}: discard must be 'slave' or 'gladiator'")
             if key in ("gain_gold", "gold_per_ready_slave", "draw", "pay_each", "influence") and (
-                    not isinstance(value, int) or isinstance(value, bool)):
+                not isinstance(value, int) or isinstance(value, bool)
+            ):
                 raise DataError(f"{where}: {key} needs a whole number, got {value!r}")
             items.append((key, value))
     return tuple(items)
@@ -247,12 +266,19 @@ def _fighter(entry: dict[str, Any], kind: str, where: str, abilities: dict) -> M
     ability = entry.get("ability")
     if ability is not None and ability not in abilities:
         raise DataError(f"{where}: unknown ability {ability!r}; known: {sorted(abilities)}")
-    exhaust = _card_effects(entry["exhaust"], where, EXHAUST_EFFECTS) if "exhaust" in entry \
-        else ()
-    return MarketCard(cid, str(entry.get("title", cid)), kind, _need(entry, "value", int, where),
-                      ability=ability, starter=bool(entry.get("starter", False)),
-                      exhaust=exhaust, manual=str(entry.get("manual", "")),
-                      label=str(entry.get("label", "")), **stats)
+    exhaust = _card_effects(entry["exhaust"], where, EXHAUST_EFFECTS) if "exhaust" in entry else ()
+    return MarketCard(
+        cid,
+        str(entry.get("title", cid)),
+        kind,
+        _need(entry, "value", int, where),
+        ability=ability,
+        starter=bool(entry.get("starter", False)),
+        exhaust=exhaust,
+        manual=str(entry.get("manual", "")),
+        label=str(entry.get("label", "")),
+        **stats,
+    )
 
 
 def parse_data(data: Any, source: str = "spartacus data") -> SpartacusData:
@@ -271,18 +297,25 @@ def parse_data(data: Any, source: str = "spartacus data") -> SpartacusData:
     for name, entry in (data.get("game_lengths") or {}).items():
         lengths[name] = _need(entry, "influence", int, f"{source}: game length {name!r}")
     limits = (data.get("hand_limit") or {}).get("by_influence")
-    if not isinstance(limits, list) or not limits or not all(
-            isinstance(n, int) and n >= 0 for n in limits):
-        raise DataError(f"{source}: hand_limit.by_influence must be a list of card counts, "
-                        "one per influence value from 0")
+    if (
+        not isinstance(limits, list)
+        or not limits
+        or not all(isinstance(n, int) and n >= 0 for n in limits)
+    ):
+        raise DataError(
+            f"{source}: hand_limit.by_influence must be a list of card counts, "
+            "one per influence value from 0"
+        )
     houses = {}
     for i, entry in enumerate(data.get("houses") or []):
         where = f"{source}: house #{i}"
         hid = _need(entry, "id", str, where)
-        houses[hid] = House(hid, str(entry.get("title", hid)),
-                            *(_need(entry, k, int, where) for k in
-                              ("gladiators", "slaves", "guards", "gold")),
-                            rule=str(entry.get("rule", "")))
+        houses[hid] = House(
+            hid,
+            str(entry.get("title", hid)),
+            *(_need(entry, k, int, where) for k in ("gladiators", "slaves", "guards", "gold")),
+            rule=str(entry.get("rule", "")),
+        )
     if len(houses) < 2:
         raise DataError(f"{source}: needs at least 2 houses")
     abilities = {}
@@ -306,10 +339,18 @@ def parse_data(data: Any, source: str = "spartacus data") -> SpartacusData:
         etype = entry.get("type")
         if etype not in EQUIPMENT_TYPES:
             raise DataError(f"{where} ({eid}): type must be one of {EQUIPMENT_TYPES}")
-        add(MarketCard(eid, str(entry.get("title", eid)), "equipment",
-                       _need(entry, "value", int, where), equipment_type=etype,
-                       effects=_equip_effects(entry.get("effects"), f"{where} ({eid})"),
-                       label=str(entry.get("label", ""))), where)
+        add(
+            MarketCard(
+                eid,
+                str(entry.get("title", eid)),
+                "equipment",
+                _need(entry, "value", int, where),
+                equipment_type=etype,
+                effects=_equip_effects(entry.get("effects"), f"{where} ({eid})"),
+                label=str(entry.get("label", "")),
+            ),
+            where,
+        )
     intrigue: dict[str, IntrigueCard] = {}
     for i, entry in enumerate(data.get("intrigue") or []):
         where = f"{source}: intrigue card #{i}"
@@ -326,17 +367,25 @@ def parse_data(data: Any, source: str = "spartacus data") -> SpartacusData:
         if cid in intrigue:
             raise DataError(f"{where}: card id {cid!r} is used twice")
         intrigue[cid] = IntrigueCard(
-            cid, str(entry.get("title", cid)), kind, _need(entry, "influence", int, where),
-            _need(entry, "value", int, where), count,
+            cid,
+            str(entry.get("title", cid)),
+            kind,
+            _need(entry, "influence", int, where),
+            _need(entry, "value", int, where),
+            count,
             _card_effects(entry.get("effects", []), f"{where} ({cid})", CARD_EFFECTS),
-            condition, str(entry.get("manual", "")), str(entry.get("label", "")))
+            condition,
+            str(entry.get("manual", "")),
+            str(entry.get("label", "")),
+        )
     clash = sorted(set(intrigue) & set(market))
     if clash:
         raise DataError(f"{source}: ids used by both a market and an intrigue card: {clash}")
     if not any(c.kind == "guard" for c in intrigue.values()):
         raise DataError(f"{source}: the intrigue deck needs guard cards (kind 'guard')")
-    return SpartacusData(arenas, lengths, tuple(limits), houses, abilities, market, intrigue,
-                         source)
+    return SpartacusData(
+        arenas, lengths, tuple(limits), houses, abilities, market, intrigue, source
+    )
 
 
 @cache

@@ -94,8 +94,9 @@ class Fighter:
         return any(e.effect == effect and e.once_per_fight for e in card.effects)
 
     def reach(self) -> int:
-        return max([1, *(e.value for c in self.effects("reach") for e in c.effects
-                         if e.effect == "reach")])
+        return max(
+            [1, *(e.value for c in self.effects("reach") for e in c.effects if e.effect == "reach")]
+        )
 
     def has_net(self) -> bool:
         return any(c.has("net") and c.id not in self.used for c in self.equipment)
@@ -104,24 +105,38 @@ class Fighter:
         return tuple(a for a in self.abilities if a.roll == roll)
 
     def snapshot(self) -> dict[str, Any]:
-        return {"side": self.side, "name": self.name, "card": self.card, "owner": self.owner,
-                "base": list(self.base), "dice": list(self.dice), "pos": list(self.pos),
-                "equipment": [c.id for c in self.equipment],
-                "abilities": [a.id for a in self.abilities], "favours": self.favours,
-                "champion": self.champion, "used": sorted(self.used)}
+        return {
+            "side": self.side,
+            "name": self.name,
+            "card": self.card,
+            "owner": self.owner,
+            "base": list(self.base),
+            "dice": list(self.dice),
+            "pos": list(self.pos),
+            "equipment": [c.id for c in self.equipment],
+            "abilities": [a.id for a in self.abilities],
+            "favours": self.favours,
+            "champion": self.champion,
+            "used": sorted(self.used),
+        }
 
 
 def roll_outcomes(who: str, purpose: str, n: int) -> list[tuple[A.Action, Fraction]]:
     """The chance outcomes of rolling ``n`` d6: each sorted roll with its exact probability."""
-    den = 6 ** n
+    den = 6**n
     return [(A.DiceRoll(who, purpose, faces), Fraction(w, den)) for faces, w in multisets(n)]
 
 
 class Fight:
     """The fight between fighter I and fighter II in ``arena``."""
 
-    def __init__(self, arena: HexMap, fighters: tuple[Fighter, Fighter], emit: Emit,
-                 checkpoints: bool = False) -> None:
+    def __init__(
+        self,
+        arena: HexMap,
+        fighters: tuple[Fighter, Fighter],
+        emit: Emit,
+        checkpoints: bool = False,
+    ) -> None:
         self.arena = arena
         self.checkpoints = checkpoints
         self.fighters = {f.side: f for f in fighters}
@@ -255,7 +270,8 @@ class Fight:
         """The attacker's and defender's abilities and equipment for one attack."""
         att, dfn = self.fighters[attacker], self.fighters[self.other(attacker)]
         return Modifiers(
-            att.abilities_for("attack"), dfn.abilities_for("defence"),
+            att.abilities_for("attack"),
+            dfn.abilities_for("defence"),
             extra_wound=len(att.effects("extra_wound")),
             ignore_defender=len(dfn.effects("ignore_wound")),
             ignore_attacker=len(att.effects("ignore_wound")),
@@ -265,10 +281,14 @@ class Fight:
         """Exact odds of an attack by ``attacker`` now (see :mod:`.odds`)."""
         att, dfn = self.fighters[attacker], self.fighters[self.other(attacker)]
         return attack_odds(
-            att.speed if quick else att.attack, dfn.defence, self.modifiers(attacker),
+            att.speed if quick else att.attack,
+            dfn.defence,
+            self.modifiers(attacker),
             attack_reroll=rerolls and bool(att.effects("reroll_attack")),
             defence_reroll=rerolls and bool(dfn.effects("reroll_defence")),
-            defender_life=dfn.life, attacker_life=att.life)
+            defender_life=dfn.life,
+            attacker_life=att.life,
+        )
 
     # ---------------------------------------------------------------- apply
 
@@ -292,8 +312,12 @@ class Fight:
         users = [s for s in SIDES if self.nets.get(s)]
         if len(users) == 1:
             self.init_winner = users[0]
-            self.emit("initiative", f"{self._name(users[0])} throws the net and wins the "
-                      "initiative", side=users[0], net=True)
+            self.emit(
+                "initiative",
+                f"{self._name(users[0])} throws the net and wins the initiative",
+                side=users[0],
+                net=True,
+            )
             self.phase = "first"
         else:
             if len(users) == 2:
@@ -306,25 +330,38 @@ class Fight:
     def _do_UseNet(self, a: A.UseNet) -> None:
         self.nets[a.side] = a.use
         if any(self.fighters[s].has_net() and s not in self.nets for s in SIDES):
-            self.emit("net_declared", f"{self._name(a.side)} has declared (hidden)",
-                      side=a.side)
+            self.emit("net_declared", f"{self._name(a.side)} has declared (hidden)", side=a.side)
             return  # ruling C2a: nothing is revealed until every net is declared
         for side in SIDES:
             if self.nets.get(side):
                 f = self.fighters[side]
                 net = next(c for c in f.equipment if c.has("net") and c.id not in f.used)
                 f.used.add(net.id)
-                self.emit("net", f"{self._name(side)} throws the net ({net.title}, exhausted)",
-                          side=side, card=net.id)
+                self.emit(
+                    "net",
+                    f"{self._name(side)} throws the net ({net.title}, exhausted)",
+                    side=side,
+                    card=net.id,
+                )
         self._to_initiative()
 
     def _do_DiceRoll(self, a: A.DiceRoll) -> None:
-        die = {"initiative": "blue", "attack": "blue" if self.quick else "red",
-               "defence": "black", "reroll": None}[a.purpose]
+        die = {
+            "initiative": "blue",
+            "attack": "blue" if self.quick else "red",
+            "defence": "black",
+            "reroll": None,
+        }[a.purpose]
         if a.purpose == "reroll":
             die = "black" if a.who != self.attacker else ("blue" if self.quick else "red")
-        self.emit("dice_rolled", f"{self._name(a.who)} rolls {a.purpose}: {faces_text(a.faces)}",
-                  side=a.who, purpose=a.purpose, faces=list(a.faces), die=die)
+        self.emit(
+            "dice_rolled",
+            f"{self._name(a.who)} rolls {a.purpose}: {faces_text(a.faces)}",
+            side=a.who,
+            purpose=a.purpose,
+            faces=list(a.faces),
+            die=die,
+        )
         if a.purpose == "initiative":
             self.init_rolls[a.who] = a.faces
             if len(self.init_rolls) < 2:
@@ -335,8 +372,13 @@ class Fight:
                 self.init_rolls = {}
                 return
             self.init_winner = "I" if s1 > s2 else "II"
-            self.emit("initiative", f"{self._name(self.init_winner)} wins the initiative "
-                      f"({s1} against {s2})", side=self.init_winner, sums=[s1, s2], net=False)
+            self.emit(
+                "initiative",
+                f"{self._name(self.init_winner)} wins the initiative ({s1} against {s2})",
+                side=self.init_winner,
+                sums=[s1, s2],
+                net=False,
+            )
             self.phase = "first"
         elif a.purpose == "attack":
             self.rolls[a.who] = a.faces
@@ -360,17 +402,26 @@ class Fight:
             faces.remove(old)
             faces.append(a.faces[0])
             self.rolls[a.who] = sort_faces(faces)
-            self.emit("rerolled", f"{self._name(a.who)} rerolls a {old}: {a.faces[0]} -> "
-                      f"{faces_text(self.rolls[a.who])}", side=a.who, old=old, new=a.faces[0],
-                      faces=list(self.rolls[a.who]))
+            self.emit(
+                "rerolled",
+                f"{self._name(a.who)} rerolls a {old}: {a.faces[0]} -> "
+                f"{faces_text(self.rolls[a.who])}",
+                side=a.who,
+                old=old,
+                new=a.faces[0],
+                faces=list(self.rolls[a.who]),
+            )
             if not self.reroll_faces:
                 self._resolve_attack()
 
     def _do_ChooseFirst(self, a: A.ChooseFirst) -> None:
         self.order = [a.side, self.other(a.side)]
         chooser = self.init_winner or a.side
-        text = (f"{self._name(a.side)} acts first" if chooser == a.side else
-                f"{self._name(chooser)} lets {self._name(a.side)} act first")
+        text = (
+            f"{self._name(a.side)} acts first"
+            if chooser == a.side
+            else f"{self._name(chooser)} lets {self._name(a.side)} act first"
+        )
         self.emit("first", text, side=a.side)
         self.acting = 0
         self._start_turn()
@@ -380,8 +431,11 @@ class Fight:
         self.attacked = False
         self.moved_before_attack = False
         self.phase = "turn"
-        self.emit("fighter_turn", f"{self._name(self.order[self.acting])} acts",
-                  side=self.order[self.acting])
+        self.emit(
+            "fighter_turn",
+            f"{self._name(self.order[self.acting])} acts",
+            side=self.order[self.acting],
+        )
         self._auto_end()
 
     def _auto_end(self) -> None:
@@ -394,9 +448,14 @@ class Fight:
         old = me.pos
         me.pos = step(old, a.direction)
         self.steps += 1
-        self.emit("fighter_moved", f"{self._name(me.side)} {self.arena.name(old)} -> "
-                  f"{self.arena.name(me.pos)}", side=me.side, **{"from": self.arena.name(old)},
-                  to=self.arena.name(me.pos), direction=a.direction)
+        self.emit(
+            "fighter_moved",
+            f"{self._name(me.side)} {self.arena.name(old)} -> {self.arena.name(me.pos)}",
+            side=me.side,
+            **{"from": self.arena.name(old)},
+            to=self.arena.name(me.pos),
+            direction=a.direction,
+        )
         self._auto_end()
 
     def _do_Attack(self, a: A.Attack) -> None:
@@ -417,8 +476,12 @@ class Fight:
         self.attacked = True
         self.rolls = {}
         kind = "a quick attack (speed dice)" if quick else "an attack"
-        self.emit("attack_declared", f"{self._name(me.side)} makes {kind} on "
-                  f"{self._name(self.other(me.side))}", side=me.side, quick=quick)
+        self.emit(
+            "attack_declared",
+            f"{self._name(me.side)} makes {kind} on {self._name(self.other(me.side))}",
+            side=me.side,
+            quick=quick,
+        )
         self.phase = "attack_roll"
 
     def _do_EndTurn(self, a: A.EndTurn) -> None:
@@ -443,8 +506,13 @@ class Fight:
         card = f.effects(effect)[0]
         if f.once(card, effect):
             f.used.add(card.id)
-        self.emit("reroll_chosen", f"{self._name(a.side)} rerolls a {a.face} ({card.title})",
-                  side=a.side, face=a.face, card=card.id)
+        self.emit(
+            "reroll_chosen",
+            f"{self._name(a.side)} rerolls a {a.face} ({card.title})",
+            side=a.side,
+            face=a.face,
+            card=card.id,
+        )
         self._after_reroll_choice()
 
     def _after_reroll_choice(self) -> None:
@@ -480,19 +548,33 @@ class Fight:
             extra.append(f"+{o.extra_wound} equipment")
         if o.ignored:
             extra.append(f"-{o.ignored} ignored")
-        text = (f"{faces_text(cmp.attack)} against {faces_text(cmp.defence)}: "
-                f"{', '.join(parts)}{' ' + ' '.join(extra) if extra else ''} -> "
-                f"{o.to_defender} wound{'s' if o.to_defender != 1 else ''} to "
-                f"{self._name(def_side)}")
+        text = (
+            f"{faces_text(cmp.attack)} against {faces_text(cmp.defence)}: "
+            f"{', '.join(parts)}{' ' + ' '.join(extra) if extra else ''} -> "
+            f"{o.to_defender} wound{'s' if o.to_defender != 1 else ''} to "
+            f"{self._name(def_side)}"
+        )
         if o.counter:
             text += f"; {self._name(att_side)} takes {o.to_attacker} back"
-        self.emit("attack_resolved", text, attacker=att_side, defender=def_side,
-                  attack=list(cmp.attack), defence=list(cmp.defence),
-                  base=cmp.wounds, ability=o.ability_wounds, extra=o.extra_wound,
-                  ignored=o.ignored, to_defender=o.to_defender, counter=o.counter,
-                  to_attacker=o.to_attacker,
-                  die={"attack": DIE_OF["speed"] if self.quick else DIE_OF["attack"],
-                       "defence": DIE_OF["defence"]})
+        self.emit(
+            "attack_resolved",
+            text,
+            attacker=att_side,
+            defender=def_side,
+            attack=list(cmp.attack),
+            defence=list(cmp.defence),
+            base=cmp.wounds,
+            ability=o.ability_wounds,
+            extra=o.extra_wound,
+            ignored=o.ignored,
+            to_defender=o.to_defender,
+            counter=o.counter,
+            to_attacker=o.to_attacker,
+            die={
+                "attack": DIE_OF["speed"] if self.quick else DIE_OF["attack"],
+                "defence": DIE_OF["defence"],
+            },
+        )
         self.wound_queue = [[def_side, o.to_defender], [att_side, o.to_attacker]]
         self._continue_wounds()
 
@@ -535,34 +617,51 @@ class Fight:
         f = self.fighters[side]
         f.dice[attr] -= 1
         self.wound_queue[0][1] -= 1
-        self.emit("wounded", f"{self._name(side)} loses one {ATTRS[attr]} die "
-                  f"({'/'.join(str(n) for n in f.dice)})", side=side, attr=ATTRS[attr],
-                  dice=list(f.dice))
+        self.emit(
+            "wounded",
+            f"{self._name(side)} loses one {ATTRS[attr]} die ({'/'.join(str(n) for n in f.dice)})",
+            side=side,
+            attr=ATTRS[attr],
+            dice=list(f.dice),
+        )
 
     def _finish(self, winner: str, loser: str, level: str) -> None:
         self.winner, self.loser, self.level = winner, loser, level
         self.phase = "over"
         self.wound_queue = []
         words = {"yield": "yields", "injury": "is injured", "decapitation": "is decapitated"}
-        self.emit("fight_over", f"{self._name(winner)} wins: {self._name(loser)} "
-                  f"{words[level]}", winner=winner, loser=loser, level=level)
+        self.emit(
+            "fight_over",
+            f"{self._name(winner)} wins: {self._name(loser)} {words[level]}",
+            winner=winner,
+            loser=loser,
+            level=level,
+        )
 
     # ---------------------------------------------------------------- snapshot
 
     def snapshot(self) -> dict[str, Any]:
         return {
-            "round": self.round, "phase": self.phase,
+            "round": self.round,
+            "phase": self.phase,
             "fighters": [self.fighters[s].snapshot() for s in SIDES],
-            "nets": dict(self.nets), "init_rolls": {k: list(v) for k, v in
-                                                    self.init_rolls.items()},
-            "init_winner": self.init_winner, "order": list(self.order), "acting": self.acting,
-            "steps": self.steps, "attacked": self.attacked,
-            "moved_before_attack": self.moved_before_attack, "attacker": self.attacker,
-            "quick": self.quick, "rolls": {k: list(v) for k, v in self.rolls.items()},
+            "nets": dict(self.nets),
+            "init_rolls": {k: list(v) for k, v in self.init_rolls.items()},
+            "init_winner": self.init_winner,
+            "order": list(self.order),
+            "acting": self.acting,
+            "steps": self.steps,
+            "attacked": self.attacked,
+            "moved_before_attack": self.moved_before_attack,
+            "attacker": self.attacker,
+            "quick": self.quick,
+            "rolls": {k: list(v) for k, v in self.rolls.items()},
             "reroll_pending": list(self.reroll_pending),
             "reroll_faces": dict(self.reroll_faces),
             "wound_queue": [list(w) for w in self.wound_queue],
-            "winner": self.winner, "loser": self.loser, "level": self.level,
+            "winner": self.winner,
+            "loser": self.loser,
+            "level": self.level,
         }
 
 

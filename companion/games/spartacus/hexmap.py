@@ -25,7 +25,12 @@ from dataclasses import dataclass
 Hex = tuple[int, int]  # (x, r) doubled-width
 
 DIRECTIONS: dict[str, tuple[int, int]] = {
-    "E": (2, 0), "W": (-2, 0), "NE": (1, -1), "NW": (-1, -1), "SE": (1, 1), "SW": (-1, 1),
+    "E": (2, 0),
+    "W": (-2, 0),
+    "NE": (1, -1),
+    "NW": (-1, -1),
+    "SE": (1, 1),
+    "SW": (-1, 1),
 }
 START_TOKENS = ("I", "II")
 
@@ -75,7 +80,8 @@ class HexMap:
             elif tokens and (indent + r) % 2 != parity:
                 raise HexMapError(
                     f"row {r + 1}: indented by {indent}, which is off the grid; indent each "
-                    "row by one space per half hex (rows alternate)")
+                    "row by one space per half hex (rows alternate)"
+                )
             n = 0
             for i, token in enumerate(tokens):
                 if token == "-":
@@ -83,7 +89,8 @@ class HexMap:
                 if token not in (".", *START_TOKENS):
                     raise HexMapError(
                         f"row {r + 1}: unknown token {token!r}; use '.' for a hex, '-' for a "
-                        "gap, 'I' and 'II' for the start hexes")
+                        "gap, 'I' and 'II' for the start hexes"
+                    )
                 h = (indent + 2 * i, r)
                 n += 1
                 names[h] = f"{chr(ord('A') + r)}{n}"

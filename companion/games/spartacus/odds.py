@@ -100,12 +100,13 @@ def replace_die(faces: Sequence[int], old: int, new: int) -> Faces:
     return sort_faces(rest)
 
 
-def roll_weights(n: int, reroll: bool, abilities: Sequence[Ability] = ()
-                 ) -> tuple[dict[Faces, int], int]:
+def roll_weights(
+    n: int, reroll: bool, abilities: Sequence[Ability] = ()
+) -> tuple[dict[Faces, int], int]:
     """Final rolls of ``n`` dice (after the policy's reroll) as whole weights over a denominator."""
     base = multisets(n)
     if not reroll:
-        return {f: w for f, w in base}, 6 ** n
+        return {f: w for f, w in base}, 6**n
     out: dict[Faces, int] = {}
     for faces, w in base:
         old = policy_reroll(faces, abilities)
@@ -167,21 +168,31 @@ class AttackOdds:
         return out
 
 
-def attack_odds(n_attack: int, n_defence: int, mods: Modifiers = NO_MODIFIERS, *,
-                attack_reroll: bool = False, defence_reroll: bool = False,
-                defender_life: int | None = None, attacker_life: int | None = None,
-                ) -> AttackOdds:
+def attack_odds(
+    n_attack: int,
+    n_defence: int,
+    mods: Modifiers = NO_MODIFIERS,
+    *,
+    attack_reroll: bool = False,
+    defence_reroll: bool = False,
+    defender_life: int | None = None,
+    attacker_life: int | None = None,
+) -> AttackOdds:
     """Exact wound distribution of ``n_attack`` dice against ``n_defence`` dice."""
     if n_attack < 1 or n_defence < 1:
         raise ValueError("an attack needs at least one attack and one defence die")
     joint = _joint(n_attack, n_defence, mods, attack_reroll, defence_reroll)
-    return AttackOdds(joint, defender_life if defender_life is not None else 3 * n_defence,
-                      attacker_life if attacker_life is not None else 3 * n_attack)
+    return AttackOdds(
+        joint,
+        defender_life if defender_life is not None else 3 * n_defence,
+        attacker_life if attacker_life is not None else 3 * n_attack,
+    )
 
 
 @cache
-def _joint(n_att: int, n_def: int, mods: Modifiers, att_reroll: bool, def_reroll: bool
-           ) -> dict[tuple[int, int], Fraction]:
+def _joint(
+    n_att: int, n_def: int, mods: Modifiers, att_reroll: bool, def_reroll: bool
+) -> dict[tuple[int, int], Fraction]:
     att, att_den = roll_weights(n_att, att_reroll, mods.attack_abilities)
     dfn, def_den = roll_weights(n_def, def_reroll, mods.defence_abilities)
     rolls = list(att.items())
@@ -255,9 +266,14 @@ def _joint(n_att: int, n_def: int, mods: Modifiers, att_reroll: bool, def_reroll
 # --- checks: brute force and Monte-Carlo (used by the tests) ------------------------------
 
 
-def brute_force(n_att: int, n_def: int, mods: Modifiers = NO_MODIFIERS, *,
-                attack_reroll: bool = False, defence_reroll: bool = False
-                ) -> dict[tuple[int, int], Fraction]:
+def brute_force(
+    n_att: int,
+    n_def: int,
+    mods: Modifiers = NO_MODIFIERS,
+    *,
+    attack_reroll: bool = False,
+    defence_reroll: bool = False,
+) -> dict[tuple[int, int], Fraction]:
     """Every ordered roll (and reroll) one by one, through :func:`attack_outcome`."""
     from itertools import product
 
@@ -284,9 +300,16 @@ def brute_force(n_att: int, n_def: int, mods: Modifiers = NO_MODIFIERS, *,
     return dict(sorted(joint.items()))
 
 
-def monte_carlo(n_att: int, n_def: int, mods: Modifiers = NO_MODIFIERS, *, samples: int,
-                rng: random.Random, attack_reroll: bool = False, defence_reroll: bool = False
-                ) -> dict[tuple[int, int], float]:
+def monte_carlo(
+    n_att: int,
+    n_def: int,
+    mods: Modifiers = NO_MODIFIERS,
+    *,
+    samples: int,
+    rng: random.Random,
+    attack_reroll: bool = False,
+    defence_reroll: bool = False,
+) -> dict[tuple[int, int], float]:
     """Simulated frequencies of (to_defender, to_attacker), rolling dice one by one."""
     counts: Counter[tuple[int, int]] = Counter()
     for _ in range(samples):

@@ -68,10 +68,13 @@ def why_illegal(state: SpartacusState, action: A.Action) -> tuple[str, str]:
         return "R29 (end of game)", f"the game is over ({state.end_reason})"
     if action.is_chance != state.is_chance_node and not action.is_correction:
         if state.is_chance_node:
-            return "chance", (f"now {phase_text(state)}: apply one of the chance outcomes "
-                              f"({_legal_kinds(state)})")
-        return "chance", (f"{action.kind} is a die or card outcome, but now "
-                          f"{phase_text(state)}; legal now: {_legal_kinds(state)}")
+            return "chance", (
+                f"now {phase_text(state)}: apply one of the chance outcomes ({_legal_kinds(state)})"
+            )
+        return "chance", (
+            f"{action.kind} is a die or card outcome, but now "
+            f"{phase_text(state)}; legal now: {_legal_kinds(state)}"
+        )
     if action.is_chance:
         return "chance", f"{action.notation} is not an outcome of this chance node"
     if action.is_correction:
@@ -89,10 +92,13 @@ def _why_correction(state: SpartacusState, a: A.Action) -> tuple[str, str]:
     if house not in state.houses:
         return "corrections", f"{house!r} is not a house in this game: {', '.join(state.houses)}"
     if isinstance(a, A.AdjustGold | A.AdjustInfluence | A.GiveGold):
-        return "corrections", ("corrections move one gold or one influence at a time and never "
-                               "below 0 (nor below gold bid at an auction)")
-    return "corrections", ("that card is not this house's, or it is in the arena or waiting "
-                           "for a roll")
+        return "corrections", (
+            "corrections move one gold or one influence at a time and never "
+            "below 0 (nor below gold bid at an auction)"
+        )
+    return "corrections", (
+        "that card is not this house's, or it is in the arena or waiting for a roll"
+    )
 
 
 def _fight(state: SpartacusState, a: A.Action) -> tuple[str, str] | None:
@@ -100,8 +106,10 @@ def _fight(state: SpartacusState, a: A.Action) -> tuple[str, str] | None:
     assert fight is not None
     p = fight.phase
     side = fight.decider()
-    if isinstance(a, A.UseNet | A.ChooseFirst | A.Reroll | A.KeepRoll | A.Wound) and \
-            getattr(a, "side", None) not in A.SIDES:
+    if (
+        isinstance(a, A.UseNet | A.ChooseFirst | A.Reroll | A.KeepRoll | A.Wound)
+        and getattr(a, "side", None) not in A.SIDES
+    ):
         return "action format", "side must be I or II"
     if isinstance(a, A.UseNet):
         if p != "net":
@@ -114,11 +122,15 @@ def _fight(state: SpartacusState, a: A.Action) -> tuple[str, str] | None:
         if a.direction not in DIRECTIONS:
             return "C3 (movement)", f"directions are {', '.join(DIRECTIONS)}"
         if fight.attacked and fight.moved_before_attack:
-            return "C3 (movement)", ("this fighter moved, then attacked: its movement is over "
-                                     "(move before or after the attack, not both)")
+            return "C3 (movement)", (
+                "this fighter moved, then attacked: its movement is over "
+                "(move before or after the attack, not both)"
+            )
         if fight.steps >= me.speed:
-            return "C3 (movement)", (f"a fighter moves at most as many hexes as it has speed "
-                                     f"dice ({me.speed}); it has moved {fight.steps}")
+            return "C3 (movement)", (
+                f"a fighter moves at most as many hexes as it has speed "
+                f"dice ({me.speed}); it has moved {fight.steps}"
+            )
         to = step(me.pos, a.direction)
         if to not in fight.arena.hexes:
             return "C3 (movement)", f"{a.direction} leaves the arena"
@@ -132,21 +144,26 @@ def _fight(state: SpartacusState, a: A.Action) -> tuple[str, str] | None:
             return "C8 (equipment)", "a quick attack needs quick-attack equipment (a javelin)"
         d = distance(me.pos, foe.pos)
         over = ": over a free hex" if me.reach() > 1 else ""
-        return "C3 (attack)", (f"the opponent is {d} hexes away; attacks need an adjacent hex "
-                               f"(reach {me.reach()}{over})")
+        return "C3 (attack)", (
+            f"the opponent is {d} hexes away; attacks need an adjacent hex "
+            f"(reach {me.reach()}{over})"
+        )
     if isinstance(a, A.Reroll | A.KeepRoll) and p == "reroll_choice":
         if a.side != side:
             return "C7 (rerolls)", f"fighter {side} chooses its reroll now"
         if isinstance(a, A.Reroll):
-            return "C7 (rerolls)", (f"there is no die showing {a.face} in the roll "
-                                    f"{fight.rolls.get(a.side)}")
+            return "C7 (rerolls)", (
+                f"there is no die showing {a.face} in the roll {fight.rolls.get(a.side)}"
+            )
     if isinstance(a, A.Wound) and p == "wound":
         if a.side != side:
             return "C11 (wounds)", f"fighter {side} takes the wounds now"
         dice = fight.fighters[a.side].dice
         allowed = ", ".join(ATTRS[i] for i in wound_choices(dice))
-        return "C12 (rule of one)", (f"with dice {'/'.join(map(str, dice))} no attribute may "
-                                     f"fall below 1 while another is above 1: choose {allowed}")
+        return "C12 (rule of one)", (
+            f"with dice {'/'.join(map(str, dice))} no attribute may "
+            f"fall below 1 while another is above 1: choose {allowed}"
+        )
     if isinstance(a, A.Reroll | A.KeepRoll | A.Wound | A.Attack | A.Step | A.EndTurn):
         return "C1 (combat round)", f"now {phase_text(state)}; legal now: {_legal_kinds(state)}"
     return None
@@ -156,8 +173,10 @@ def _round(state: SpartacusState, a: A.Action) -> tuple[str, str] | None:
     p = state.phase
     seat = state.current_player
     if isinstance(a, A.PayUpkeep) and p == "upkeep_pay":
-        return "R4 (upkeep)", (f"{state.name(seat)} has {state.gold[seat]} gold for "
-                               f"{state._deficit(seat)} to pay: release gladiators instead")
+        return "R4 (upkeep)", (
+            f"{state.name(seat)} has {state.gold[seat]} gold for "
+            f"{state._deficit(seat)} to pay: release gladiators instead"
+        )
     if isinstance(a, A.Release) and p == "upkeep_pay":
         return "R4 (upkeep)", "only a ready gladiator of this house can be released"
     if isinstance(a, A.PlayScheme) and p == "intrigue_turn":
@@ -166,46 +185,63 @@ def _round(state: SpartacusState, a: A.Action) -> tuple[str, str] | None:
             return "R8 (schemes)", f"{a.card!r} is not in {state.name(seat)}'s hand"
         if card.kind != "scheme":
             return "R8 (schemes)", f"{card.title} is a {card.kind}, not a scheme"
-        if a.target not in state.houses or any(s not in state.houses or
-                                                s == state.name(seat) for s in a.supporters):
+        if a.target not in state.houses or any(
+            s not in state.houses or s == state.name(seat) for s in a.supporters
+        ):
             return "R8 (schemes)", "name a house as target and other houses as supporters"
-        total = state.influence[seat] + sum(state.influence[state.seat_of(s)]
-                                            for s in a.supporters)
+        total = state.influence[seat] + sum(state.influence[state.seat_of(s)] for s in a.supporters)
         if total < card.influence:
-            return "R9 (support)", (f"{card.title} needs {card.influence} influence; "
-                                    f"{total} with this support")
+            return "R9 (support)", (
+                f"{card.title} needs {card.influence} influence; {total} with this support"
+            )
         return "R10 (schemes)", f"{card.title}'s costs cannot be paid"
     if isinstance(a, A.Done) and p == "intrigue_turn":
-        return "R7 (hand limit)", (f"{state.name(seat)} holds {state.hand_size(seat)} cards, "
-                                   f"the limit at {state.influence[seat]} influence is "
-                                   f"{state.hand_limit(seat)}: sell cards first")
-    if isinstance(a, A.SellCard | A.PostGuard | A.React | A.ExhaustCard) and \
-            p == "intrigue_turn":
-        return "R6 (intrigue turn)", "that card is not in the hand / not ready, or its target " \
-            "does not meet its condition or influence"
+        return "R7 (hand limit)", (
+            f"{state.name(seat)} holds {state.hand_size(seat)} cards, "
+            f"the limit at {state.influence[seat]} influence is "
+            f"{state.hand_limit(seat)}: sell cards first"
+        )
+    if isinstance(a, A.SellCard | A.PostGuard | A.React | A.ExhaustCard) and p == "intrigue_turn":
+        return (
+            "R6 (intrigue turn)",
+            "that card is not in the hand / not ready, or its target "
+            "does not meet its condition or influence",
+        )
     if isinstance(a, A.Thwart | A.UseGuard) and p == "scheme_response":
         if isinstance(a, A.UseGuard):
             return "R13 (guards)", "only the scheme's target uses guards, its own"
-        return "R12 (thwart)", "a thwarting reaction from the hand, with enough own influence " \
-            "(reactions get no support)"
+        return (
+            "R12 (thwart)",
+            "a thwarting reaction from the hand, with enough own influence "
+            "(reactions get no support)",
+        )
     if isinstance(a, A.Bid) and p == "bid":
-        return "R17 (secret bids)", (f"bid 0..{state._bid_room(seat)} gold (the gold "
-                                     f"{state.name(seat)} has, less gold already on the table)")
+        return "R17 (secret bids)", (
+            f"bid 0..{state._bid_room(seat)} gold (the gold "
+            f"{state.name(seat)} has, less gold already on the table)"
+        )
     if isinstance(a, A.Trade | A.SellToBank) and p == "market_turn":
-        return "R16 (open market)", ("only ready property (gladiators, slaves, equipment, guards "
-                                     "on the table) of the house on turn or its partner, for "
-                                     "gold the buyer has; intrigue cards are never traded")
+        return "R16 (open market)", (
+            "only ready property (gladiators, slaves, equipment, guards "
+            "on the table) of the house on turn or its partner, for "
+            "gold the buyer has; intrigue cards are never traded"
+        )
     if isinstance(a, A.Invite) and p == "invite":
-        return "R21 (invitations)", ("invite a house not yet asked; the host invites itself "
-                                     "only when it is the last house left")
+        return "R21 (invitations)", (
+            "invite a house not yet asked; the host invites itself "
+            "only when it is the last house left"
+        )
     if isinstance(a, A.Accept) and p in ("invitation", "tournament_pick"):
-        return "C8 (equipment)", ("a ready gladiator or slave of this house, with at most one "
-                                  "ready weapon, armour and special")
+        return "C8 (equipment)", (
+            "a ready gladiator or slave of this house, with at most one "
+            "ready weapon, armour and special"
+        )
     if isinstance(a, A.Bet) and p == "bets":
         if a.amount < 1 or a.amount > 3:
             return "R23 (bets)", "a bet is 1 to 3 gold"
-        return "R23 (bets)", ("one bet per corner, gold in hand, and never against one's own "
-                              "fighter")
+        return "R23 (bets)", (
+            "one bet per corner, gold in hand, and never against one's own fighter"
+        )
     if isinstance(a, A.Thumbs) and p == "thumbs":
         return "R27 (life or death)", "a champion cannot be executed"
     return None

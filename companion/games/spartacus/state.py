@@ -39,8 +39,16 @@ BET_MIN, BET_MAX = 1, 3
 CHAMPION_FAVOURS = 3
 
 LEVEL_WORDS = {"yield": "yields", "injury": "is injured", "decapitation": "is decapitated"}
-CHANCE_PHASES = {"host_draw", "deal", "heal", "draw", "guard_roll", "peek", "auction_reveal",
-                 "rolloff"}
+CHANCE_PHASES = {
+    "host_draw",
+    "deal",
+    "heal",
+    "draw",
+    "guard_roll",
+    "peek",
+    "auction_reveal",
+    "rolloff",
+}
 
 
 def _cards(d: dict[str, int]) -> list[str]:
@@ -208,16 +216,22 @@ class SpartacusState:
 
     def ready(self, seat: int, kind: str | None = None) -> list[str]:
         """Ready (not exhausted) property of ``seat``, optionally of one kind."""
-        return [c for c in self.property[seat] if c not in self.exhausted
-                and (kind is None or self.card(c).kind == kind)]
+        return [
+            c
+            for c in self.property[seat]
+            if c not in self.exhausted and (kind is None or self.card(c).kind == kind)
+        ]
 
     def ready_fighters(self, seat: int) -> list[str]:
         return [c for c in self.ready(seat) if self.card(c).is_fighter]
 
     def gold_value(self, seat: int) -> int:
         """Tie tournament: gold value of a house's gladiators and equipment (rule R30)."""
-        return sum(self.card(c).value for c in self.property[seat]
-                   if self.card(c).kind in ("gladiator", "equipment"))
+        return sum(
+            self.card(c).value
+            for c in self.property[seat]
+            if self.card(c).kind in ("gladiator", "equipment")
+        )
 
     def total_gold(self) -> int:
         """Gold of the houses + the bank balance + bets on the board: never changes."""
@@ -261,13 +275,17 @@ class SpartacusState:
             who, target = self.peek_pending
             hand = self.hands[target]
             total = sum(hand.values())
-            return [(A.Peek(self.houses[who], self.houses[target], c), Fraction(n, total))
-                    for c, n in hand.items() if n]
+            return [
+                (A.Peek(self.houses[who], self.houses[target], c), Fraction(n, total))
+                for c, n in hand.items()
+                if n
+            ]
         return []
 
     @staticmethod
-    def _draw_outcomes(who: str, deck: str, pile: dict[str, int]
-                       ) -> list[tuple[A.Action, Fraction]]:
+    def _draw_outcomes(
+        who: str, deck: str, pile: dict[str, int]
+    ) -> list[tuple[A.Action, Fraction]]:
         total = sum(pile.values())
         return [(A.DrawCard(who, deck, c), Fraction(n, total)) for c, n in pile.items() if n]
 
@@ -337,8 +355,9 @@ class SpartacusState:
                 if c in busy:
                     continue
                 acts.append(A.LoseCard(h, c))
-                acts.append(A.ReadyProperty(h, c) if c in self.exhausted
-                            else A.ExhaustProperty(h, c))
+                acts.append(
+                    A.ReadyProperty(h, c) if c in self.exhausted else A.ExhaustProperty(h, c)
+                )
         return acts
 
     def _committed(self, seat: int) -> int:
@@ -347,7 +366,8 @@ class SpartacusState:
         held = self.bid_totals.get(seat, 0) + self.bids.get(seat, 0)
         if self.scheme is not None and self.scheme["player"] == seat:
             held += (self.intrigue_card(self.scheme["card"]).effect("pay_each") or 0) * (
-                self.players - 1)
+                self.players - 1
+            )
         return held
 
     def _busy_cards(self) -> set[str]:
@@ -371,18 +391,27 @@ class SpartacusState:
                 acts += self._scheme_actions(seat, card)
             elif card.kind == "guard":
                 acts.append(A.PostGuard(cid))
-            elif card.kind == "reaction" and not card.thwarts and \
-                    self.influence[seat] >= card.influence:
-                acts += [A.React(cid, self.houses[t]) for t in range(self.players)
-                         if self._meets(t, card.condition)]
+            elif (
+                card.kind == "reaction"
+                and not card.thwarts
+                and self.influence[seat] >= card.influence
+            ):
+                acts += [
+                    A.React(cid, self.houses[t])
+                    for t in range(self.players)
+                    if self._meets(t, card.condition)
+                ]
         for cid in self.ready(seat):
             card = self.card(cid)
             for effect, _ in card.exhaust:
                 if effect == "gain_gold":
                     acts.append(A.ExhaustCard(cid, self.houses[seat]))
                 elif effect == "peek":
-                    acts += [A.ExhaustCard(cid, self.houses[t]) for t in range(self.players)
-                             if t != seat and self.hand_size(t)]
+                    acts += [
+                        A.ExhaustCard(cid, self.houses[t])
+                        for t in range(self.players)
+                        if t != seat and self.hand_size(t)
+                    ]
         if self.hand_size(seat) <= self.hand_limit(seat):
             acts.append(A.Done())
         return acts
@@ -395,11 +424,13 @@ class SpartacusState:
         support_sets: list[tuple[int, ...]] = []
         for k in range(len(others) + 1):
             for combo in combinations(others, k):
-                if self.influence[seat] + sum(self.influence[s] for s in combo) \
-                        >= card.influence:
+                if self.influence[seat] + sum(self.influence[s] for s in combo) >= card.influence:
                     support_sets.append(combo)
-        return [A.PlayScheme(card.id, self.houses[t], tuple(self.houses[s] for s in combo))
-                for t in range(self.players) for combo in support_sets]
+        return [
+            A.PlayScheme(card.id, self.houses[t], tuple(self.houses[s] for s in combo))
+            for t in range(self.players)
+            for combo in support_sets
+        ]
 
     def _meets(self, seat: int, condition: str | None) -> bool:
         if condition == "no_gold":
@@ -413,12 +444,19 @@ class SpartacusState:
         acts: list[A.Action] = [A.Pass()]
         for cid, n in self.hands[seat].items():
             card = self.intrigue_card(cid)
-            if n and card.kind == "reaction" and card.thwarts and \
-                    self.influence[seat] >= card.influence:
+            if (
+                n
+                and card.kind == "reaction"
+                and card.thwarts
+                and self.influence[seat] >= card.influence
+            ):
                 acts.append(A.Thwart(cid))
         if seat == self.scheme["target"]:
-            acts += [A.UseGuard(c, "hand") for c, n in self.hands[seat].items()
-                     if n and self.intrigue_card(c).kind == "guard"]
+            acts += [
+                A.UseGuard(c, "hand")
+                for c, n in self.hands[seat].items()
+                if n and self.intrigue_card(c).kind == "guard"
+            ]
             acts += [A.UseGuard(c, "table") for c in dict.fromkeys(self.guards[seat])]
         return acts
 
@@ -458,8 +496,11 @@ class SpartacusState:
         fighters = self.ready_fighters(seat)
         if not fighters:
             return []
-        by_type: dict[str, list[str | None]] = {"weapon": [None], "armour": [None],
-                                                "special": [None]}
+        by_type: dict[str, list[str | None]] = {
+            "weapon": [None],
+            "armour": [None],
+            "special": [None],
+        }
         for c in self.ready(seat, "equipment"):
             etype = self.card(c).equipment_type
             assert etype is not None
@@ -474,8 +515,9 @@ class SpartacusState:
 
     def _bet_actions(self, seat: int) -> list[A.Action]:
         placed = {k for s, k, _ in self.bets if s == seat}
-        own_side = next((("I", "II")[i] for i, (s, _, _) in enumerate(self.entrants)
-                         if s == seat), None)
+        own_side = next(
+            (("I", "II")[i] for i, (s, _, _) in enumerate(self.entrants) if s == seat), None
+        )
         acts: list[A.Action] = []
         for kind in A.BET_KINDS:
             if kind in placed:
@@ -529,15 +571,25 @@ class SpartacusState:
         """Gold between a house and the bank."""
         self.gold[seat] += delta
         self.bank -= delta
-        self._emit("gold", f"{self.name(seat)} {'+' if delta >= 0 else ''}{delta} gold "
-                   f"({reason})", seat=seat, delta=delta, reason=reason)
+        self._emit(
+            "gold",
+            f"{self.name(seat)} {'+' if delta >= 0 else ''}{delta} gold ({reason})",
+            seat=seat,
+            delta=delta,
+            reason=reason,
+        )
 
     def _transfer(self, giver: int, receiver: int, amount: int, reason: str) -> None:
         self.gold[giver] -= amount
         self.gold[receiver] += amount
-        self._emit("gold_transfer", f"{self.name(giver)} pays {amount} gold to "
-                   f"{self.name(receiver)} ({reason})", giver=giver, receiver=receiver,
-                   amount=amount, reason=reason)
+        self._emit(
+            "gold_transfer",
+            f"{self.name(giver)} pays {amount} gold to {self.name(receiver)} ({reason})",
+            giver=giver,
+            receiver=receiver,
+            amount=amount,
+            reason=reason,
+        )
 
     def _influence(self, seat: int, delta: int, reason: str) -> None:
         new = max(0, self.influence[seat] + delta)
@@ -545,8 +597,13 @@ class SpartacusState:
             return
         change = new - self.influence[seat]
         self.influence[seat] = new
-        self._emit("influence", f"{self.name(seat)} {'+' if change > 0 else ''}{change} "
-                   f"influence ({reason}): {new}", seat=seat, delta=change, reason=reason)
+        self._emit(
+            "influence",
+            f"{self.name(seat)} {'+' if change > 0 else ''}{change} influence ({reason}): {new}",
+            seat=seat,
+            delta=change,
+            reason=reason,
+        )
 
     # -- property ------------------------------------------------------------------------
 
@@ -555,8 +612,13 @@ class SpartacusState:
         self.owner[card] = seat
         if card in self.champions:
             self._influence(seat, +1, "champion")
-        self._emit("card_gained", f"{self.name(seat)} gains {self.card(card).title} ({reason})",
-                   seat=seat, card=card, reason=reason)
+        self._emit(
+            "card_gained",
+            f"{self.name(seat)} gains {self.card(card).title} ({reason})",
+            seat=seat,
+            card=card,
+            reason=reason,
+        )
 
     def _lose_card(self, card: str, reason: str, keep_status: bool = False) -> None:
         """A property card leaves its house; to the market discard unless traded."""
@@ -570,8 +632,13 @@ class SpartacusState:
             self.exhausted.discard(card)
             self.injured.discard(card)
             self.market_discard[card] = self.market_discard.get(card, 0) + 1
-        self._emit("card_lost", f"{self.name(seat)} loses {self.card(card).title} ({reason})",
-                   seat=seat, card=card, reason=reason)
+        self._emit(
+            "card_lost",
+            f"{self.name(seat)} loses {self.card(card).title} ({reason})",
+            seat=seat,
+            card=card,
+            reason=reason,
+        )
 
     # -- setup ---------------------------------------------------------------------------
 
@@ -603,8 +670,12 @@ class SpartacusState:
             for kind, n in (("gladiator", house.gladiators), ("slave", house.slaves)):
                 if n:
                     self.deal_queue.append([seat, kind, n])
-        self._emit("setup", f"{self.players} houses: {', '.join(self.houses)}; "
-                   f"{cfg.length} game, {start} influence each", houses=list(self.houses))
+        self._emit(
+            "setup",
+            f"{self.players} houses: {', '.join(self.houses)}; "
+            f"{cfg.length} game, {start} influence each",
+            houses=list(self.houses),
+        )
         self._advance_setup()
 
     def _advance_setup(self) -> None:
@@ -638,17 +709,23 @@ class SpartacusState:
             seat = self.draw_queue[0][0]
             self.intrigue_deck[a.card] -= 1
             self.hands[seat][a.card] = self.hands[seat].get(a.card, 0) + 1
-            self._emit("card_drawn", f"{self.name(seat)} draws {self.intrigue_card(a.card).title}",
-                       seat=seat, card=a.card, private=seat,
-                       public=f"{self.name(seat)} draws an intrigue card")
+            self._emit(
+                "card_drawn",
+                f"{self.name(seat)} draws {self.intrigue_card(a.card).title}",
+                seat=seat,
+                card=a.card,
+                private=seat,
+                public=f"{self.name(seat)} draws an intrigue card",
+            )
             self.draw_queue[0][1] -= 1
             self._continue_draws()
         else:  # auction_reveal
             self.market_deck[a.card] -= 1
             self.auction_card = a.card
             c = self.card(a.card)
-            self._emit("auction_card", f"auction: {c.title} ({c.kind}, value {c.value})",
-                       card=a.card)
+            self._emit(
+                "auction_card", f"auction: {c.title} ({c.kind}, value {c.value})", card=a.card
+            )
             self._start_bidding(list(self._seats_from(self._host())))
 
     def _host(self) -> int:
@@ -666,8 +743,12 @@ class SpartacusState:
             self.exhausted.discard(c)
         if readied:
             self._emit("readied", f"ready again: {', '.join(readied)}", cards=readied)
-        self.heal_queue = [(s, c) for s in self._seats_from(self._host())
-                           for c in self.property[s] if c in self.injured]
+        self.heal_queue = [
+            (s, c)
+            for s in self._seats_from(self._host())
+            for c in self.property[s]
+            if c in self.injured
+        ]
         self._continue_upkeep()
 
     def _continue_upkeep(self) -> None:
@@ -719,22 +800,41 @@ class SpartacusState:
             if face >= HEAL_OK:
                 self.injured.discard(card)
                 self.exhausted.discard(card)
-                self._emit("healed", f"{self.name(seat)}: {title} heals (rolled {face})",
-                           seat=seat, card=card, face=face)
+                self._emit(
+                    "healed",
+                    f"{self.name(seat)}: {title} heals (rolled {face})",
+                    seat=seat,
+                    card=card,
+                    face=face,
+                )
             elif face <= HEAL_DIES:
-                self._emit("died", f"{self.name(seat)}: {title} dies of the wounds (rolled 1)",
-                           seat=seat, card=card, face=face)
+                self._emit(
+                    "died",
+                    f"{self.name(seat)}: {title} dies of the wounds (rolled 1)",
+                    seat=seat,
+                    card=card,
+                    face=face,
+                )
                 self._lose_card(card, "died of the injury")
             else:
-                self._emit("still_injured", f"{self.name(seat)}: {title} stays injured "
-                           f"(rolled {face})", seat=seat, card=card, face=face)
+                self._emit(
+                    "still_injured",
+                    f"{self.name(seat)}: {title} stays injured (rolled {face})",
+                    seat=seat,
+                    card=card,
+                    face=face,
+                )
             self._continue_upkeep()
         elif self.phase == "guard_roll":
             assert self.scheme is not None
             ok = face >= GUARD_OK
-            self._emit("guard_rolled", f"{self.name(self.scheme['target'])}'s guard rolls {face}: "
-                       f"{'the scheme is thwarted' if ok else 'the guard fails'}", face=face,
-                       success=ok)
+            self._emit(
+                "guard_rolled",
+                f"{self.name(self.scheme['target'])}'s guard rolls {face}: "
+                f"{'the scheme is thwarted' if ok else 'the guard fails'}",
+                face=face,
+                success=ok,
+            )
             if ok:
                 self._thwarted("a guard")
             else:
@@ -742,8 +842,13 @@ class SpartacusState:
         else:  # rolloff
             seat = next(s for s in self.rolloff_seats if s not in self.rolloff_rolls)
             self.rolloff_rolls[seat] = face
-            self._emit("rolloff", f"{self.name(seat)} rolls {face} ({self.rolloff_purpose})",
-                       seat=seat, face=face, purpose=self.rolloff_purpose)
+            self._emit(
+                "rolloff",
+                f"{self.name(seat)} rolls {face} ({self.rolloff_purpose})",
+                seat=seat,
+                face=face,
+                purpose=self.rolloff_purpose,
+            )
             if len(self.rolloff_rolls) == len(self.rolloff_seats):
                 self._rolloff_done()
 
@@ -767,7 +872,9 @@ class SpartacusState:
                     self.draw_queue = []
                     break
                 self.intrigue_deck, self.intrigue_discard = (
-                    self.intrigue_discard, dict.fromkeys(self.intrigue_discard, 0))
+                    self.intrigue_discard,
+                    dict.fromkeys(self.intrigue_discard, 0),
+                )
                 self._emit("reshuffled", "the intrigue discard is shuffled into a new deck")
             self.phase = "draw"
             return
@@ -782,18 +889,19 @@ class SpartacusState:
         if not self.turns_left:
             # R7: at the end of the phase every hand is within its limit (cards drawn or
             # influence lost after a house's own turn): the houses over it sell down
-            self.limit_queue = [s for s in self._seats_from(self._host())
-                                if self.hand_size(s) > self.hand_limit(s)]
+            self.limit_queue = [
+                s for s in self._seats_from(self._host()) if self.hand_size(s) > self.hand_limit(s)
+            ]
             self._continue_hand_limit()
             return
         self.active = self.turns_left.pop(0)
         self.phase = "intrigue_turn"
-        self._emit("intrigue_turn", f"{self.name(self.active)}'s intrigue turn",
-                   seat=self.active)
+        self._emit("intrigue_turn", f"{self.name(self.active)}'s intrigue turn", seat=self.active)
 
     def _continue_hand_limit(self) -> None:
-        while self.limit_queue and \
-                self.hand_size(self.limit_queue[0]) <= self.hand_limit(self.limit_queue[0]):
+        while self.limit_queue and self.hand_size(self.limit_queue[0]) <= self.hand_limit(
+            self.limit_queue[0]
+        ):
             self.limit_queue.pop(0)
         if self.limit_queue:
             self.phase = "hand_limit"
@@ -840,14 +948,24 @@ class SpartacusState:
         self.hands[seat][a.card] -= 1
         target = self.seat_of(a.target)
         supporters = [self.seat_of(s) for s in a.supporters]
-        self.scheme = {"card": a.card, "player": seat, "target": target,
-                       "supporters": supporters,
-                       "responders": [s for s in self._seats_from(seat) if s != seat],
-                       "discard": None}
+        self.scheme = {
+            "card": a.card,
+            "player": seat,
+            "target": target,
+            "supporters": supporters,
+            "responders": [s for s in self._seats_from(seat) if s != seat],
+            "discard": None,
+        }
         support = f" with the support of {', '.join(a.supporters)}" if a.supporters else ""
-        self._emit("scheme_played", f"{self.name(seat)} plays {card.title} on {a.target}"
-                   f"{support} (needs {card.influence} influence)", seat=seat, card=a.card,
-                   target=target, supporters=supporters)
+        self._emit(
+            "scheme_played",
+            f"{self.name(seat)} plays {card.title} on {a.target}"
+            f"{support} (needs {card.influence} influence)",
+            seat=seat,
+            card=a.card,
+            target=target,
+            supporters=supporters,
+        )
         self.phase = "scheme_response"
 
     def _do_Pass(self, a: A.Pass) -> None:
@@ -868,16 +986,21 @@ class SpartacusState:
         else:
             self.guards[seat].remove(a.card)
             self._discard_intrigue(a.card)
-        self._emit("guard_used", f"{self.name(seat)} sends a guard ({a.source}), discarded",
-                   seat=seat, source=a.source)
+        self._emit(
+            "guard_used",
+            f"{self.name(seat)} sends a guard ({a.source}), discarded",
+            seat=seat,
+            source=a.source,
+        )
         self.phase = "guard_roll"
 
     def _thwarted(self, by: str) -> None:
         assert self.scheme is not None
         card = self.intrigue_card(self.scheme["card"])
         self._discard_intrigue(card.id)
-        self._emit("scheme_thwarted", f"{card.title} is thwarted by {by}: no effect, no cost",
-                   card=card.id)
+        self._emit(
+            "scheme_thwarted", f"{card.title} is thwarted by {by}: no effect, no cost", card=card.id
+        )
         self.scheme = None
         self.phase = "intrigue_turn"
 
@@ -937,9 +1060,16 @@ class SpartacusState:
         assert self.peek_pending is not None
         who, target = self.peek_pending
         self.peek_pending = None
-        self._emit("peeked", f"{self.name(who)} sees {self.intrigue_card(a.card).title} in "
-                   f"{self.name(target)}'s hand", seat=who, target=target, card=a.card,
-                   private=who, public=f"{self.name(who)} looks at a card of {self.name(target)}")
+        self._emit(
+            "peeked",
+            f"{self.name(who)} sees {self.intrigue_card(a.card).title} in "
+            f"{self.name(target)}'s hand",
+            seat=who,
+            target=target,
+            card=a.card,
+            private=who,
+            public=f"{self.name(who)} looks at a card of {self.name(target)}",
+        )
         if self.scheme is not None:
             self._run_effects()
         else:
@@ -949,8 +1079,7 @@ class SpartacusState:
         seat = self.active
         card = self.card(a.card)
         self.exhausted.add(a.card)
-        self._emit("exhausted", f"{self.name(seat)} exhausts {card.title}", seat=seat,
-                   card=a.card)
+        self._emit("exhausted", f"{self.name(seat)} exhausts {card.title}", seat=seat, card=a.card)
         for effect, value in card.exhaust:
             if effect == "gain_gold":
                 self._gold(seat, value, f"{card.title}'s ability")
@@ -963,8 +1092,13 @@ class SpartacusState:
         card = self.intrigue_card(a.card)
         self._take_from_hand(seat, a.card)
         target = self.seat_of(a.target)
-        self._emit("reaction_played", f"{self.name(seat)} plays {card.title} on {a.target}",
-                   seat=seat, card=a.card, target=target)
+        self._emit(
+            "reaction_played",
+            f"{self.name(seat)} plays {card.title} on {a.target}",
+            seat=seat,
+            card=a.card,
+            target=target,
+        )
         for effect, value in card.effects:
             if effect == "influence":
                 self._influence(target, value, "reaction")
@@ -1003,8 +1137,13 @@ class SpartacusState:
         if a.card in self.data.intrigue:
             self.guards[seller].remove(a.card)
             self.guards[buyer].append(a.card)
-            self._emit("traded", f"{a.seller} hands a guard to {a.buyer}", seller=seller,
-                       buyer=buyer, card=a.card)
+            self._emit(
+                "traded",
+                f"{a.seller} hands a guard to {a.buyer}",
+                seller=seller,
+                buyer=buyer,
+                card=a.card,
+            )
         else:
             self._lose_card(a.card, f"traded to {a.buyer}", keep_status=True)
             self._gain_card(buyer, a.card, f"bought from {a.seller}")
@@ -1039,9 +1178,11 @@ class SpartacusState:
         if len(self.bids) < len(self.bidders):
             return
         bids = dict(self.bids)
-        self._emit("bids_revealed", "bids: " + ", ".join(
-            f"{self.name(s)} {bids[s]}" for s in self.bidders), bids={str(s): bids[s]
-                                                                       for s in self.bidders})
+        self._emit(
+            "bids_revealed",
+            "bids: " + ", ".join(f"{self.name(s)} {bids[s]}" for s in self.bidders),
+            bids={str(s): bids[s] for s in self.bidders},
+        )
         for s, n in bids.items():
             self.bid_totals[s] = self.bid_totals.get(s, 0) + n
         if sum(bids.values()) == 0:
@@ -1052,8 +1193,13 @@ class SpartacusState:
         if len(tied) == 1:
             self._auction_won(tied[0], top)
             return
-        self._emit("bid_tie", f"tie at {top}: {', '.join(self.name(s) for s in tied)} put their "
-                   "gold on the table and bid more", seats=tied, total=top)
+        self._emit(
+            "bid_tie",
+            f"tie at {top}: {', '.join(self.name(s) for s in tied)} put their "
+            "gold on the table and bid more",
+            seats=tied,
+            total=top,
+        )
         self.bidders = tied
         self.bids = {}
 
@@ -1071,12 +1217,18 @@ class SpartacusState:
     def _auction_failed(self) -> None:
         card = self.auction_card
         if card is None:  # the host auction: the remaining bidders roll (rule R19)
-            self._emit("auction_failed", "nobody adds gold: the remaining bidders roll for the "
-                       "host marker; the bids go back")
+            self._emit(
+                "auction_failed",
+                "nobody adds gold: the remaining bidders roll for the "
+                "host marker; the bids go back",
+            )
             self._start_rolloff(self.bidders, "host")
             return
-        self._emit("auction_failed", f"nobody adds gold: {self.card(card).title} is discarded "
-                   "and the bids go back", card=card)
+        self._emit(
+            "auction_failed",
+            f"nobody adds gold: {self.card(card).title} is discarded and the bids go back",
+            card=card,
+        )
         self.market_discard[card] = self.market_discard.get(card, 0) + 1
         self.auction_card = None
         self._next_auction()
@@ -1115,8 +1267,9 @@ class SpartacusState:
 
     def _start_arena(self) -> None:
         host = self._host()
-        self._emit("phase", f"round {self.round}: arena, hosted by {self.name(host)}",
-                   phase="arena")
+        self._emit(
+            "phase", f"round {self.round}: arena, hosted by {self.name(host)}", phase="arena"
+        )
         self._influence(host, +1, "host")
         self.asked, self.entrants, self.bets = [], [], []
         self.fight_result = None
@@ -1155,11 +1308,15 @@ class SpartacusState:
         assert seat is not None
         side = ("I", "II")[len(self.entrants)]
         self.entrants.append((seat, a.fighter, a.equipment))
-        gear = f" with {', '.join(self.card(e).title for e in a.equipment)}" if a.equipment \
-            else ""
-        self._emit("accepted", f"{self.name(seat)} sends {self.card(a.fighter).title}{gear} "
-                   f"to hex {side}", seat=seat, side=side, fighter=a.fighter,
-                   equipment=list(a.equipment))
+        gear = f" with {', '.join(self.card(e).title for e in a.equipment)}" if a.equipment else ""
+        self._emit(
+            "accepted",
+            f"{self.name(seat)} sends {self.card(a.fighter).title}{gear} to hex {side}",
+            seat=seat,
+            side=side,
+            fighter=a.fighter,
+            equipment=list(a.equipment),
+        )
         self.invitee = None
         self._next_invitation()
 
@@ -1184,20 +1341,31 @@ class SpartacusState:
         seat = self.bettors[0]
         self.gold[seat] -= a.amount
         self.bets.append((seat, a.bet, a.amount))
-        self._emit("bet", f"{self.name(seat)} bets {a.amount} gold on {a.bet}", seat=seat,
-                   bet=a.bet, amount=a.amount)
+        self._emit(
+            "bet",
+            f"{self.name(seat)} bets {a.amount} gold on {a.bet}",
+            seat=seat,
+            bet=a.bet,
+            amount=a.amount,
+        )
         if self.gold[seat] < BET_MIN:
             self.bettors.pop(0)
             self._continue_bets()
 
-    def _fighter(self, side: str, seat: int, card_id: str, equipment: tuple[str, ...]
-                 ) -> Fighter:
+    def _fighter(self, side: str, seat: int, card_id: str, equipment: tuple[str, ...]) -> Fighter:
         card = self.card(card_id)
         abilities = (self.data.abilities[card.ability],) if card.ability else ()
-        return Fighter(side, card.title, (card.attack, card.defence, card.speed), owner=seat,
-                       card=card_id, equipment=tuple(self.card(e) for e in equipment),
-                       abilities=abilities, favours=self.favours.get(card_id, 0),
-                       champion=card_id in self.champions)
+        return Fighter(
+            side,
+            card.title,
+            (card.attack, card.defence, card.speed),
+            owner=seat,
+            card=card_id,
+            equipment=tuple(self.card(e) for e in equipment),
+            abilities=abilities,
+            favours=self.favours.get(card_id, 0),
+            champion=card_id in self.champions,
+        )
 
     def _start_fight(self, fighters: tuple[Fighter, Fighter], context: str) -> None:
         self.fight_context = context
@@ -1206,10 +1374,14 @@ class SpartacusState:
 
     def _start_arena_fight(self) -> None:
         (s1, f1, e1), (s2, f2, e2) = self.entrants
-        self._emit("fight_started", f"{self.card(f1).title} ({self.name(s1)}) against "
-                   f"{self.card(f2).title} ({self.name(s2)})")
-        self._start_fight((self._fighter("I", s1, f1, e1), self._fighter("II", s2, f2, e2)),
-                          "arena")
+        self._emit(
+            "fight_started",
+            f"{self.card(f1).title} ({self.name(s1)}) against "
+            f"{self.card(f2).title} ({self.name(s2)})",
+        )
+        self._start_fight(
+            (self._fighter("I", s1, f1, e1), self._fighter("II", s2, f2, e2)), "arena"
+        )
 
     def _fight_over(self) -> None:
         fight = self.fight
@@ -1217,9 +1389,11 @@ class SpartacusState:
         context = self.fight_context
         if context == "assistant":
             self.fight = fight  # kept for the screen
-            self._finish([fight.fighters[fight.winner].owner],
-                         f"{fight.fighters[fight.winner].name} beats "
-                         f"{fight.fighters[fight.loser].name}, who {LEVEL_WORDS[fight.level]}")
+            self._finish(
+                [fight.fighters[fight.winner].owner],
+                f"{fight.fighters[fight.winner].name} beats "
+                f"{fight.fighters[fight.loser].name}, who {LEVEL_WORDS[fight.level]}",
+            )
             return
         win, lose = fight.fighters[fight.winner], fight.fighters[fight.loser]
         for f in (win, lose):  # nets and once-per-fight equipment used are exhausted
@@ -1231,9 +1405,15 @@ class SpartacusState:
             self._tournament_fight_won(win.owner)
             return
         assert win.card is not None and lose.card is not None
-        self.fight_result = {"winner": fight.winner, "loser": fight.loser, "level": fight.level,
-                             "winner_card": win.card, "loser_card": lose.card,
-                             "winner_seat": win.owner, "loser_seat": lose.owner}
+        self.fight_result = {
+            "winner": fight.winner,
+            "loser": fight.loser,
+            "level": fight.level,
+            "winner_card": win.card,
+            "loser_card": lose.card,
+            "winner_seat": win.owner,
+            "loser_seat": lose.owner,
+        }
         # rule R25: influence and favour for the winner
         self._influence(win.owner, +1, "victory")
         if win.card in self.champions:  # the champion marker replaces the favour tokens
@@ -1243,17 +1423,27 @@ class SpartacusState:
             if self.favours[win.card] >= CHAMPION_FAVOURS:
                 self.favours.pop(win.card)
                 self.champions.add(win.card)
-                self._emit("champion", f"{win.name} becomes champion", card=win.card,
-                           seat=win.owner)
+                self._emit(
+                    "champion", f"{win.name} becomes champion", card=win.card, seat=win.owner
+                )
                 self._influence(win.owner, +1, "champion")
             else:
-                self._emit("favour", f"{win.name} gains a favour token "
-                           f"({self.favours[win.card]})", card=win.card)
+                self._emit(
+                    "favour",
+                    f"{win.name} gains a favour token ({self.favours[win.card]})",
+                    card=win.card,
+                )
         # rule R24: bets
         for seat, kind, stake in self.bets:
-            won = (kind == f"winner-{fight.winner}" or kind == fight.level)
-            self._emit("bet_settled", f"{self.name(seat)}'s bet on {kind}: "
-                       f"{'won' if won else 'lost'}", seat=seat, bet=kind, stake=stake, won=won)
+            won = kind == f"winner-{fight.winner}" or kind == fight.level
+            self._emit(
+                "bet_settled",
+                f"{self.name(seat)}'s bet on {kind}: {'won' if won else 'lost'}",
+                seat=seat,
+                bet=kind,
+                stake=stake,
+                won=won,
+            )
             self.bank += stake
             if won:
                 payout = stake * (2 if kind.startswith("winner-") else 3)
@@ -1299,14 +1489,27 @@ class SpartacusState:
         if not high:
             return False
         if len(high) == 1:
-            self._finish(high, f"{self.name(high[0])} ends the {phase} phase as the only house "
-                         f"with {WIN_INFLUENCE}+ influence")
+            self._finish(
+                high,
+                f"{self.name(high[0])} ends the {phase} phase as the only house "
+                f"with {WIN_INFLUENCE}+ influence",
+            )
             return True
-        self._emit("tournament", f"{', '.join(self.name(s) for s in high)} end the {phase} "
-                   f"phase with {WIN_INFLUENCE}+ influence: a tournament decides",
-                   seats=high)
-        self.tournament = {"houses": high, "order": [], "pending": [], "fights": [],
-                           "winners": [], "pickers": [], "picks": {}}
+        self._emit(
+            "tournament",
+            f"{', '.join(self.name(s) for s in high)} end the {phase} "
+            f"phase with {WIN_INFLUENCE}+ influence: a tournament decides",
+            seats=high,
+        )
+        self.tournament = {
+            "houses": high,
+            "order": [],
+            "pending": [],
+            "fights": [],
+            "winners": [],
+            "pickers": [],
+            "picks": {},
+        }
         if len(high) == 2:
             self.tournament["fights"] = [high]
             self._next_tournament_fight()
@@ -1316,8 +1519,11 @@ class SpartacusState:
         for s in high:
             groups.setdefault(self.gold_value(s), []).append(s)
         self.tournament["pending"] = [groups[v] for v in sorted(groups)]
-        self._emit("tournament_values", "gold value of gladiators and equipment: " + ", ".join(
-            f"{self.name(s)} {self.gold_value(s)}" for s in high))
+        self._emit(
+            "tournament_values",
+            "gold value of gladiators and equipment: "
+            + ", ".join(f"{self.name(s)} {self.gold_value(s)}" for s in high),
+        )
         self._next_tiebreak()
         return True
 
@@ -1338,8 +1544,11 @@ class SpartacusState:
             t["final_seed"] = order[2]
         else:
             t["fights"] = [[order[0], order[1]], [order[2], order[3]]]
-        self._emit("tournament_order", "poorest to richest: " + ", ".join(
-            self.name(s) for s in order), order=list(order))
+        self._emit(
+            "tournament_order",
+            "poorest to richest: " + ", ".join(self.name(s) for s in order),
+            order=list(order),
+        )
         self._next_tournament_fight()
 
     def _tiebreak_done(self) -> None:
@@ -1369,8 +1578,11 @@ class SpartacusState:
         pair = t["fights"][0]
         t["pickers"] = list(pair)
         t["picks"] = {}
-        self._emit("tournament_fight", f"tournament: {self.name(pair[0])} against "
-                   f"{self.name(pair[1])}", seats=list(pair))
+        self._emit(
+            "tournament_fight",
+            f"tournament: {self.name(pair[0])} against {self.name(pair[1])}",
+            seats=list(pair),
+        )
         self._continue_picks()
 
     def _continue_picks(self) -> None:
@@ -1390,16 +1602,22 @@ class SpartacusState:
         elif pa is None or pb is None:
             self._tournament_fight_won(b if pa is None else a)
         else:
-            self._start_fight((self._fighter("I", a, *pa), self._fighter("II", b, *pb)),
-                              "tournament")
+            self._start_fight(
+                (self._fighter("I", a, *pa), self._fighter("II", b, *pb)), "tournament"
+            )
 
     def _tournament_pick(self, a: A.Accept) -> None:
         t = self.tournament
         assert t is not None
         seat = t["pickers"].pop(0)
         t["picks"][seat] = (a.fighter, a.equipment)
-        self._emit("accepted", f"{self.name(seat)} sends {self.card(a.fighter).title}",
-                   seat=seat, fighter=a.fighter, equipment=list(a.equipment))
+        self._emit(
+            "accepted",
+            f"{self.name(seat)} sends {self.card(a.fighter).title}",
+            seat=seat,
+            fighter=a.fighter,
+            equipment=list(a.equipment),
+        )
         self._continue_picks()
 
     def _tournament_fight_won(self, seat: int) -> None:
@@ -1407,8 +1625,7 @@ class SpartacusState:
         assert t is not None
         t["fights"].pop(0)
         t["winners"].append(seat)
-        self._emit("tournament_winner", f"{self.name(seat)} wins the tournament fight",
-                   seat=seat)
+        self._emit("tournament_winner", f"{self.name(seat)} wins the tournament fight", seat=seat)
         self._next_tournament_fight()
 
     def _finish(self, winners: list[int], reason: str) -> None:
@@ -1417,25 +1634,38 @@ class SpartacusState:
         self.phase = "game_over"
         self._legal = None
         names = " and ".join(self.name(s) for s in winners)
-        self._emit("game_over", f"{names} win{'s' if len(winners) == 1 else ''}: {reason}",
-                   winners=list(winners), reason=reason)
+        self._emit(
+            "game_over",
+            f"{names} win{'s' if len(winners) == 1 else ''}: {reason}",
+            winners=list(winners),
+            reason=reason,
+        )
 
     # -- the combat assistant: one fight -------------------------------------------------
 
     def _start_assistant_fight(self) -> None:
         specs = self.config.fight
         assert specs is not None
-        fighters = tuple(self._spec_fighter(side, seat, spec) for seat, (side, spec)
-                         in enumerate(zip(("I", "II"), specs, strict=True)))
+        fighters = tuple(
+            self._spec_fighter(side, seat, spec)
+            for seat, (side, spec) in enumerate(zip(("I", "II"), specs, strict=True))
+        )
         self.round = 1
         self._emit("fight_started", f"{specs[0].name} against {specs[1].name}")
         self._start_fight((fighters[0], fighters[1]), "assistant")
 
     def _spec_fighter(self, side: str, seat: int, spec: FighterSpec) -> Fighter:
-        return Fighter(side, spec.name, (spec.attack, spec.defence, spec.speed), owner=seat,
-                       card=spec.card, equipment=tuple(self.card(e) for e in spec.equipment),
-                       abilities=tuple(self.data.abilities[a] for a in spec.abilities),
-                       favours=spec.favours, champion=spec.champion)
+        return Fighter(
+            side,
+            spec.name,
+            (spec.attack, spec.defence, spec.speed),
+            owner=seat,
+            card=spec.card,
+            equipment=tuple(self.card(e) for e in spec.equipment),
+            abilities=tuple(self.data.abilities[a] for a in spec.abilities),
+            favours=spec.favours,
+            champion=spec.champion,
+        )
 
     # -- corrections ---------------------------------------------------------------------
 
@@ -1443,8 +1673,9 @@ class SpartacusState:
         self._gold(self.seat_of(a.house), a.delta, "correction")
 
     def _do_GiveGold(self, a: A.GiveGold) -> None:
-        self._transfer(self.seat_of(a.giver), self.seat_of(a.receiver), a.amount,
-                       "given at the table")
+        self._transfer(
+            self.seat_of(a.giver), self.seat_of(a.receiver), a.amount, "given at the table"
+        )
 
     def _do_AdjustInfluence(self, a: A.AdjustInfluence) -> None:
         self._influence(self.seat_of(a.house), a.delta, "correction")
@@ -1468,8 +1699,11 @@ class SpartacusState:
             if self._deficit(seat) < 0:
                 self._gold(seat, -self._deficit(seat), "upkeep: ready slaves earn")
             self._continue_upkeep()
-        elif self.phase == "discard_choice" and self.scheme is not None and \
-                not self.ready(self.scheme["target"], self.scheme["discard"]):
+        elif (
+            self.phase == "discard_choice"
+            and self.scheme is not None
+            and not self.ready(self.scheme["target"], self.scheme["discard"])
+        ):
             self._run_effects()
         elif self.phase == "hand_limit":
             self._continue_hand_limit()
@@ -1481,12 +1715,19 @@ class SpartacusState:
     def snapshot(self) -> dict[str, Any]:
         """Everything that makes the state, as plain JSON-able data."""
         return {
-            "phase": self.phase, "round": self.round, "host": self.host, "active": self.active,
-            "houses": list(self.houses), "gold": list(self.gold),
-            "influence": list(self.influence), "bank": self.bank,
+            "phase": self.phase,
+            "round": self.round,
+            "host": self.host,
+            "active": self.active,
+            "houses": list(self.houses),
+            "gold": list(self.gold),
+            "influence": list(self.influence),
+            "bank": self.bank,
             "property": [list(p) for p in self.property],
-            "exhausted": sorted(self.exhausted), "injured": sorted(self.injured),
-            "favours": dict(sorted(self.favours.items())), "champions": sorted(self.champions),
+            "exhausted": sorted(self.exhausted),
+            "injured": sorted(self.injured),
+            "favours": dict(sorted(self.favours.items())),
+            "champions": sorted(self.champions),
             "hands": [dict(sorted(h.items())) for h in self.hands],
             "guards": [list(g) for g in self.guards],
             "intrigue_deck": dict(sorted(self.intrigue_deck.items())),
@@ -1495,27 +1736,38 @@ class SpartacusState:
             "market_discard": dict(sorted(self.market_discard.items())),
             "deal_queue": [list(d) for d in self.deal_queue],
             "heal_queue": [list(h) for h in self.heal_queue],
-            "pay_queue": list(self.pay_queue), "accounts_round": self.accounts_round,
+            "pay_queue": list(self.pay_queue),
+            "accounts_round": self.accounts_round,
             "draw_queue": [list(d) for d in self.draw_queue],
-            "after_draw": self.after_draw, "turns_left": list(self.turns_left),
+            "after_draw": self.after_draw,
+            "turns_left": list(self.turns_left),
             "limit_queue": list(self.limit_queue),
-            "scheme": None if self.scheme is None else {
-                k: (list(v) if isinstance(v, list) else v) for k, v in self.scheme.items()},
+            "scheme": None
+            if self.scheme is None
+            else {k: (list(v) if isinstance(v, list) else v) for k, v in self.scheme.items()},
             "effects": [[k, v] for k, v in self.effects],
             "peek_pending": None if self.peek_pending is None else list(self.peek_pending),
-            "auction_left": self.auction_left, "auction_card": self.auction_card,
-            "bidders": list(self.bidders), "bids": {str(k): v for k, v in self.bids.items()},
+            "auction_left": self.auction_left,
+            "auction_card": self.auction_card,
+            "bidders": list(self.bidders),
+            "bids": {str(k): v for k, v in self.bids.items()},
             "bid_totals": {str(k): v for k, v in self.bid_totals.items()},
-            "rolloff": [list(self.rolloff_seats), {str(k): v for k, v in
-                                                   self.rolloff_rolls.items()},
-                        self.rolloff_purpose],
-            "asked": list(self.asked), "invitee": self.invitee,
+            "rolloff": [
+                list(self.rolloff_seats),
+                {str(k): v for k, v in self.rolloff_rolls.items()},
+                self.rolloff_purpose,
+            ],
+            "asked": list(self.asked),
+            "invitee": self.invitee,
             "entrants": [[s, f, list(e)] for s, f, e in self.entrants],
-            "bettors": list(self.bettors), "bets": [list(b) for b in self.bets],
-            "fight_result": self.fight_result, "fight_context": self.fight_context,
+            "bettors": list(self.bettors),
+            "bets": [list(b) for b in self.bets],
+            "fight_result": self.fight_result,
+            "fight_context": self.fight_context,
             "fight": None if self.fight is None else self.fight.snapshot(),
             "tournament": None if self.tournament is None else _plain(self.tournament),
-            "winners": list(self.winners), "end_reason": self.end_reason,
+            "winners": list(self.winners),
+            "end_reason": self.end_reason,
         }
 
 

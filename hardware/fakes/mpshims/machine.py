@@ -50,8 +50,9 @@ class _PinState:
 class Chip:
     """One simulated RP2040: its pins, watchdog and timers."""
 
-    def __init__(self, unique_id: bytes = b"\xe6\x60\x38\xb7\x13\x5a\x2b\x2f",
-                 reset_cause: int = PWRON_RESET) -> None:
+    def __init__(
+        self, unique_id: bytes = b"\xe6\x60\x38\xb7\x13\x5a\x2b\x2f", reset_cause: int = PWRON_RESET
+    ) -> None:
         self.unique_id = bytes(unique_id)
         self.reset_cause = reset_cause
         self.pins: dict[Any, _PinState] = {}
@@ -126,8 +127,9 @@ class Pin:
     IRQ_FALLING = 4
     IRQ_RISING = 8
 
-    def __init__(self, pin_id: Any, mode: int = -1, pull: int | None = -1, *,
-                 value: int | None = None) -> None:
+    def __init__(
+        self, pin_id: Any, mode: int = -1, pull: int | None = -1, *, value: int | None = None
+    ) -> None:
         self._st = current_chip().state(pin_id)
         self.init(mode, pull, value=value)
 
@@ -167,8 +169,9 @@ class Pin:
     def off(self) -> None:
         self.value(0)
 
-    def irq(self, handler: Callable[[Any], None] | None = None,
-            trigger: int = IRQ_FALLING | IRQ_RISING) -> None:
+    def irq(
+        self, handler: Callable[[Any], None] | None = None, trigger: int = IRQ_FALLING | IRQ_RISING
+    ) -> None:
         self._st.irqs = [] if handler is None else [(trigger, handler, self)]
 
     @property
@@ -198,8 +201,14 @@ class Timer:
         if kwargs:
             self.init(**kwargs)
 
-    def init(self, *, mode: int = PERIODIC, period: int = -1, freq: float | None = None,
-             callback: Callable[[Timer], None] | None = None) -> None:
+    def init(
+        self,
+        *,
+        mode: int = PERIODIC,
+        period: int = -1,
+        freq: float | None = None,
+        callback: Callable[[Timer], None] | None = None,
+    ) -> None:
         self.deinit()
         if freq is not None:
             period = int(1000 / freq)
