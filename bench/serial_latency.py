@@ -1,7 +1,7 @@
 """Red button -> coil on through the serial link, and the arena frames per second it carries.
 
 Runs the virtual I/O board (the firmware's own logic behind a pseudo-terminal,
-``hardware/fakes/virtual_board.py``) and the real ``serial`` backend on its
+``companion/hal/virtual_board.py``) and the real ``serial`` backend on its
 tty, with a table loop on its own thread doing what the companion's table loop
 does: wait on ``Hardware.next_input`` and pass each trigger press to
 ``Hardware.eliminator.fire``. For every press the benchmark arms the guard,

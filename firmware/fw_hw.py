@@ -3,7 +3,7 @@
 # PicoIO object built here.
 #
 # On the RP2040 these are MicroPython's own modules; under CPython (virtual
-# board, tests) hardware/fakes/mpshims provides machine, neopixel, utime and
+# board, tests) companion/hal/mpshims provides machine, neopixel, utime and
 # micropython.
 
 import time

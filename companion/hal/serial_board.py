@@ -30,12 +30,10 @@ from __future__ import annotations
 import contextlib
 import logging
 import random
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any
 
 import serial
@@ -809,7 +807,7 @@ class SerialHardware(Hardware):
     .. attribute:: link
         The :class:`BoardLink`.
     .. attribute:: virtual_board
-        The :class:`hardware.fakes.virtual_board.VirtualBoard` behind the port,
+        The :class:`companion.hal.virtual_board.VirtualBoard` behind the port,
         on the ``virtual-board`` profile; else None.
     """
 
@@ -949,22 +947,6 @@ def open_serial(
     return hw
 
 
-def _virtual_board_module() -> Any:
-    """Import hardware.fakes.virtual_board from this source checkout."""
-    try:
-        from hardware.fakes import virtual_board
-    except ImportError:
-        root = Path(__file__).resolve().parents[2]
-        if not (root / "hardware" / "fakes" / "virtual_board.py").exists():
-            raise RuntimeError(
-                "the virtual board needs the companion's source checkout (hardware/fakes and "
-                "firmware/ next to the companion package)"
-            ) from None
-        sys.path.append(str(root))
-        from hardware.fakes import virtual_board
-    return virtual_board
-
-
 def open_virtual_board_hardware(
     config: HardwareConfig | None = None,
     *,
@@ -977,14 +959,15 @@ def open_virtual_board_hardware(
     Start a virtual I/O board (the firmware's own logic behind a pseudo-terminal)
     and open the real serial backend on its port.
 
-    ``hw.sim`` is a :class:`~hardware.fakes.virtual_board.VirtualBoardControls`
+    ``hw.sim`` is a :class:`~companion.hal.virtual_board.VirtualBoardControls`
     (press buttons, read pulses and frames, as on the ``sim`` profile);
     ``hw.virtual_board`` is the board itself (fault injection, unplug, reset).
     Closing the hardware stops the board. *board_options* go to the
     ``VirtualBoard`` constructor.
     """
     config = HardwareConfig() if config is None else config
-    vb = _virtual_board_module()
+    from companion.hal import virtual_board as vb
+
     if unsafe_cooldown_override_s is not None:
         board_options.setdefault("min_cooldown_ms", int(unsafe_cooldown_override_s * 1000))
     board, port = vb.open_virtual_board(**board_options)

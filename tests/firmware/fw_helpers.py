@@ -1,7 +1,7 @@
 """Helpers for the firmware tests (a unique module name, not conftest).
 
 The firmware modules are imported from ``firmware/`` as the board imports them
-(top-level ``fw_proto``, ``fw_logic``, ...), with ``hardware/fakes/mpshims`` on
+(top-level ``fw_proto``, ``fw_logic``, ...), with ``companion/hal/mpshims`` on
 the path for ``machine``, ``neopixel`` and ``utime``. Board logic tests use a
 hand-made :class:`FakeIO` on a manual millisecond clock, and the host's codec
 (:mod:`companion.hal.link`) to speak to the board.
@@ -19,7 +19,7 @@ if str(REPO) not in sys.path:
     sys.path.append(str(REPO))
 
 from companion.hal import link as L  # noqa: E402
-from hardware.fakes.virtual_board import load_firmware  # noqa: E402
+from companion.hal.virtual_board import load_firmware  # noqa: E402
 
 FW = load_firmware()
 fw_proto = FW["fw_proto"]

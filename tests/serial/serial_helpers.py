@@ -21,8 +21,8 @@ from companion.hal.serial_board import (  # noqa: E402
     SerialHardware,
     open_virtual_board_hardware,
 )
+from companion.hal.virtual_board import LinkFaults, VirtualBoard  # noqa: E402, F401
 from companion.table.loop import TrackedTable  # noqa: E402
-from hardware.fakes.virtual_board import LinkFaults, VirtualBoard  # noqa: E402, F401
 
 VECTORS = json.loads((REPO / "firmware" / "protocol_vectors.json").read_text(encoding="utf-8"))
 

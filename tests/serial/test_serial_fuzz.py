@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from serial_helpers import REPO  # noqa: F401 - puts the repository on sys.path
 
 from companion.hal import link as L
-from hardware.fakes.virtual_board import fw_proto
+from companion.hal.virtual_board import fw_proto
 
 FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

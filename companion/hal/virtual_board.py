@@ -1,7 +1,7 @@
 """The virtual I/O board: the firmware's own logic behind a pseudo-terminal.
 
 :class:`VirtualBoard` runs ``firmware/fw_app.run`` (the RP2040 main loop) on
-CPython, with ``hardware/fakes/mpshims`` standing in for MicroPython's
+CPython, with ``companion/hal/mpshims`` standing in for MicroPython's
 ``machine``, ``neopixel``, ``utime`` and ``micropython``. The pin wiring is the
 firmware's own ``fw_hw.PicoIO``; only the USB link is replaced, by the master
 side of a pseudo-terminal. The host opens the slave side (through a stable
@@ -41,12 +41,15 @@ import tty
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
-FIRMWARE_DIR = ROOT / "firmware"
-SHIMS_DIR = Path(__file__).resolve().parent / "mpshims"
+# The firmware ships inside the package (``firmware/`` in the source tree is installed as
+# ``companion.firmware``); the shims are data files of this package. Both must be real
+# directories on disk, since their modules are imported by name from ``sys.path``.
+FIRMWARE_DIR = Path(str(resources.files("companion.firmware")))
+SHIMS_DIR = Path(str(resources.files("companion.hal").joinpath("mpshims")))
 
 __all__ = [
     "FIRMWARE_DIR",
