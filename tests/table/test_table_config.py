@@ -21,7 +21,7 @@ from companion.table.config import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE = ROOT / "examples" / "table.toml"
+EXAMPLE = ROOT / "companion" / "data" / "table.example.toml"  # shipped: companion config example
 DATA = ROOT / "companion" / "data" / "battle_royale.json"
 
 
