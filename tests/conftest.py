@@ -1,9 +1,65 @@
-"""Test-wide settings: journals written by commands go to a temporary data directory."""
+"""Test-wide settings and fixtures.
+
+- Journals written by commands go to a temporary data directory, and no test reads a
+  real table.toml or talks to a real systemd: the configuration search, the notify
+  socket and the journal stream are pointed at nothing.
+- ``mock_factory``: gpiozero's own MockFactory as the pin factory (the one fixture
+  every hardware test uses).
+- Hypothesis: the ``ci`` profile (derandomized, no example database, bounded) is
+  loaded when ``CI=true``, so a CI run is repeatable; elsewhere hypothesis explores
+  freely with its defaults.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
 
 import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "ci",
+    derandomize=True,  # the same examples on every run: a red CI is reproducible
+    database=None,  # nothing written into the clean clone
+    deadline=None,  # two shared cores: a slow example is not a failure
+    max_examples=100,  # bounded for tests that do not set their own
+    suppress_health_check=[HealthCheck.too_slow],
+    print_blob=True,  # a failure prints the blob that reproduces it
+)
+if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+    settings.load_profile("ci")
 
 
 @pytest.fixture(autouse=True)
-def _journal_data_home(tmp_path_factory, monkeypatch):
+def _isolated_environment(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data-home")))
-    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config-home")))
+    for name in (
+        "STATE_DIRECTORY",
+        "COMPANION_CONFIG",
+        "CONFIGURATION_DIRECTORY",
+        "NOTIFY_SOCKET",
+        "WATCHDOG_USEC",
+        "WATCHDOG_PID",
+        "JOURNAL_STREAM",
+    ):
+        monkeypatch.delenv(name, raising=False)
+    system = tmp_path_factory.mktemp("etc-companion") / "table.toml"
+    monkeypatch.setattr("companion.table.config.DEFAULT_TABLE_CONFIG_PATH", str(system))
+
+
+@pytest.fixture
+def mock_factory() -> Iterator[MockFactory]:
+    """gpiozero's own MockFactory as the default pin factory, reset after the test."""
+    previous = Device.pin_factory
+    factory = MockFactory()
+    Device.pin_factory = factory
+    try:
+        yield factory
+    finally:
+        factory.reset()
+        factory.close()
+        Device.pin_factory = previous

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -24,6 +26,7 @@ def run_bench(*args: str, script: str = "battle_royale.py") -> subprocess.Comple
     )
 
 
+@pytest.mark.slow
 def test_battle_royale_bench_json() -> None:
     result = run_bench("--games", "3", "--json")
     assert result.returncode == 0, result.stderr
@@ -52,6 +55,7 @@ def test_battle_royale_bench_text() -> None:
     assert "python:" in result.stdout
 
 
+@pytest.mark.slow
 def test_serve_startup_bench_json() -> None:
     result = run_bench("--runs", "1", "--json", script="serve_startup.py")
     assert result.returncode == 0, result.stderr
@@ -71,6 +75,7 @@ def test_journal_bench_json() -> None:
     assert summary["resume_s"]["records"] >= 150 and summary["resume_s"]["median"] > 0
 
 
+@pytest.mark.slow
 def test_dice_fairness_bench_json() -> None:
     result = run_bench("--rolls", "600", "--json", script="dice_fairness.py")
     assert result.returncode == 0, result.stderr
@@ -80,6 +85,7 @@ def test_dice_fairness_bench_json() -> None:
     assert all(0 <= r["p_value"] <= 1 and r["rolls"] == 600 for r in summary["results"])
 
 
+@pytest.mark.slow
 def test_bench_run_writes_every_section(tmp_path) -> None:
     out = tmp_path / "performance.md"
     env = dict(os.environ)

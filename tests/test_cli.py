@@ -147,6 +147,7 @@ def test_demo_plays_to_a_winner(
     assert f"{players} bots, seed {seed}" in out
 
 
+@pytest.mark.slow
 def test_demo_is_repeatable(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -740,6 +740,7 @@ def check_step(state: AssistState, action, events, present_before):
     assert state.players_in()
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     players=st.integers(2, 4),

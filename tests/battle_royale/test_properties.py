@@ -138,6 +138,7 @@ def check_invariants(state: BattleRoyaleState, neutral_total: int, check_capacit
 # --- invariants -------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(PROPERTY_SETTINGS, max_examples=50)
 @given(config=configs, seed=seeds, correction_rate=correction_rates)
 def test_invariants_hold_after_every_action(
@@ -242,6 +243,7 @@ def assert_rejected(state: BattleRoyaleState, action: A.Action) -> None:
     assert state.history == history_before
 
 
+@pytest.mark.slow
 @settings(PROPERTY_SETTINGS, max_examples=40)
 @given(config=configs, seed=seeds, correction_rate=correction_rates)
 def test_illegal_actions_are_rejected_and_change_nothing(

@@ -137,6 +137,7 @@ def _fresh(start):
     return new_game(start.config)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("red", "yellow", "beast"), MATCHES)
 def test_exact_odds_match_a_monte_carlo_run_of_the_engine(red, yellow, beast):
     n = 2500

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -100,6 +101,7 @@ def wrong_actions(state, rng: random.Random) -> list[A.Action]:
     ]
 
 
+@pytest.mark.slow
 @PROPERTY_SETTINGS
 @given(config=configs, seed=seeds)
 def test_random_games_keep_every_invariant_and_replay_identically(config, seed):

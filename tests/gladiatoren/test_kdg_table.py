@@ -165,6 +165,7 @@ def args(**kw) -> argparse.Namespace:
     return argparse.Namespace(**kw)
 
 
+@pytest.mark.slow
 def test_play_with_every_seat_a_bot_needs_no_input(capsys, tmp_path):
     code = _play(capsys, players=3, bots=3, seed=4, journal=str(tmp_path / "g.jsonl"))
     assert code == 0

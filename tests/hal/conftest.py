@@ -1,28 +1,14 @@
-"""Fixtures for the hardware layer: gpiozero's MockFactory, a manual clock, open hardware."""
+"""Fixtures for the hardware layer: a manual clock, open hardware (``mock_factory`` is in
+tests/conftest.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 import pytest
-from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from companion.hal import Hardware, HardwareConfig, ManualClock, open_hardware
-
-
-@pytest.fixture
-def mock_factory() -> Iterator[MockFactory]:
-    """gpiozero's own MockFactory as the default pin factory, reset after the test."""
-    previous = Device.pin_factory
-    factory = MockFactory()
-    Device.pin_factory = factory
-    try:
-        yield factory
-    finally:
-        factory.reset()
-        factory.close()
-        Device.pin_factory = previous
 
 
 @pytest.fixture

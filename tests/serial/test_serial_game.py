@@ -85,6 +85,7 @@ def check_game(table, state, hw, sent) -> None:
     )
 
 
+@pytest.mark.slow
 def test_a_whole_game(sent) -> None:
     with virtual_hw() as hw:
         table, state, _ = play(hw)
@@ -95,6 +96,7 @@ def test_a_whole_game(sent) -> None:
         assert hw.link.disconnects == 0
 
 
+@pytest.mark.slow
 def test_a_whole_game_with_one_percent_bad_bytes(sent) -> None:
     faults = LinkFaults(drop=0.005, corrupt=0.005, delay=0.01)
     with virtual_hw(faults=faults, seed=7) as hw:
@@ -109,6 +111,7 @@ def test_a_whole_game_with_one_percent_bad_bytes(sent) -> None:
         assert hw.link.stats["retransmits"] > 0  # ...and repaired
 
 
+@pytest.mark.slow
 def test_unplug_mid_game_pauses_and_resumes(sent) -> None:
     with virtual_hw() as hw:
         vb = hw.virtual_board

@@ -60,6 +60,7 @@ def start_host(tmp_path, board: VirtualBoard, mode: str) -> subprocess.Popen:
     return child
 
 
+@pytest.mark.slow
 def test_host_killed_while_armed(tmp_path, board: VirtualBoard) -> None:
     child = start_host(tmp_path, board, "arm")
     try:
@@ -78,6 +79,7 @@ def test_host_killed_while_armed(tmp_path, board: VirtualBoard) -> None:
         child.wait(5)
 
 
+@pytest.mark.slow
 def test_host_killed_while_the_coil_is_on(tmp_path, board: VirtualBoard) -> None:
     child = start_host(tmp_path, board, "fire")
     try:

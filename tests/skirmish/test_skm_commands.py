@@ -31,6 +31,7 @@ def test_demo_runs_to_the_end(tmp_path, capsys):
     assert contents.finished and contents.header["game"] == "skirmish"
 
 
+@pytest.mark.slow
 def test_demo_with_more_players(tmp_path, capsys):
     args = parse(
         "demo",

@@ -51,6 +51,7 @@ def test_exact_odds_equal_brute_force(n_att, n_def, mods, att_rr, def_rr) -> Non
     )
 
 
+@pytest.mark.slow
 def test_five_against_five_matches_monte_carlo() -> None:
     mods = Modifiers((SPARTACUS,), (AGRON,), extra_wound=1)
     odds = attack_odds(5, 5, mods, attack_reroll=True, defence_reroll=True)

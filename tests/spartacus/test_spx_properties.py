@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from spx_helpers import spec
@@ -48,6 +49,7 @@ def run(config: SpartacusConfig, seed: int, correction_rate: float, steps: int =
         yield state, action
 
 
+@pytest.mark.slow
 @PROPERTY_SETTINGS
 @given(
     players=st.integers(2, 4),
@@ -85,6 +87,7 @@ def test_gold_conserved_influence_by_the_rules_and_replay(
     json.dumps(state.snapshot())
 
 
+@pytest.mark.slow
 @PROPERTY_SETTINGS
 @given(seed=st.integers(0, 2**32 - 1))
 def test_refused_actions_change_nothing(seed) -> None:

@@ -214,6 +214,7 @@ def test_run_fight_command_autoplay(tmp_path, capsys) -> None:
     assert "odds," in out and "wins" in out and "[" in out
 
 
+@pytest.mark.slow
 def test_demo_and_play_autoplay(tmp_path, capsys) -> None:
     demo = argparse.Namespace(players=2, seed=3, journal=str(tmp_path / "d.jsonl"), data=None)
     assert S.run_demo(demo) == 0

@@ -65,6 +65,7 @@ def test_every_record_is_fsynced_and_checksummed(tmp_path, mocker):
     assert [json.loads(x)["n"] for x in lines[1:]] == [1, 2]
 
 
+@pytest.mark.slow
 def test_a_journal_replays_to_the_same_game_and_knows_it_is_over(tmp_path):
     session, _ = bot_game(tmp_path / "game.jsonl")
     contents = read_journal(tmp_path / "game.jsonl")
@@ -173,6 +174,7 @@ def test_durable_before_the_die_face_shows_and_before_the_solenoid_fires(tmp_pat
     assert seen["rolls"] > 10 and seen["fires"] == len(hw.sim.pulses) > 0
 
 
+@pytest.mark.slow
 def test_kill_9_at_random_points_then_resume_matches_the_uninterrupted_game(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "100"}
     command = [sys.executable, "-m", "companion", "demo", "--players", "4", "--seed", "77"]
@@ -273,6 +275,7 @@ def test_undo_never_takes_back_a_die_roll_or_a_drawn_card(tmp_path):
         session.undo()
 
 
+@pytest.mark.slow
 def test_resume_fires_an_explosion_the_power_cut_left_unfired(tmp_path):
     path = tmp_path / "game.jsonl"
     bot_game(path, players=4, seed=3)
@@ -301,6 +304,7 @@ def test_resume_fires_an_explosion_the_power_cut_left_unfired(tmp_path):
     assert records[first_fire - 1]["type"] == "fired"
 
 
+@pytest.mark.slow
 def test_replay_json_is_stable_and_turns_can_be_chosen(tmp_path, capsys):
     path = tmp_path / "game.jsonl"
     bot_game(path)
@@ -327,6 +331,7 @@ def test_replay_json_is_stable_and_turns_can_be_chosen(tmp_path, capsys):
     assert "winner:" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_resume_command_continues_a_stopped_game(tmp_path, capsys):
     path = tmp_path / "game.jsonl"
     bot_game(path)
@@ -338,6 +343,7 @@ def test_resume_command_continues_a_stopped_game(tmp_path, capsys):
     assert "this game is over" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_serve_resumes_the_last_unfinished_game_after_a_kill(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "120"}
     command = [sys.executable, "-m", "companion", "serve", "--journal-dir", str(tmp_path)]

@@ -7,10 +7,11 @@ import re
 import threading
 import time
 from collections.abc import Iterator
+from importlib import resources
 from pathlib import Path
 
 import pytest
-from gpiozero import LED, Device
+from gpiozero import LED
 from gpiozero.pins.mock import MockFactory
 
 import companion.commands.selftest as selftest_command
@@ -38,19 +39,6 @@ def sim() -> Iterator[Hardware]:
     """Simulated hardware on a manual clock (pulses and presses take no real time)."""
     with open_hardware(HardwareConfig(profile="sim", pulse_ms=45), clock=ManualClock()) as hw:
         yield hw
-
-
-@pytest.fixture
-def mock_factory() -> Iterator[MockFactory]:
-    previous = Device.pin_factory
-    factory = MockFactory()
-    Device.pin_factory = factory
-    try:
-        yield factory
-    finally:
-        factory.reset()
-        factory.close()
-        Device.pin_factory = previous
 
 
 def by_device(results: list[DeviceResult]) -> dict[str, DeviceResult]:
@@ -427,7 +415,7 @@ def test_cli_fire_word(monkeypatch, capsys, typed, fired) -> None:
 
 
 def test_cli_config_with_profile_override(no_terminal, capsys) -> None:
-    example = ROOT / "examples" / "table.toml"  # profile = "gpio"
+    example = resources.files("companion.data") / "table.example.toml"  # profile = "gpio"
     assert cli(["selftest", "--config", str(example), "--hardware", "sim"]) == 0
     assert "profile sim" in capsys.readouterr().out
 
