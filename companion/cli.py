@@ -10,8 +10,11 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from companion import __version__
+from companion.logs import LEVELS as LOG_LEVELS
+from companion.logs import configure_logging
 
 EXIT_USAGE = 2
 # sim: simulated in-process; gpio: the Pi's pins; serial: the RP2040 I/O board over USB;
@@ -49,6 +52,12 @@ def build_parser() -> argparse.ArgumentParser:
         description="Table companion for physical arena board games (Battle Royale and more).",
     )
     parser.add_argument("--version", action="version", version=f"companion {__version__}")
+    parser.add_argument(
+        "--log-level",
+        choices=LOG_LEVELS,
+        help="how much goes to the log on standard error (the journal under systemd): "
+        "debug, info, warning or error (default: info for serve, warning otherwise)",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     demo = sub.add_parser("demo", help="watch a full game of bots (Battle Royale, or --game)")
@@ -209,7 +218,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="start a new game even if an unfinished one could be resumed",
     )
-    serve.set_defaults(handler="companion.commands.serve:run")
+    serve.set_defaults(handler="companion.commands.serve:run", default_log_level="info")
 
     resume = sub.add_parser("resume", help="continue a game from its journal (after a power cut)")
     resume.add_argument("journal", help="the journal file (.jsonl)")
@@ -342,7 +351,71 @@ def build_parser() -> argparse.ArgumentParser:
     from companion.commands.spartacus import configure_parser as spartacus_parser  # argparse only
 
     spartacus_parser(sub)
+    _add_install_commands(sub)
     return parser
+
+
+def _add_install_commands(sub: Any) -> None:
+    """``config``, ``firmware`` and ``calibrate``: setting a table up from the package."""
+    config = sub.add_parser(
+        "config",
+        help="the table.toml: print the example, or show which file is used",
+        description="Where table.toml is looked for, first found wins: --config, "
+        "$COMPANION_CONFIG, $XDG_CONFIG_HOME/companion/table.toml, /etc/companion/table.toml; "
+        "else built-in defaults.",
+    )
+    csub = config.add_subparsers(dest="config_command", metavar="ACTION", required=True)
+    example = csub.add_parser("example", help="print the commented example table.toml")
+    example.set_defaults(handler="companion.commands.config:run_example")
+    where = csub.add_parser("path", help="show which table.toml a command would read, and why")
+    where.add_argument("--config", help="as a command's --config")
+    where.set_defaults(handler="companion.commands.config:run_path")
+
+    firmware = sub.add_parser(
+        "firmware", help="the I/O board's MicroPython firmware: where it is, or flash it"
+    )
+    fsub = firmware.add_subparsers(dest="firmware_command", metavar="ACTION", required=True)
+    fpath = fsub.add_parser("path", help="print the folder of the installed firmware files")
+    fpath.set_defaults(handler="companion.commands.firmware:run_path")
+    flash = fsub.add_parser(
+        "flash",
+        help="copy the firmware onto the Pico with mpremote (pip install '.[board]')",
+    )
+    flash.add_argument(
+        "--port", help="the board's serial port (default: the one MicroPython Pico on USB)"
+    )
+    flash.set_defaults(handler="companion.commands.firmware:run_flash")
+
+    calibrate = sub.add_parser(
+        "calibrate",
+        help="find the solenoid pulse that throws a tile, and write it into table.toml",
+        description="Fires the Eliminator with longer and longer pulses, each only after you "
+        "type FIRE and press the red button, through the same guard as a game (capped pulse, "
+        "cool-down). The length you choose is written into the config file as "
+        "hardware.pulse_ms; the rest of the file is kept as it is.",
+    )
+    calibrate.add_argument("--config", help="the table.toml to read and write (default: found)")
+    calibrate.add_argument(
+        "--hardware",
+        choices=HARDWARE_CHOICES,
+        help="override the config's hardware profile",
+    )
+    calibrate.add_argument(
+        "--start-ms", type=_positive_int, default=20, help="first pulse length (default 20)"
+    )
+    calibrate.add_argument(
+        "--step-ms", type=_positive_int, default=10, help="added after each try (default 10)"
+    )
+    calibrate.add_argument(
+        "--max-ms", type=_positive_int, help="longest pulse to try (default and limit: 250)"
+    )
+    calibrate.add_argument(
+        "--timeout",
+        type=_positive_float,
+        default=30.0,
+        help="seconds to wait for the red button after arming (default 30)",
+    )
+    calibrate.set_defaults(handler="companion.commands.calibrate:run")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -351,6 +424,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.command:
         parser.print_help()
         return EXIT_USAGE
+    configure_logging(args.log_level or getattr(args, "default_log_level", "warning"))
     module_name, func_name = args.handler.split(":")
     handler = getattr(importlib.import_module(module_name), func_name)
     try:

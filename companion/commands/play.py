@@ -1,7 +1,8 @@
 """``companion play battle-royale``: a game at the table, on simulated or real hardware.
 
-Settings come from ``--config`` (a ``table.toml``) when given, else from the
-built-in defaults (tracked mode, 4 players, simulated hardware); flags given on
+Settings come from the table.toml found (``--config``, ``$COMPANION_CONFIG``, the
+user's, the system's: :func:`companion.table.config.find_table_config`), else from
+the built-in defaults (tracked mode, 4 players, simulated hardware); flags given on
 the command line override either.
 """
 
@@ -24,6 +25,7 @@ from companion.table.config import (
     GameSettings,
     TableConfig,
     TableConfigError,
+    find_table_config,
     load_table_config,
 )
 from companion.table.journal import JournalError, new_journal_path
@@ -104,6 +106,7 @@ def run(args: argparse.Namespace) -> int:
         return skirmish_play(args)
     if args.players is not None and args.players > 4:
         raise CommandError("Battle Royale is for 2 to 4 players")
+    args.config = find_table_config(args.config).path
     tracked = args.mode == "tracked" or (args.mode is None and not args.config)
     if args.bots is None and tracked and not args.config and not args.autoplay:
         args.bots = (args.players or 4) - 1  # one person at the terminal, bots for the rest

@@ -4,18 +4,27 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+from os import PathLike
 
 from rich.console import Console
 
 from companion.cli import CommandError
 from companion.commands.play import PlayOptions, play_game
 from companion.hal import HardwareConfig, HardwareConfigError
-from companion.table.config import GameSettings, TableConfig, TableConfigError, load_table_config
+from companion.table.config import (
+    GameSettings,
+    TableConfig,
+    TableConfigError,
+    find_table_config,
+    load_table_config,
+)
 from companion.table.journal import JournalError
 from companion.table.session import GameSession, resume_session
 
 
-def table_for(session: GameSession, hardware: str | None, config_path: str | None) -> TableConfig:
+def table_for(
+    session: GameSession, hardware: str | None, config_path: str | PathLike[str] | None
+) -> TableConfig:
     """The table settings a resumed game continues with: its own game, this table's hardware."""
     config = session.config
     settings = session.settings
@@ -66,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
         return run_play(
             argparse.Namespace(hardware=args.hardware or session.settings.hardware), session=session
         )
-    table = table_for(session, args.hardware, args.config)
+    table = table_for(session, args.hardware, find_table_config(args.config).path)
     autoplay = table.game.mode == "tracked" and table.game.bots == table.game.players
     return play_game(
         PlayOptions(

@@ -19,7 +19,7 @@ from rich.text import Text
 
 from companion.cli import CommandError
 from companion.hal import HardwareConfig, HardwareConfigError, open_hardware
-from companion.table.config import TableConfigError, load_hardware_from_table
+from companion.table.config import TableConfigError, find_table_config, load_hardware_from_table
 from companion.table.selftest import (
     FIRE_WORD,
     DeviceResult,
@@ -36,7 +36,9 @@ _STATUS_STYLE = {"pass": "bold green", "FAIL": "bold red"}
 
 
 def hardware_config(args: argparse.Namespace) -> HardwareConfig:
-    """The ``[hardware]`` of ``--config`` (or defaults), with ``--hardware`` applied."""
+    """The ``[hardware]`` of the table.toml found (``--config`` first; else defaults), with
+    ``--hardware`` applied."""
+    args.config = find_table_config(args.config).path
     try:
         config = load_hardware_from_table(args.config) if args.config else HardwareConfig()
         if args.hardware:

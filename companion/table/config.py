@@ -4,8 +4,9 @@
 ``docs/hardware.md``); this module adds ``[game]`` and checks the two against
 each other (every player colour needs a turn LED). Every problem in a file is
 reported at once, each naming the full key (``game.players``), the bad value
-and what is allowed, in one :exc:`TableConfigError`. A commented example is
-``examples/table.toml``::
+and what is allowed, in one :exc:`TableConfigError`. A commented example ships
+in the package (``companion config example`` prints it, :func:`example_table_config_text`
+returns it)::
 
     [game]
     name = "battle-royale"  # the only game so far
@@ -18,14 +19,28 @@ and what is allowed, in one :exc:`TableConfigError`. A commented example is
 
 Tables or keys left out keep their defaults: an empty file is assist mode for
 four players on simulated hardware, like :func:`default_table_config`.
+
+Which file a command reads (:func:`find_table_config`), first found wins:
+
+1. ``--config FILE`` on the command line;
+2. the file named by the environment variable ``COMPANION_CONFIG``;
+3. ``$XDG_CONFIG_HOME/companion/table.toml`` (``~/.config/companion/table.toml``);
+4. the system file: ``$CONFIGURATION_DIRECTORY/table.toml`` when systemd set that
+   variable (the unit's ``ConfigurationDirectory=companion``), then
+   ``/etc/companion/table.toml``;
+
+and without any of them the built-in defaults. A file named by 1 or 2 must exist
+(a typo is an error, not a silent fallback); 3 and 4 are used only if they exist.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from importlib import resources
 from os import PathLike
 from pathlib import Path
 from typing import Any
@@ -41,15 +56,20 @@ from companion.hal.config import (
 )
 
 __all__ = [
+    "CONFIG_ENV",
     "DEFAULT_TABLE_CONFIG_PATH",
     "GAMES",
     "GAME_KEYS",
     "MODES",
+    "ConfigChoice",
     "FileProblem",
     "GameSettings",
     "TableConfig",
     "TableConfigError",
     "default_table_config",
+    "example_table_config_text",
+    "find_table_config",
+    "load_found_table_config",
     "load_hardware_from_table",
     "load_table_config",
     "read_table_file",
@@ -58,6 +78,12 @@ __all__ = [
 
 #: Where the Pi service reads its configuration (see docs/pi-service.md).
 DEFAULT_TABLE_CONFIG_PATH = "/etc/companion/table.toml"
+#: The environment variable that names a table.toml (after --config, before the user's file).
+CONFIG_ENV = "COMPANION_CONFIG"
+#: The file name in the user's and the system's configuration folder.
+CONFIG_FILE_NAME = "table.toml"
+#: The commented example, a resource of ``companion.data``.
+EXAMPLE_RESOURCE = "table.example.toml"
 #: Games a table can run.
 GAMES: tuple[str, ...] = ("battle-royale",)
 #: ``assist``: the pieces on the table are the truth; ``tracked``: every figure is tracked.
@@ -551,3 +577,88 @@ def load_hardware_from_table(path: str | PathLike[str]) -> HardwareConfig:
         return load_hardware_config(document.get("hardware"), source=source)
     except HardwareConfigError as exc:
         raise TableConfigError(exc.problems, source) from None
+
+
+# -- where the file is ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ConfigChoice:
+    """The table.toml a command reads: *path* (None: built-in defaults), *origin* (why).
+
+    *searched* lists, in order, the optional locations that were looked at.
+    """
+
+    path: Path | None
+    origin: str
+    searched: tuple[Path, ...] = ()
+
+    def describe(self) -> str:
+        """One line for people: which file, and why that one."""
+        if self.path is None:
+            looked = ", ".join(str(p) for p in self.searched)
+            return f"built-in defaults (no table.toml found; looked at {looked})"
+        return f"{self.path} ({self.origin})"
+
+
+def _user_config_dir(environ: Mapping[str, str]) -> Path | None:
+    """``$XDG_CONFIG_HOME``, else ``~/.config`` (a relative XDG path is ignored, as the
+    XDG base directory specification says); None if there is no home either."""
+    xdg = environ.get("XDG_CONFIG_HOME", "")
+    if xdg and os.path.isabs(xdg):
+        return Path(xdg)
+    home = environ.get("HOME", "")
+    return Path(home) / ".config" if home and os.path.isabs(home) else None
+
+
+def _system_config_dirs(environ: Mapping[str, str]) -> list[Path]:
+    """systemd's ``$CONFIGURATION_DIRECTORY`` (colon-separated), then /etc/companion."""
+    dirs = [Path(d) for d in environ.get("CONFIGURATION_DIRECTORY", "").split(":") if d]
+    system = Path(DEFAULT_TABLE_CONFIG_PATH).parent
+    return [*dirs, system] if system not in dirs else dirs
+
+
+def find_table_config(
+    explicit: str | PathLike[str] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> ConfigChoice:
+    """
+    Which table.toml to read: ``--config`` (*explicit*), then ``$COMPANION_CONFIG``,
+    then ``$XDG_CONFIG_HOME/companion/table.toml``, then the system file (see the
+    module's docstring). *environ* defaults to :data:`os.environ`.
+
+    An explicit file (1 or 2) is returned even if it does not exist, so that loading
+    it reports the problem; the others only if they exist.
+    """
+    env = os.environ if environ is None else environ
+    if explicit:
+        return ConfigChoice(Path(explicit), "--config")
+    if env.get(CONFIG_ENV):
+        return ConfigChoice(Path(env[CONFIG_ENV]), f"${CONFIG_ENV}")
+    searched: list[Path] = []
+    user = _user_config_dir(env)
+    if user is not None:
+        candidate = user / "companion" / CONFIG_FILE_NAME
+        searched.append(candidate)
+        if candidate.is_file():
+            return ConfigChoice(candidate, "the user's configuration", tuple(searched))
+    for folder in _system_config_dirs(env):
+        candidate = folder / CONFIG_FILE_NAME
+        searched.append(candidate)
+        if candidate.is_file():
+            return ConfigChoice(candidate, "the system configuration", tuple(searched))
+    return ConfigChoice(None, "built-in defaults", tuple(searched))
+
+
+def load_found_table_config(
+    explicit: str | PathLike[str] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> TableConfig:
+    """The validated configuration :func:`find_table_config` points at (or the defaults)."""
+    choice = find_table_config(explicit, environ)
+    return default_table_config() if choice.path is None else load_table_config(choice.path)
+
+
+def example_table_config_text() -> str:
+    """The commented example ``table.toml`` that ships in the package."""
+    return resources.files("companion.data").joinpath(EXAMPLE_RESOURCE).read_text(encoding="utf-8")
