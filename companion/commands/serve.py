@@ -4,12 +4,18 @@ Opens the hardware once, then plays game after game: the buttons drive it, the
 screen (if any) shows the live dashboard, and a new game starts when CONFIRM is
 pressed after the last one ended. SIGTERM (``systemctl stop``) switches the
 solenoid and every LED off and exits with status 143.
+
+What an operator needs later goes through :mod:`logging` (the journal under
+systemd, see :mod:`companion.logs`). Under systemd (``Type=notify``) it sends
+``READY=1`` once the hardware is open and the game resumed, and feeds the
+watchdog from the table loop's heartbeat (:mod:`companion.notify`).
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import logging
 import random
 import time
 from pathlib import Path
@@ -19,11 +25,12 @@ from rich.console import Console
 from companion.cli import CommandError
 from companion.dice import Roller
 from companion.hal import HardwareConfigError, ManualClock, open_hardware
+from companion.notify import Notifier
 from companion.table.assist import AssistTable
 from companion.table.config import (
-    DEFAULT_TABLE_CONFIG_PATH,
     TableConfigError,
     default_table_config,
+    find_table_config,
     load_table_config,
 )
 from companion.table.journal import JournalError, default_journal_dir, new_journal_path
@@ -37,7 +44,7 @@ from companion.table.session import (
 )
 from companion.ui.dashboard import Dashboard
 
-SYSTEM_CONFIG = Path(DEFAULT_TABLE_CONFIG_PATH)
+log = logging.getLogger(__name__)
 
 
 def _resume_last(console: Console, journals: Path) -> GameSession | None:
@@ -54,17 +61,17 @@ def _resume_file(console: Console, path: Path, fallback: bool = False) -> GameSe
     except JournalError as exc:
         if not fallback:
             raise CommandError(str(exc)) from None
-        console.print(
-            f"companion serve: cannot resume {path}: {exc}; starting a new game "
+        log.warning(
+            "companion serve: cannot resume %s: %s; starting a new game "
             "(the old journal is left as it is)",
-            soft_wrap=True,
+            path,
+            exc,
         )
         return None
     for warning in warnings:
-        console.print(f"warning: {warning}", soft_wrap=True)
-    console.print(
-        f"companion serve: resuming the unfinished game in {path} (turn {session.state.turn})",
-        soft_wrap=True,
+        log.warning("%s", warning)
+    log.info(
+        "companion serve: resuming the unfinished game in %s (turn %d)", path, session.state.turn
     )
     return session
 
@@ -72,7 +79,7 @@ def _resume_file(console: Console, path: Path, fallback: bool = False) -> GameSe
 def run(args: argparse.Namespace) -> int:
     started = time.monotonic()
     console = Console()
-    path = args.config or (str(SYSTEM_CONFIG) if SYSTEM_CONFIG.exists() else None)
+    path = find_table_config(args.config).path
     try:
         table = load_table_config(path) if path else default_table_config()
         table = table.with_profile(args.hardware)
@@ -92,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
     journals = Path(args.journal_dir) if args.journal_dir else default_journal_dir()
     settings = SessionSettings(mode="assist", hardware=table.hardware.profile)
     first_journal = Path(args.journal) if args.journal else None
+    notifier = Notifier.from_environ()
     if first_journal is not None and first_journal.exists() and not args.new:
         session = _resume_file(console, first_journal)  # a named journal: continue that game
         first_journal = None
@@ -99,12 +107,14 @@ def run(args: argparse.Namespace) -> int:
         session = None if args.new else _resume_last(console, journals)
     try:
         with open_hardware(table.hardware, clock=clock) as hw:
-            console.print(
-                f"companion serve: ready ({table.hardware.profile} hardware, "
-                f"{config.players} players, config {table.source}) in "
-                f"{time.monotonic() - started:.2f} s",
-                soft_wrap=True,
+            log.info(
+                "companion serve: ready (%s hardware, %d players, config %s) in %.2f s",
+                table.hardware.profile,
+                config.players,
+                table.source,
+                time.monotonic() - started,
             )
+            notifier.ready(f"{table.hardware.profile} hardware, {config.players} players")
             operator = SimOperator(hw, rng=random.Random(0)) if args.autoplay else None
             sleep = clock.sleep if clock is not None else time.sleep
             live = console.is_terminal and not args.autoplay
@@ -113,27 +123,38 @@ def run(args: argparse.Namespace) -> int:
                     path = first_journal or new_journal_path(GAME, "assist", journals)
                     first_journal = None
                     session = GameSession.start(config, settings, path)
-                console.print(f"journal: {session.journal_path}", soft_wrap=True)
+                log.info("journal: %s", session.journal_path)
+                notifier.status(f"game {number}, journal {session.journal_path}")
                 with Dashboard(
                     console, hw, live=live, title=f"Battle Royale, game {number}"
                 ) as view:
                     table_loop = AssistTable(
-                        session, hw, roller, view, sleep=sleep, operator=operator
+                        session,
+                        hw,
+                        roller,
+                        view,
+                        sleep=sleep,
+                        operator=operator,
+                        heartbeat=notifier.heartbeat,
                     )
                     state = table_loop.run()
                     session.journal.close()
                     session = None
                     names = " and ".join(state.colours[s] for s in state.winners)
-                    console.print(
-                        f"game {number} over after {state.turn} turns: {names} "
-                        f"won ({state.end_reason})",
-                        soft_wrap=True,
+                    log.info(
+                        "game %d over after %d turns: %s won (%s)",
+                        number,
+                        state.turn,
+                        names,
+                        state.end_reason,
                     )
                     if args.games and number >= args.games:
                         break
                     table_loop.wait_for({"confirm"}, "press CONFIRM to start a new game")
     except SystemExit as exc:
-        console.print("companion serve: stopped, solenoid and LEDs off")
+        notifier.stopping()
+        log.info("companion serve: stopped, solenoid and LEDs off")
         return int(exc.code or 0)
-    console.print("companion serve: finished, solenoid and LEDs off")
+    notifier.stopping()
+    log.info("companion serve: finished, solenoid and LEDs off")
     return 0

@@ -34,6 +34,8 @@ from companion.table.session import GameSession, SessionSettings, UndoRefused, f
 ROLL_ANIMATION_STEPS = 6
 ROLL_ANIMATION_STEP_S = 0.05
 POLL_S = 0.05
+#: Longest single sleep of :meth:`TableLoop.rest` between two heartbeats.
+REST_STEP_S = 1.0
 
 
 class TableView(Protocol):
@@ -54,6 +56,11 @@ class TableLoop:
     hardware when no person is present; ``terminal`` lets a person at a laptop
     type commands; on simulated hardware ``roll``, ``fire`` (the red button),
     ``select`` and ``confirm`` are pressed for them.
+
+    ``heartbeat`` is called whenever the loop waits (each input poll, each step of
+    a pause or a cool-down), so it keeps being called as long as the loop is alive
+    and stops when the loop hangs: the Pi service feeds systemd's watchdog from it
+    (:meth:`companion.notify.Notifier.heartbeat`). It must be cheap and must not raise.
     """
 
     def __init__(
@@ -66,6 +73,7 @@ class TableLoop:
         sleep: Callable[[float], None] = time.sleep,
         operator: SimOperator | None = None,
         terminal: TerminalInput | None = None,
+        heartbeat: Callable[[], None] | None = None,
     ) -> None:
         if not isinstance(game, GameSession):  # a bare state: play it without a journal
             game = GameSession(game, game.config, SessionSettings(mode=_mode_of(game)))
@@ -76,6 +84,7 @@ class TableLoop:
         self.sleep = sleep
         self.operator = operator
         self.terminal = terminal
+        self.heartbeat: Callable[[], None] = heartbeat or _no_heartbeat
         self.highlight: set[int] = set()
         self.blink: set[int] = set()
         self.fire_results: list[Any] = []
@@ -143,6 +152,7 @@ class TableLoop:
         if pressing:
             self.operator.press(operator_presses or sorted(buttons)[0])
         while True:
+            self.heartbeat()
             if not getattr(self.hw, "connected", True):  # the I/O board is away: pause
                 self.pause_for_board()
                 if pressing:  # the press may have been lost with the board
@@ -160,9 +170,18 @@ class TableLoop:
         """Wait (bounded steps) until the I/O board is back; the solenoid never fires meanwhile."""
         self.view.message(f"{self.hw.link_status}: table paused until the I/O board is back")
         while not self.hw.wait_connected(0.5):
+            self.heartbeat()
             if self.terminal is not None and self.terminal.poll(0) in ("quit", "q"):
                 raise TableStopped("quit")
         self.view.message("I/O board back: table resumed")
+
+    def rest(self, seconds: float) -> None:
+        """Sleep ``seconds`` in steps of at most :data:`REST_STEP_S`, beating in between."""
+        while seconds > 0:
+            step = min(seconds, REST_STEP_S)
+            self.sleep(step)
+            self.heartbeat()
+            seconds -= step
 
     TYPED = {
         "roll": "roll",
@@ -238,7 +257,7 @@ class TableLoop:
                     return True
                 if result.reason == Refusal.COOLING_DOWN:
                     self.view.message(f"solenoid cooling down: {result.retry_after_s:.1f} s")
-                    self.sleep(result.retry_after_s or 0.1)
+                    self.rest(result.retry_after_s or 0.1)
                     guard.arm(token)
                     continue
                 if result.reason is Refusal.DRIVER_FAULT and not getattr(
@@ -325,6 +344,10 @@ class TrackedTable(TableLoop):
                 cell = parse_field(event.data["field"])
                 self.fire_sequence(cell, fire_token(self.state.turn, event.data["field"]))
         self.paint()
+
+
+def _no_heartbeat() -> None:
+    """The heartbeat of a loop nobody watches."""
 
 
 def _mode_of(state: Any) -> str:

@@ -14,12 +14,14 @@ from companion.cli import main
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.slow
 def test_tracked_game_with_every_seat_a_bot_needs_no_input(capsys):
     assert main(["play", "battle-royale", "--players", "3", "--bots", "3", "--seed", "4"]) == 0
     out = capsys.readouterr().out
     assert "Game over" in out and "win" in out.splitlines()[-1]
 
 
+@pytest.mark.slow
 def test_assist_game_with_simulated_people(capsys):
     assert (
         main(
@@ -71,11 +73,12 @@ def test_serve_refuses_tracked_mode(tmp_path, capsys):
     assert "serve runs assist mode" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_serve_plays_games_with_simulated_people(capsys):
     assert main(["serve", "--autoplay", "--games", "2"]) == 0
-    out = capsys.readouterr().out
-    assert "ready" in out and "game 1 over" in out and "game 2 over" in out
-    assert "solenoid and LEDs off" in out
+    log = capsys.readouterr().err  # the service logs (the journal under systemd)
+    assert "ready" in log and "game 1 over" in log and "game 2 over" in log
+    assert "solenoid and LEDs off" in log
 
 
 def test_serve_stops_cleanly_on_sigterm():
@@ -102,6 +105,7 @@ def test_serve_stops_cleanly_on_sigterm():
     assert "stopped, solenoid and LEDs off" in out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", ["2", "4"])
 def test_demo_drives_the_simulated_hardware(players, capsys):
     assert main(["demo", "--players", players, "--seed", "9"]) == 0
@@ -109,9 +113,10 @@ def test_demo_drives_the_simulated_hardware(players, capsys):
     assert "hardware (sim)" in out and "pulses fired" in out
 
 
+@pytest.mark.slow
 def test_serve_journal_file_is_continued_and_a_finished_one_refused(tmp_path, capsys):
     journal = tmp_path / "table.jsonl"
     assert main(["serve", "--autoplay", "--games", "1", "--journal", str(journal)]) == 0
-    assert f"journal: {journal}" in capsys.readouterr().out
+    assert f"journal: {journal}" in capsys.readouterr().err
     assert main(["serve", "--autoplay", "--games", "1", "--journal", str(journal)]) == 2
     assert "this game is over" in capsys.readouterr().err
