@@ -30,6 +30,22 @@ _PLAIN_FORMAT = "%(asctime)s %(levelname)s %(message)s"
 _handler: logging.Handler | None = None
 
 
+class _CurrentStandardError(logging.StreamHandler):  # type: ignore[type-arg]
+    """Writes to whatever ``sys.stderr`` is when a record comes: rich's live dashboard
+    swaps it to print log lines above the display, and tests capture it."""
+
+    def __init__(self) -> None:
+        super().__init__(sys.stderr)
+
+    @property  # type: ignore[override]
+    def stream(self) -> TextIO:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value: TextIO) -> None:  # StreamHandler.__init__ sets it; ignored
+        pass
+
+
 class JournaldFormatter(logging.Formatter):
     """``<priority>message``, one record per line, no time stamp (the journal adds it)."""
 
@@ -54,15 +70,20 @@ def stream_is_journal(stream: TextIO, environ: dict[str, str] | None = None) -> 
 def configure_logging(level: str = "warning", stream: TextIO | None = None) -> logging.Handler:
     """
     Send the ``companion`` loggers at *level* (one of :data:`LEVELS`) and above to
-    *stream* (default: the current standard error). Calling it again replaces the
-    handler it added before, so a program (or a test) may call it per command.
+    *stream* (default: standard error, whatever ``sys.stderr`` is at each record).
+    Calling it again replaces the handler it added before, so a program (or a test)
+    may call it per command.
     """
     global _handler
-    stream = sys.stderr if stream is None else stream
     logger = logging.getLogger("companion")
     if _handler is not None:
         logger.removeHandler(_handler)
-    handler = logging.StreamHandler(stream)
+    handler: logging.Handler
+    if stream is None:
+        handler = _CurrentStandardError()
+        stream = sys.stderr
+    else:
+        handler = logging.StreamHandler(stream)
     if stream_is_journal(stream):
         handler.setFormatter(JournaldFormatter("%(message)s"))
     else:

@@ -3,6 +3,7 @@ heartbeat, and logging the journal can read."""
 
 from __future__ import annotations
 
+import io
 import logging
 import os
 import re
@@ -246,6 +247,15 @@ def test_elsewhere_lines_have_time_and_level(tmp_path) -> None:
     configure_logging("warning")
     (line,) = path.read_text().splitlines()
     assert line.endswith(" INFO hello") and line[:4].isdigit()
+
+
+def test_log_lines_follow_a_swapped_standard_error(monkeypatch) -> None:
+    """rich's live dashboard swaps sys.stderr to print log lines above the display."""
+    configure_logging("info")
+    swapped = io.StringIO()
+    monkeypatch.setattr("sys.stderr", swapped)
+    logging.getLogger("companion.test").info("above the dashboard")
+    assert swapped.getvalue().endswith(" INFO above the dashboard\n")
 
 
 @pytest.mark.slow
