@@ -9,7 +9,7 @@ Two measurements, single process, for 2, 3 and 4 players:
 
 - step: random play (random bot, seeded chance) timing only ``legal_actions()``
   plus ``apply()`` of every action, the work a table device does per action;
-- games: whole games with ``play_random_game`` (bots, chance and all), wall time.
+- games: whole games played out with random bots and seeded chance, wall time.
 
 Targets (a Raspberry Pi must keep up with the table): a median step of at most
 0.5 ms and at least 20 full 4-player games per second.
@@ -33,7 +33,7 @@ if str(ROOT) not in sys.path:
 
 from companion.dice import Roller  # noqa: E402
 from companion.games.battle_royale import BattleRoyaleConfig, new_game  # noqa: E402
-from companion.games.battle_royale.bot import play_random_game  # noqa: E402
+from companion.games.core import RandomBot, play_out  # noqa: E402
 
 TARGET_STEP_MEDIAN_MS = 0.5
 TARGET_GAMES_PER_S_4P = 20.0
@@ -81,7 +81,8 @@ def bench_games(config: BattleRoyaleConfig, games: int, seed: int) -> dict[str, 
     turns = 0
     start = time.perf_counter()
     for i in range(games):
-        turns += play_random_game(new_game(config), seed + i).turn
+        rng, roller = random.Random(seed + i), Roller.seeded(seed + i)
+        turns += play_out(new_game(config), RandomBot(rng), roller.choose).turn
     elapsed = time.perf_counter() - start
     return {
         "games": games,
@@ -119,7 +120,6 @@ def machine() -> dict[str, str]:
 
 def bot_move_ms(games: int, seed: int) -> float:
     """Median time of the random bot's ``choose`` in 4-player games (its whole decision)."""
-    from companion.games.battle_royale.bot import RandomBot
 
     times: list[int] = []
     for i in range(games):

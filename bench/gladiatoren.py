@@ -34,8 +34,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from companion.dice import Roller  # noqa: E402
+from companion.games.core import RandomBot, play_out  # noqa: E402
 from companion.games.kampf_der_gladiatoren import GladiatorenConfig, new_game  # noqa: E402
-from companion.games.kampf_der_gladiatoren.bot import play_random_game  # noqa: E402
 from companion.games.kampf_der_gladiatoren.data import Animal  # noqa: E402
 from companion.games.kampf_der_gladiatoren.odds import (  # noqa: E402
     animal_fighter,
@@ -120,7 +120,8 @@ def bench_games(config: GladiatorenConfig, games: int, seed: int) -> dict[str, A
     turns = 0
     start = time.perf_counter()
     for i in range(games):
-        turns += play_random_game(new_game(config), seed + i).turn
+        rng, roller = random.Random(seed + i), Roller.seeded(seed + i)
+        turns += play_out(new_game(config), RandomBot(rng), roller.choose).turn
     elapsed = time.perf_counter() - start
     return {
         "games": games,

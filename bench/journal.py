@@ -26,7 +26,7 @@ if str(ROOT) not in sys.path:
 
 from companion.dice import Roller  # noqa: E402
 from companion.games.battle_royale import BattleRoyaleConfig  # noqa: E402
-from companion.games.battle_royale.bot import RandomBot  # noqa: E402
+from companion.games.core import RandomBot  # noqa: E402
 from companion.table.journal import JournalWriter  # noqa: E402
 from companion.table.session import GameSession, SessionSettings, resume_session  # noqa: E402
 

@@ -38,11 +38,8 @@ if str(ROOT) not in sys.path:
 
 from companion.dice import Roller  # noqa: E402
 from companion.games.arena_skirmish import SkirmishConfig, new_game  # noqa: E402
-from companion.games.arena_skirmish.bot import (  # noqa: E402
-    RandomBot,
-    SkirmishBot,
-    play_random_game,
-)
+from companion.games.arena_skirmish.bot import SkirmishBot  # noqa: E402
+from companion.games.core import RandomBot, play_out  # noqa: E402
 
 TARGET_STEP_MEDIAN_MS = 0.5
 TARGET_BOT_GAMES_PER_S_2P = 10.0
@@ -102,7 +99,10 @@ def bench_steps(players: int, games: int, seed: int) -> dict[str, Any]:
 def bench_random_games(players: int, games: int, seed: int) -> dict[str, Any]:
     start = time.perf_counter()
     for i in range(games):
-        play_random_game(new_game(config_for(players, RANDOM_ROUNDS)), seed + i)
+        rng, roller = random.Random(seed + i), Roller.seeded(seed + i)
+        play_out(
+            new_game(config_for(players, RANDOM_ROUNDS)), RandomBot(rng), roller.choose, 200_000
+        )
     elapsed = time.perf_counter() - start
     return {
         "games": games,

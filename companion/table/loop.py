@@ -19,7 +19,7 @@ from typing import Any, Protocol
 from companion.dice import Roller
 from companion.games.battle_royale.events import Event
 from companion.games.battle_royale.layout import field_name, parse_field
-from companion.games.errors import IllegalActionError
+from companion.games.core.errors import IllegalActionError
 from companion.hal import DIE_FACES, Hardware, Refusal
 from companion.table.arena_frame import arena_frame
 from companion.table.people import (

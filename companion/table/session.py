@@ -28,8 +28,8 @@ from companion.games.battle_royale.assist import (
     replay_assist,
 )
 from companion.games.battle_royale.events import Event
-from companion.games.errors import IllegalActionError
-from companion.games.registry import GameInfo, get_game
+from companion.games.core.errors import IllegalActionError
+from companion.games.registry import Game, get_game
 from companion.table.journal import (
     FORMAT,
     JournalContents,
@@ -72,7 +72,7 @@ class SessionSettings:
         return data
 
     @property
-    def info(self) -> GameInfo:
+    def info(self) -> Game:
         return get_game(self.game)
 
 
@@ -88,7 +88,7 @@ def _builtin_sha(name: str) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def data_files(config: Any, game: GameInfo) -> dict[str, dict[str, str]]:
+def data_files(config: Any, game: Game) -> dict[str, dict[str, str]]:
     """The data files a game uses, with their SHA-256, for the journal header."""
     files = {"dice": {"path": BUILTIN + "dice.json", "sha256": _builtin_sha("dice.json")}}
     own = getattr(config, "data_file", None)

@@ -27,7 +27,6 @@ from companion.games.battle_royale import (
     replay,
 )
 from companion.games.battle_royale import actions as A
-from companion.games.battle_royale.bot import RandomBot, play_random_game
 from companion.games.battle_royale.layout import (
     CELLS,
     CENTRE,
@@ -35,6 +34,7 @@ from companion.games.battle_royale.layout import (
     connected_to_centre,
     neighbours,
 )
+from companion.games.core import RandomBot, play_out
 
 FIGURES_PER_COLOUR = 21
 MAX_STEPS = 1500  # actions per hypothesis example (most random games end before)
@@ -263,7 +263,7 @@ def test_illegal_actions_are_rejected_and_change_nothing(
 @settings(max_examples=20, deadline=None)
 @given(config=configs, seed=seeds)
 def test_a_finished_game_rejects_everything(config: BattleRoyaleConfig, seed: int) -> None:
-    state = play_random_game(new_game(config), seed)
+    state = play_out(new_game(config), RandomBot(random.Random(seed)), Roller.seeded(seed).choose)
     assert state.is_terminal
     rng = random.Random(seed)
     for action in [*rng.sample(foreign_actions(), 10), A.EndMovement(), A.Continue()]:
@@ -279,7 +279,12 @@ def test_a_finished_game_rejects_everything(config: BattleRoyaleConfig, seed: in
 @settings(max_examples=40, deadline=None)
 @given(config=configs, seed=seeds)
 def test_random_bot_games_end(config: BattleRoyaleConfig, seed: int) -> None:
-    state = play_random_game(new_game(config), seed, max_actions=GAME_BOUND)
+    state = play_out(
+        new_game(config),
+        RandomBot(random.Random(seed)),
+        Roller.seeded(seed).choose,
+        max_actions=GAME_BOUND,
+    )
     assert state.is_terminal
     assert len(state.history) <= GAME_BOUND
     assert state.winners

@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.dice import Roller
+from companion.games.core import RandomBot, play_out
 from companion.games.kampf_der_gladiatoren import (
     CHANCE,
     TERMINAL,
@@ -24,7 +25,7 @@ from companion.games.kampf_der_gladiatoren import (
     replay,
 )
 from companion.games.kampf_der_gladiatoren import actions as A
-from companion.games.kampf_der_gladiatoren.bot import PolicyBot, play_random_game
+from companion.games.kampf_der_gladiatoren.bot import PolicyBot
 from companion.games.kampf_der_gladiatoren.rules import KINDS, TEAM_SIZE
 
 PROPERTY_SETTINGS = settings(
@@ -155,6 +156,7 @@ def test_policy_bot_games_end_too(players, seed):
 
 
 def test_play_random_game_is_repeatable():
-    a = play_random_game(new_game(GladiatorenConfig(players=4)), 11)
-    b = play_random_game(new_game(GladiatorenConfig(players=4)), 11)
+    config = GladiatorenConfig(players=4)
+    a = play_out(new_game(config), RandomBot(random.Random(11)), Roller.seeded(11).choose)
+    b = play_out(new_game(config), RandomBot(random.Random(11)), Roller.seeded(11).choose)
     assert a.history == b.history and a.is_terminal

@@ -16,7 +16,7 @@ from companion.games.arena_skirmish import (
 )
 from companion.games.arena_skirmish import actions as A
 from companion.games.arena_skirmish.actions import ACTION_TYPES, ActionFormatError
-from companion.games.registry import GameInfo
+from companion.games.core import Game
 
 SAMPLES = [
     A.RollOff(1),
@@ -84,7 +84,7 @@ def test_bad_dicts():
 
 
 def test_registry_entry():
-    assert isinstance(GAME, GameInfo) and GAME.name == "skirmish"
+    assert isinstance(GAME, Game) and GAME.name == "skirmish"
     cfg = GAME.config_from_dict(SkirmishConfig(players=3).to_dict())
     assert cfg.players == 3
     state = GAME.new_game(cfg)

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from companion.dice import Roller
 from companion.games.arena_skirmish import SkirmishConfig, new_game, replay
 from companion.games.arena_skirmish import actions as A
-from companion.games.arena_skirmish.bot import RandomBot, SkirmishBot, play_random_game
+from companion.games.arena_skirmish.bot import SkirmishBot
+from companion.games.core import RandomBot, play_out
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -109,8 +110,11 @@ def test_random_play_keeps_the_rules(config, seed, mode):
 @given(st.integers(0, 2**32 - 1), st.integers(2, 4))
 def test_bot_games_end_and_replay_identically(seed, players):
     config = SkirmishConfig(players=players, round_limit=150)
-    state = play_random_game(new_game(config), seed, bot="skirmish")
+    state = play_out(
+        new_game(config), SkirmishBot(random.Random(seed)), Roller.seeded(seed).choose, 200_000
+    )
     assert state.is_terminal and state.winners
     assert replay(config, state.history).snapshot() == state.snapshot()
     # the same seed gives the same game
-    assert play_random_game(new_game(config), seed, bot="skirmish").history == state.history
+    bot, roller = SkirmishBot(random.Random(seed)), Roller.seeded(seed)
+    assert play_out(new_game(config), bot, roller.choose, 200_000).history == state.history

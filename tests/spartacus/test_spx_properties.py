@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from spx_helpers import spec
 
 from companion.dice import Roller
+from companion.games.core import play_out
 from companion.games.spartacus import (
     CHANCE,
     TERMINAL,
@@ -21,7 +22,7 @@ from companion.games.spartacus import (
     replay,
 )
 from companion.games.spartacus import actions as A
-from companion.games.spartacus.bot import RandomBot, SimpleBot, play_random_game
+from companion.games.spartacus.bot import KindBot, SimpleBot
 from companion.games.spartacus.events import INFLUENCE_REASONS
 
 PROPERTY_SETTINGS = settings(
@@ -34,7 +35,7 @@ def run(config: SpartacusConfig, seed: int, correction_rate: float, steps: int =
     state = new_game(config)
     roller = Roller.seeded(seed)
     rng = random.Random(seed)
-    bot = RandomBot(rng) if seed % 2 else SimpleBot(rng)
+    bot = KindBot(rng) if seed % 2 else SimpleBot(rng)
     for _ in range(steps):
         if state.is_terminal:
             break
@@ -141,7 +142,9 @@ def test_random_fights_end_and_replay(seed, a, d, s, gear, arena) -> None:
         ),
         arena=arena,
     )
-    state = play_random_game(new_game(config), seed, max_actions=20_000, bot="simple")
+    state = play_out(
+        new_game(config), SimpleBot(random.Random(seed)), Roller.seeded(seed).choose, 20_000
+    )
     assert state.is_terminal and state.current_player == TERMINAL
     assert len(state.winners) == 1 and state.fight.level in ("yield", "injury", "decapitation")
     loser = state.fight.fighters[state.fight.loser]
@@ -152,6 +155,7 @@ def test_random_fights_end_and_replay(seed, a, d, s, gear, arena) -> None:
 def test_simple_bots_finish_full_games() -> None:
     for seed in range(6):
         config = SpartacusConfig(players=2 + seed % 3, length="standard")
-        state = play_random_game(new_game(config), seed, max_actions=30_000, bot="simple")
+        bot, roller = SimpleBot(random.Random(seed)), Roller.seeded(seed)
+        state = play_out(new_game(config), bot, roller.choose, 30_000)
         assert state.is_terminal and len(state.winners) == 1
         assert max(state.influence) >= 12

@@ -19,15 +19,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from companion.games import actions_base as base
-from companion.games.actions_base import ActionFormatError
+from companion.games import core
 from companion.games.arena_skirmish.grid import DIRECTIONS, MapError, check_cell_name
+from companion.games.core import actions as base
+from companion.games.core.actions import ActionFormatError, one_of, text, whole_number
 
 STATS = ("life", "movement", "attack", "affinity", "points")
 
 
 @dataclass(frozen=True)
-class Action(base.Action):
+class Action(core.Action):
     """Base class. ``kind`` names the action in notation and in logs."""
 
     def _show_field(self, name: str, value: Any) -> str | None:
@@ -173,9 +174,8 @@ class Adjust(Action):
     delta: int
 
 
-ACTION_TYPES: dict[str, type[Action]] = {
-    cls.kind: cls
-    for cls in (
+ACTION_TYPES: dict[str, type[Action]] = base.action_types(
+    [
         RollOff,
         TieBreak,
         HitDie,
@@ -192,51 +192,30 @@ ACTION_TYPES: dict[str, type[Action]] = {
         Done,
         Combo,
         Adjust,
-    )
-}
+    ]
+)
 
 _INT_FIELDS = {"seat", "gladiator", "face", "target", "delta"}
 
 
 def _convert(cls: type[Action], name: str, raw: Any) -> Any:
     if name in _INT_FIELDS:
-        if isinstance(raw, bool):
-            raise ActionFormatError(f"{cls.kind}: {name} must be a whole number, got {raw!r}")
-        try:
-            return int(raw)
-        except (TypeError, ValueError):
-            raise ActionFormatError(
-                f"{cls.kind}: {name} must be a whole number, got {raw!r}"
-            ) from None
-    if not isinstance(raw, str):
-        raise ActionFormatError(f"{cls.kind}: {name} must be text, got {raw!r}")
+        return whole_number(cls.kind, name, raw)
+    raw = text(cls.kind, name, raw)
     if name == "cell":
         try:
             return check_cell_name(raw)
         except MapError as exc:
             raise ActionFormatError(f"{cls.kind}: {exc}") from None
     if name == "facing":
-        text = raw.upper()
-        if text not in DIRECTIONS:
-            raise ActionFormatError(
-                f"{cls.kind}: facing must be one of {', '.join(DIRECTIONS)}, got {raw!r}"
-            )
-        return text
+        return one_of(cls.kind, name, raw, DIRECTIONS, str.upper)
     if name == "entrance":
         return raw.upper()
     if name == "stat":
-        text = raw.lower()
-        if text not in STATS:
-            raise ActionFormatError(f"adjust: stat must be one of {', '.join(STATS)}, got {raw!r}")
-        return text
+        return one_of(cls.kind, name, raw, STATS, str.lower)
     return raw
 
 
-def action_from_dict(data: Any) -> Action:
-    """Rebuild an action from :meth:`Action.to_dict` output."""
-    return base.action_from_dict(data, ACTION_TYPES, _convert, game="an arena skirmish")
-
-
-def parse_action(text: str) -> Action:
-    """Read the notation: ``step``, ``left``, ``melee 17``, ``place c5 N``, ``hit 4``."""
-    return base.parse_action(text, ACTION_TYPES, _convert, example="'step' or 'melee 17'")
+CODEC = core.ActionCodec(ACTION_TYPES, _convert, "an arena skirmish", "'step' or 'melee 17'")
+action_from_dict = CODEC.from_dict
+parse_action = CODEC.parse  # the notation: ``step``, ``left``, ``melee 17``, ``place c5 N``

@@ -1,42 +1,31 @@
-"""Bots: a uniform random bot, and a random bot that seeks a fight.
+"""The skirmish bot: a random bot that seeks a fight.
 
-- :class:`RandomBot` picks uniformly among the legal choices (never a correction). It
-  explores every rule, which is what property tests want, but it wanders: its games
-  rarely end without a round limit.
-- :class:`SkirmishBot` is still random where it does not matter (team, entrance, cells)
-  but walks towards the nearest enemy by the cheapest path and strikes with the most
-  dice. It is the table's bot (``GAME.bot``): its games end.
+The uniform random bot every game shares (:class:`companion.games.core.RandomBot`)
+explores every rule, which is what property tests want, but it wanders: its skirmish
+games rarely end without a round limit. :class:`SkirmishBot` is still random where it
+does not matter (team, entrance, cells) but walks towards the nearest enemy by the
+cheapest path and strikes with the most dice. It is the table's bot (``GAME.bot``): its
+games end.
 """
 
 from __future__ import annotations
 
 import heapq
-import random
 
 from companion.games.arena_skirmish import actions as A
 from companion.games.arena_skirmish.state import SkirmishState
+from companion.games.core.bots import RandomBot, Rng
 
 
-class RandomBot:
-    """Plays any seat: uniform over the legal choices, corrections left out."""
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-
-    def choose(self, state: SkirmishState) -> A.Action:
-        legal = [a for a in state.legal_actions() if not a.is_correction]
-        return self.rng.choice(legal)
-
-
-class SkirmishBot:
+class SkirmishBot(RandomBot):
     """Plays any seat: fills its team, deploys facing the centre, hunts and strikes."""
 
-    def __init__(self, rng: random.Random, wander: float = 0.05) -> None:
-        self.rng = rng
+    def __init__(self, rng: Rng, wander: float = 0.05) -> None:
+        super().__init__(rng)
         self.wander = wander
 
     def choose(self, state: SkirmishState) -> A.Action:
-        legal = [a for a in state.legal_actions() if not a.is_correction]
+        legal = self.options(state)
         phase = state.phase
         if phase == "select":
             picks = [a for a in legal if isinstance(a, A.Pick)]
@@ -203,25 +192,3 @@ def _distance_field_impl(state: SkirmishState, gid: int, foes: dict[int, int]) -
                 dist[n] = nd
                 heapq.heappush(heap, (nd, n))
     return dist
-
-
-def play_random_game(
-    state: SkirmishState, seed: int, max_actions: int = 200_000, bot: str = "random"
-) -> SkirmishState:
-    """Play ``state`` to its end with bots in every seat, chance from a seeded roller.
-
-    ``bot``: ``random`` (:class:`RandomBot`) or ``skirmish`` (:class:`SkirmishBot`).
-    """
-    from companion.dice import Roller
-
-    roller = Roller.seeded(seed)
-    rng = random.Random(seed)
-    player = RandomBot(rng) if bot == "random" else SkirmishBot(rng)
-    for _ in range(max_actions):
-        if state.is_terminal:
-            return state
-        if state.is_chance_node:
-            state.apply(roller.choose(state.chance_outcomes()))
-        else:
-            state.apply(player.choose(state))
-    raise RuntimeError(f"game not finished after {max_actions} actions")

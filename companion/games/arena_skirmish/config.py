@@ -9,12 +9,13 @@ from companion.games.arena_skirmish.data import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     PRINTED_LIMITS,
-    DataError,
     SkirmishData,
     id_table,
     load_data,
 )
 from companion.games.arena_skirmish.grid import GameMap, MapError
+from companion.games.core.config import ConfigDict, check_count, check_names, load_for_config
+from companion.games.core.errors import ConfigError
 
 # The first four have a turn LED on the table (companion.hal DEFAULT_TURN_COLOURS).
 COLOURS = (
@@ -32,12 +33,8 @@ COLOURS = (
 VICTORIES = ("last-standing", "points")
 
 
-class ConfigError(ValueError):
-    """A configuration that cannot start a game; the message names the setting."""
-
-
 @dataclass(frozen=True)
-class SkirmishConfig:
+class SkirmishConfig(ConfigDict):
     """How a game is set up.
 
     ``players``: 2..10, seated in the order of ``colours``.
@@ -67,25 +64,10 @@ class SkirmishConfig:
     _map: GameMap | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        if (
-            not isinstance(self.players, int)
-            or isinstance(self.players, bool)
-            or not MIN_PLAYERS <= self.players <= MAX_PLAYERS
-        ):
-            raise ConfigError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {self.players!r}")
-        colours = tuple(self.colours) or COLOURS[: self.players]
-        if len(colours) != self.players or len(set(colours)) != len(colours):
-            raise ConfigError(
-                f"colours must name {self.players} different colours, got {list(colours)}"
-            )
-        unknown = [c for c in colours if c not in COLOURS]
-        if unknown:
-            raise ConfigError(f"unknown colour(s) {unknown}; choose from {', '.join(COLOURS)}")
+        check_count(self.players, MIN_PLAYERS, MAX_PLAYERS)
+        colours = check_names(self.colours, self.players, COLOURS)
         object.__setattr__(self, "colours", colours)
-        try:
-            data = load_data(self.data_file)
-        except DataError as exc:
-            raise ConfigError(str(exc)) from None
+        data = load_for_config(load_data, self.data_file)
         object.__setattr__(self, "_data", data)
         object.__setattr__(self, "_map", self._resolve_map(data))
         if len(self.game_map.entrances) < self.players:
@@ -213,24 +195,7 @@ class SkirmishConfig:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SkirmishConfig:
-        known = {
-            "players",
-            "map",
-            "teams",
-            "max_gladiators",
-            "max_points",
-            "id_tables",
-            "victory",
-            "round_limit",
-            "colours",
-            "data_file",
-        }
-        unknown = set(data) - known
-        if unknown:
-            raise ConfigError(f"unknown config key(s) {sorted(unknown)}; known: {sorted(known)}")
-        values = dict(data)
-        if "colours" in values:
-            values["colours"] = tuple(values["colours"])
+        values = cls.dict_values(data)
         if values.get("teams") is not None:
             values["teams"] = tuple(tuple(t) for t in values["teams"])
         return cls(**values)

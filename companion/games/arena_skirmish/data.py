@@ -8,14 +8,12 @@ or a file of the user's, validated with errors that name the entry.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from functools import cache
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
 from companion.games.arena_skirmish.grid import GameMap, MapError
+from companion.games.core.data import DataFile, whole
+from companion.games.core.errors import DataError
 
 ELEMENTS = ("fire", "water", "air", "earth")
 CLASSES = ("light", "medium", "heavy")
@@ -99,10 +97,6 @@ def id_table(players: int) -> tuple[tuple[tuple[int, ...], ...], bool]:
     return tuple(tuple(range(k, 71, players)) for k in range(1, players + 1)), False
 
 
-class DataError(ValueError):
-    """An arena skirmish data file is malformed; the message names the entry."""
-
-
 @dataclass(frozen=True)
 class Profile:
     """A gladiator's profile card. ``label`` says where the values come from."""
@@ -164,10 +158,7 @@ _STAT_RANGES = {
 
 
 def _int(entry: dict[str, Any], key: str, where: str, low: int, high: int) -> int:
-    value = entry.get(key)
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise DataError(f"{where}: {key!r} must be a whole number {low}..{high}, got {value!r}")
-    return value
+    return whole(entry.get(key), f"{where}: {key!r}", low, high)
 
 
 def _profile(entry: Any, index: int, source: str, default_label: str) -> Profile:
@@ -240,26 +231,6 @@ def parse_data(data: Any, source: str) -> SkirmishData:
     return SkirmishData(profiles, maps, limit, str(two.get("label", "")), label, source)
 
 
-@cache
-def default_data() -> SkirmishData:
-    """The labelled defaults shipped with companion."""
-    text = resources.files("companion.data").joinpath("arena_skirmish.json").read_text("utf-8")
-    return parse_data(json.loads(text), "companion/data/arena_skirmish.json")
-
-
-def load_data(path: str | Path | None) -> SkirmishData:
-    """Load a data file, or the defaults for ``None``."""
-    if path is None:
-        return default_data()
-    p = Path(path)
-    try:
-        text = p.read_text("utf-8")
-    except OSError as exc:
-        raise DataError(f"cannot read arena skirmish data file {p}: {exc.strerror}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataError(
-            f"{p}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
-        ) from None
-    return parse_data(data, str(p))
+DATA_FILE = DataFile("arena_skirmish.json", "arena skirmish", parse_data)
+default_data = DATA_FILE.builtin_data
+load_data = DATA_FILE.load

@@ -1,27 +1,12 @@
-"""Events: what happened, for the table loop to map onto the screen, LEDs and the display."""
+"""The events of the arena skirmish: what the table maps onto the screen, LEDs and display.
+
+Every engine uses the one :class:`~companion.games.core.events.Event` (``kind``, ``text``,
+``data``); this module lists the kinds this game emits (gladiators by ID, cells by name).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
-
-
-@dataclass(frozen=True)
-class Event:
-    """One thing that happened.
-
-    ``kind`` is stable for programs (``stepped``, ``attack_declared``, ``hits_resolved``,
-    ``gladiator_removed`` ...); ``text`` is for people; ``data`` holds the details
-    (gladiators by ID, cells by name, seats).
-    """
-
-    kind: str
-    text: str
-    data: dict[str, Any] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "text": self.text, "data": dict(self.data)}
-
+from companion.games.core.events import Event
 
 EVENT_KINDS = (
     "gladiator_picked",  # team choice
@@ -45,3 +30,5 @@ EVENT_KINDS = (
     "correction",
     "game_over",
 )
+
+__all__ = ["EVENT_KINDS", "Event"]

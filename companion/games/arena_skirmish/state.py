@@ -1,12 +1,8 @@
 """The arena skirmish game state: the rules as a state machine of small actions.
 
-A state starts from a :class:`SkirmishConfig` and changes only through
-:meth:`SkirmishState.apply`. :meth:`legal_actions` is the single source of legality;
-anything else is rejected with an :class:`IllegalActionError` that names the ruling.
-Roll-offs and hit dice are chance nodes (``current_player == CHANCE``) listing their
-outcomes with exact probabilities in :meth:`chance_outcomes`; the caller picks one and
-applies it. The engine never rolls, so a game is its config plus its action history,
-and :func:`replay` rebuilds it bit for bit.
+The machinery (legality, ``apply`` with typed rejection, chance nodes, history, replay,
+events) is the core's :class:`~companion.games.core.state.GameState`; this module holds
+the rules. Roll-offs and hit dice are chance nodes (one node per hit die).
 
 Ruling numbers in messages refer to ``docs/rules/arena-skirmish.md``.
 """
@@ -36,19 +32,24 @@ from companion.games.arena_skirmish.combat import (
 )
 from companion.games.arena_skirmish.config import SkirmishConfig
 from companion.games.arena_skirmish.data import Profile
-from companion.games.arena_skirmish.events import Event
 from companion.games.arena_skirmish.grid import DIRECTIONS, opposite
+from companion.games.arena_skirmish.reasons import SkirmishReasons
+from companion.games.core.errors import IllegalActionError
+from companion.games.core.state import CHANCE, TERMINAL, GameState, best
 
-# One refusal type for every engine, so the session and the table loops catch it for any game:
-# IllegalActionError(action, rule, reason); ``rule`` names the ruling (as in
-# docs/rules/arena-skirmish.md), ``reason`` says what was wrong and what is possible instead.
-from companion.games.battle_royale.state import IllegalActionError
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "Gladiator",
+    "IllegalActionError",
+    "SkirmishState",
+    "new_game",
+    "replay",
+]
 
-CHANCE = -1
-TERMINAL = -2
 DEPLOY_RANGE = 5  # "nicht weiter als 5 Felder von ihrem Eingang entfernt"
 MAX_STAT = 99
-CHANCE_PHASES = {"roll_off", "tie_break", "hit"}
+CHANCE_PHASES = frozenset({"roll_off", "tie_break", "hit"})
 ACTIVATION_PHASES = {"move", "rest"}
 _D6 = tuple((int(face), p) for face, p in get_die("d6").distribution().items())
 _TURNS = (A.TurnLeft(), A.TurnRight())
@@ -104,7 +105,7 @@ class Gladiator:
         ]
 
 
-class SkirmishState:
+class SkirmishState(SkirmishReasons, GameState):
     """One game. Public attributes are read-only views of the state.
 
     - ``gladiators[gid]``: every gladiator in the game (removed ones with ``alive`` False);
@@ -115,8 +116,15 @@ class SkirmishState:
       ``active_gladiator``, ``points_left``, ``attack`` (the attack being rolled).
     """
 
-    def __init__(self, config: SkirmishConfig) -> None:
-        self.config = config
+    CHANCE_PHASES = CHANCE_PHASES
+    ACTION = A.Action
+    NAME = "an arena skirmish"
+
+    def __init__(self, config: SkirmishConfig | None = None) -> None:
+        super().__init__(config or SkirmishConfig())
+
+    def _setup(self) -> None:
+        config = self.config
         self.players = config.players
         self.colours = config.colours
         self.map = config.game_map
@@ -138,33 +146,12 @@ class SkirmishState:
         self.attack: dict[str, Any] | None = None
         self.combo_return: str | None = None
         self.scored = [0] * self.players
-        self.winners: list[int] = []
-        self.end_reason = ""
-        self.phase = ""
-        self.history: list[A.Action] = []
-        self._events: list[Event] = []
-        self._legal: list[A.Action] | None = None
-        self._legal_set: frozenset[A.Action] | None = None
         self._start()
 
     # ------------------------------------------------------------------ queries
 
-    @property
-    def is_terminal(self) -> bool:
-        return self.phase == "game_over"
-
-    @property
-    def is_chance_node(self) -> bool:
-        return self.phase in CHANCE_PHASES
-
-    @property
-    def current_player(self) -> int:
-        """The seat to choose now, ``CHANCE`` at a chance node, ``TERMINAL`` at the end."""
+    def _chooser(self) -> int:
         phase = self.phase
-        if phase == "game_over":
-            return TERMINAL
-        if phase in CHANCE_PHASES:
-            return CHANCE
         if phase == "select":
             return self.picking
         if phase == "entrance":
@@ -310,22 +297,6 @@ class SkirmishState:
 
     # ------------------------------------------------------------------ legality
 
-    def legal_actions(self) -> list[A.Action]:
-        """Every action allowed now (chance outcomes at a chance node)."""
-        if self._legal is None:
-            self._legal = self._compute_legal()
-            self._legal_set = frozenset(self._legal)
-        return list(self._legal)
-
-    def is_legal(self, action: A.Action) -> bool:
-        if self._legal_set is None:
-            self.legal_actions()
-        assert self._legal_set is not None
-        try:
-            return action in self._legal_set
-        except TypeError:  # an unhashable field value: never legal
-            return False
-
     def chance_outcomes(self) -> list[tuple[A.Action, Fraction]]:
         """At a chance node: each outcome with its exact probability (they sum to 1).
 
@@ -341,10 +312,8 @@ class SkirmishState:
             return [(A.HitDie(face), p) for face, p in _D6]
         return []
 
-    def _compute_legal(self) -> list[A.Action]:
+    def _choices(self) -> list[A.Action]:
         phase = self.phase
-        if phase in CHANCE_PHASES:
-            return [a for a, _ in self.chance_outcomes()]
         if phase == "select":
             acts: list[A.Action] = [A.Pick(g) for g in self.pickable(self.picking)]
             if self.teams[self.picking]:
@@ -419,28 +388,7 @@ class SkirmishState:
                 acts.append(A.Adjust(self.active_gladiator, "points", 1))
         return acts
 
-    # ------------------------------------------------------------------ apply
-
-    def apply(self, action: A.Action) -> list[Event]:
-        """Apply a legal action and return the events it caused.
-
-        Raises :class:`IllegalActionError` (and changes nothing) for any action
-        that :meth:`legal_actions` does not list.
-        """
-        if not self.is_legal(action):
-            from companion.games.arena_skirmish.reasons import why_illegal
-
-            rule, reason = why_illegal(self, action)
-            raise IllegalActionError(action, rule, reason)
-        self._events = []
-        self._legal = None
-        self._legal_set = None
-        self.history.append(action)
-        getattr(self, "_do_" + type(action).__name__)(action)
-        return self._events
-
-    def _emit(self, kind: str, text: str, /, **data: Any) -> None:
-        self._events.append(Event(kind, text, data))
+    # ------------------------------------------------------------------ actions
 
     def _label(self, gid: int) -> str:
         g = self.gladiators[gid]
@@ -859,7 +807,7 @@ class SkirmishState:
                 )
             else:
                 self._finish(
-                    self._best(range(self.players), lambda s: self.scored[s]),
+                    best(range(self.players), lambda s: self.scored[s]),
                     "the fighting is over: most points of removed enemies wins",
                 )
         elif self.config.round_limit is not None and self.round >= self.config.round_limit:
@@ -926,35 +874,20 @@ class SkirmishState:
     def _finish_by_rank(self, why: str) -> None:
         if self.config.victory == "points":
             self._finish(
-                self._best(range(self.players), lambda s: self.scored[s]),
+                best(range(self.players), lambda s: self.scored[s]),
                 f"{why}: most points of removed enemies wins",
             )
         else:
             self._finish(
-                self._best(self.standing_players(), self.standing_points),
+                best(self.standing_players(), self.standing_points),
                 f"{why}: most points of gladiators standing wins",
             )
 
-    @staticmethod
-    def _best(seats: Iterable[int], key: Any) -> list[int]:
-        seats = list(seats)
-        top = max(key(s) for s in seats)
-        return [s for s in seats if key(s) == top]
-
-    def _finish(self, winners: list[int], reason: str) -> None:
-        self.winners = winners
-        self.end_reason = reason
-        self.phase = "game_over"
+    def _finish(
+        self, winners: list[int], reason: str, text: str | None = None, **data: Any
+    ) -> None:
         self.active_gladiator = None
-        self._legal = None
-        self._legal_set = None
-        names = " and ".join(self.colours[s] for s in winners) or "nobody"
-        self._emit(
-            "game_over",
-            f"{names} win{'s' if len(winners) == 1 else ''}: {reason}",
-            winners=winners,
-            reason=reason,
-        )
+        super()._finish(winners, reason, text, **data)
 
     # ------------------------------------------------------------------ snapshots
 
@@ -988,12 +921,9 @@ class SkirmishState:
 
 def new_game(config: SkirmishConfig | None = None) -> SkirmishState:
     """A fresh game (default config: 2 players, the default map, teams picked in the game)."""
-    return SkirmishState(config or SkirmishConfig())
+    return SkirmishState(config)
 
 
 def replay(config: SkirmishConfig, history: Iterable[A.Action]) -> SkirmishState:
     """Rebuild a state from its config and action log; every action is checked again."""
-    state = SkirmishState(config)
-    for action in history:
-        state.apply(action)
-    return state
+    return SkirmishState.replay(config, history)

@@ -1,10 +1,12 @@
 """Battle Royale (Kosmos / Identity Games, 2024): the complete rules engine.
 
-``BattleRoyaleConfig`` -> ``new_game(config)`` -> a :class:`BattleRoyaleState`
-that changes only through ``apply(action)``. See ``docs/rules/battle-royale.md``.
+``BattleRoyaleConfig`` -> ``new_game(config)`` -> a :class:`BattleRoyaleState` that changes
+only through ``apply(action)``; :data:`GAME` is the game as the registry sees it. Assist
+mode (the pieces on the table are the truth) is :mod:`.assist`. See
+``docs/rules/battle-royale.md``.
 """
 
-from companion.games.battle_royale.actions import Action, action_from_dict, parse_action
+from companion.games.battle_royale.actions import CODEC, Action, action_from_dict, parse_action
 from companion.games.battle_royale.config import COLOURS, BattleRoyaleConfig, ConfigError
 from companion.games.battle_royale.events import Event
 from companion.games.battle_royale.state import (
@@ -15,24 +17,15 @@ from companion.games.battle_royale.state import (
     new_game,
     replay,
 )
-from companion.games.registry import GameInfo
+from companion.games.core import Game, RandomBot
 
-
-def _bot(rng):  # noqa: ANN001, ANN202 - the registry's signature
-    from companion.games.battle_royale.bot import RandomBot
-
-    return RandomBot(rng)
-
-
-GAME = GameInfo(
+GAME = Game(
     name="battle-royale",
     title="Battle Royale",
-    config_from_dict=BattleRoyaleConfig.from_dict,
-    new_game=new_game,
-    replay=replay,
-    action_from_dict=action_from_dict,
-    parse_action=parse_action,
-    bot=_bot,
+    state=BattleRoyaleState,
+    config=BattleRoyaleConfig,
+    codec=CODEC,
+    bot=RandomBot,
     builtin_data="battle_royale.json",
 )
 

@@ -19,13 +19,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from companion.games import actions_base as base
-from companion.games.actions_base import ActionFormatError
+from companion.games import core
 from companion.games.battle_royale.layout import DIRECTIONS, LayoutError, field_name, parse_field
+from companion.games.core.actions import (
+    ActionCodec,
+    ActionFormatError,
+    action_types,
+    one_of,
+    text,
+    whole_number,
+)
 
 
 @dataclass(frozen=True)
-class Action(base.Action):
+class Action(core.Action):
     """Base class. ``kind`` names the action in notation and in logs."""
 
     def _show_field(self, name: str, value: Any) -> str | None:
@@ -235,9 +242,8 @@ class EndCorrections(Action):
     kind: ClassVar[str] = "done"
 
 
-ACTION_TYPES: dict[str, type[Action]] = {
-    cls.kind: cls
-    for cls in (
+ACTION_TYPES: dict[str, type[Action]] = action_types(
+    [
         StartPlayer,
         DrawCard,
         RevealAbility,
@@ -262,8 +268,8 @@ ACTION_TYPES: dict[str, type[Action]] = {
         RemoveField,
         SetEliminator,
         EndCorrections,
-    )
-}
+    ]
+)
 
 
 def _convert(cls: type[Action], name: str, raw: Any) -> Any:
@@ -277,27 +283,12 @@ def _convert(cls: type[Action], name: str, raw: Any) -> Any:
                 raise ActionFormatError(f"{cls.kind}: {exc}") from None
         raise ActionFormatError(f"{cls.kind}: {name} must be a field like c3, got {raw!r}")
     if name == "seat":
-        try:
-            return int(raw)
-        except (TypeError, ValueError):
-            raise ActionFormatError(f"{cls.kind}: seat must be a number, got {raw!r}") from None
+        return whole_number(cls.kind, name, raw)
     if name == "direction":
-        text = str(raw).upper()
-        if text not in DIRECTIONS:
-            raise ActionFormatError(
-                f"step: direction must be one of {', '.join(DIRECTIONS)}, got {raw!r}"
-            )
-        return text
-    if not isinstance(raw, str):
-        raise ActionFormatError(f"{cls.kind}: {name} must be text, got {raw!r}")
-    return raw
+        return one_of(cls.kind, name, raw, DIRECTIONS, str.upper)
+    return text(cls.kind, name, raw)
 
 
-def action_from_dict(data: Any) -> Action:
-    """Rebuild an action from :meth:`Action.to_dict` output."""
-    return base.action_from_dict(data, ACTION_TYPES, _convert, game="a Battle Royale")
-
-
-def parse_action(text: str) -> Action:
-    """Read the notation: ``play 2x3``, ``figure c2 red``, ``step N``, ``push grey``."""
-    return base.parse_action(text, ACTION_TYPES, _convert, example="'play 2x3' or 'step N'")
+CODEC = ActionCodec(ACTION_TYPES, _convert, "a Battle Royale", "'play 2x3' or 'step N'")
+action_from_dict = CODEC.from_dict
+parse_action = CODEC.parse  # the notation: ``play 2x3``, ``figure c2 red``, ``step N``

@@ -8,11 +8,12 @@ two-player rules (the extra roll after every turn, no Battle Royale in the first
 3 turns). The players move figures, push, capture and count by hand, and only
 confirm and choose with the buttons at the table.
 
-Like the full engine, :class:`AssistState` is pure: ``legal_actions()`` is the
-single source of legality, ``apply()`` rejects anything else with an
-:class:`~companion.games.battle_royale.state.IllegalActionError` and changes
-nothing, chance nodes list their outcomes with exact probabilities, and a game
-is its config plus its action history (:func:`replay_assist`).
+Like the full engine, :class:`AssistState` is a core
+:class:`~companion.games.core.state.GameState`: ``legal_actions()`` is the single
+source of legality, ``apply()`` rejects anything else with an ``IllegalActionError``
+and changes nothing, chance nodes list their outcomes with exact probabilities, and a
+game is its config plus its action history (:func:`replay_assist`). The turn order
+and the Doom phase are the full engine's (:mod:`.doom`).
 
 Rule numbers refer to ``docs/rules/battle-royale.md``; the assist-mode phases
 and rulings are in ``docs/rules/battle-royale-assist.md``.
@@ -29,23 +30,15 @@ from typing import Any, ClassVar
 from companion.games.battle_royale import actions as A
 from companion.games.battle_royale.actions import Action, ActionFormatError
 from companion.games.battle_royale.config import DOOM_FACES, BattleRoyaleConfig
-from companion.games.battle_royale.data import DOOM_ACTIONS
-from companion.games.battle_royale.events import EVENT_KINDS, Event
-from companion.games.battle_royale.layout import (
-    CELLS,
-    CENTRE,
-    connected_to_centre,
-    field_name,
-    neighbours,
-)
-from companion.games.battle_royale.state import (
-    CHANCE,
-    NO_BATTLE_ROYALE_TURNS,
-    TERMINAL,
-    IllegalActionError,
-)
+from companion.games.battle_royale.doom import DoomPhase
+from companion.games.battle_royale.events import EVENT_KINDS
+from companion.games.battle_royale.layout import CELLS, CENTRE, field_name
+from companion.games.core import Game, RandomBot
+from companion.games.core.actions import ActionCodec, action_types
+from companion.games.core.state import CHANCE, TERMINAL
 
 __all__ = [
+    "ASSIST",
     "ASSIST_ACTION_TYPES",
     "ASSIST_EVENT_KINDS",
     "ASSIST_PHASES",
@@ -125,12 +118,8 @@ class DeclareWinner(Action):
             return
         object.__setattr__(self, "seats", seats)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "seats": list(self.seats)}
-
-    @property
-    def notation(self) -> str:
-        return " ".join([self.kind, *(str(s) for s in self.seats)])
+    def _show_field(self, name: str, value: Any) -> str | None:
+        return " ".join(str(s) for s in value)
 
 
 _NEW_TYPES: tuple[type[Action], ...] = (
@@ -151,11 +140,9 @@ _REUSED_TYPES: tuple[type[Action], ...] = (
     A.RemoveField,
     A.SetEliminator,
 )
-ASSIST_ACTION_TYPES: dict[str, type[Action]] = {cls.kind: cls for cls in _REUSED_TYPES + _NEW_TYPES}
+ASSIST_ACTION_TYPES: dict[str, type[Action]] = action_types(_REUSED_TYPES + _NEW_TYPES)
 assert not {c.kind for c in _NEW_TYPES} & set(A.ACTION_TYPES), "assist kinds clash"
 
-_DECLARATIONS = (DeclareOut, DeclareWinner)
-_CORRECTIONS = (A.RemoveField, A.SetEliminator)
 
 # --- phases and events -------------------------------------------------------------------
 
@@ -188,7 +175,7 @@ ASSIST_EVENT_KINDS = (
 )
 
 
-class AssistState:
+class AssistState(DoomPhase):
     """One game of Battle Royale in assist mode. Public attributes are read-only views.
 
     - ``present[cell]``: whether the field is still in the arena (cells 0..24);
@@ -203,8 +190,15 @@ class AssistState:
     - ``winners``, ``end_reason``, ``history``.
     """
 
-    def __init__(self, config: BattleRoyaleConfig) -> None:
-        self.config = config
+    CHANCE_PHASES = CHANCE_PHASES
+    PHASE_TEXT = PHASE_TEXT
+    ACTION = Action
+
+    def __init__(self, config: BattleRoyaleConfig | None = None) -> None:
+        super().__init__(config or BattleRoyaleConfig())
+
+    def _setup(self) -> None:
+        config = self.config
         self.players = config.players
         self.colours: tuple[str, ...] = config.colours
         self.neutral_colour: str | None = config.neutral_colour
@@ -216,41 +210,19 @@ class AssistState:
         self.start_player: int | None = config.start_player
         self.active = config.start_player if config.start_player is not None else 0
         self.out = [False] * self.players
-        self.phase = ""
         self.doom_stage: str | None = None
         self.card_extra: str | None = None
         self.exploded_field: int | None = None
         self.collapsed_fields: list[int] = []
-        self.winners: list[int] = []
-        self.end_reason = ""
-        self.history: list[Action] = []
-        self._events: list[Event] = []
-        self._legal: list[Action] | None = None
         if self.start_player is None:
             self.phase = "start_player"
         else:
             self._start_turn(self.start_player)
-        self.initial_events = self._events
-        self._events = []
 
     # ------------------------------------------------------------------ queries
 
-    @property
-    def is_terminal(self) -> bool:
-        return self.phase == "game_over"
-
-    @property
-    def is_chance_node(self) -> bool:
-        return self.phase in CHANCE_PHASES
-
-    @property
-    def current_player(self) -> int:
-        """The seat to choose now (the active player; declarations are the table's),
-        ``CHANCE`` at a chance node, ``TERMINAL`` at the end."""
-        if self.phase == "game_over":
-            return TERMINAL
-        if self.phase in CHANCE_PHASES:
-            return CHANCE
+    def _chooser(self) -> int:
+        """The active player (declarations are the table's)."""
         return self.active
 
     @property
@@ -258,19 +230,14 @@ class AssistState:
         """What the table waits for, in words."""
         return PHASE_TEXT[self.phase]
 
-    def colour_of(self, seat: int) -> str:
-        return self.colours[seat]
-
-    def fields(self) -> list[int]:
-        return [c for c in range(CELLS) if self.present[c]]
-
     def players_in(self) -> list[int]:
         """Seats not declared out."""
         return [s for s in range(self.players) if not self.out[s]]
 
     def eliminator_targets(self) -> list[int]:
-        """Rule 8: the up to 8 neighbouring positions that lie under a field (centre included)."""
-        return sorted(n for _, n in neighbours(self.eliminator, True) if self.present[n])
+        """Rule 8: the up to 8 neighbouring positions that lie under a field (centre
+        included), in reading order: SELECT at the table cycles them."""
+        return sorted(super().eliminator_targets())
 
     def explosion_armed_field(self) -> int | None:
         """The field the Eliminator will blow up (phase ``armed``), else ``None``.
@@ -279,41 +246,25 @@ class AssistState:
         """
         return self.eliminator if self.phase == "armed" else None
 
-    def battle_royale_suspended(self) -> bool:
-        """Rule 13: two players have no Battle Royale in the first 3 turns."""
-        return self.players == 2 and self.turn <= NO_BATTLE_ROYALE_TURNS
-
     # ------------------------------------------------------------------ legality
-
-    def legal_actions(self) -> list[Action]:
-        """Every action allowed now (chance outcomes at a chance node)."""
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return list(self._legal)
 
     def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
         """At a chance node: each outcome with its exact probability (they sum to 1)."""
         if self.phase == "start_player":
             return [(A.StartPlayer(s), Fraction(1, self.players)) for s in range(self.players)]
         if self.phase == "doom_roll":
-            return [(A.DoomRoll(f), p) for f, p in self._doom.items()]
+            return self._doom_outcomes(A.DoomRoll)
         if self.phase == "extra_roll":
-            return [(A.ExtraRoll(f), p) for f, p in self._doom.items()]
+            return self._doom_outcomes(A.ExtraRoll)
         return []
 
-    def _compute_legal(self) -> list[Action]:
+    def _choices(self) -> list[Action]:
         phase = self.phase
-        if phase in CHANCE_PHASES:
-            return [a for a, _ in self.chance_outcomes()]
         acts: list[Action] = []
         if phase == "movement":
             acts = [A.Continue(), *(CardExtra(f) for f in DOOM_FACES)]
         elif phase == "choose":
-            acts = [
-                A.ChooseAction(f)
-                for f in DOOM_ACTIONS
-                if not (f == "battle_royale" and self.battle_royale_suspended())
-            ]
+            acts = self._choose_actions()
         elif phase == "move_eliminator":
             acts = [A.MoveEliminator(p) for p in self.eliminator_targets()]
         elif phase == "battle_royale":
@@ -339,25 +290,7 @@ class AssistState:
             DeclareWinner(c) for n in range(1, self.players + 1) for c in combinations(seats, n)
         ]
 
-    # ------------------------------------------------------------------ apply
-
-    def apply(self, action: Action) -> list[Event]:
-        """Apply a legal action and return the events it caused.
-
-        Raises :class:`IllegalActionError` (and changes nothing) for any action
-        that :meth:`legal_actions` does not list.
-        """
-        if action not in self.legal_actions():
-            rule, reason = self.why_illegal(action)
-            raise IllegalActionError(action, rule, reason)
-        self._events = []
-        self._legal = None
-        self.history.append(action)
-        getattr(self, "_do_" + type(action).__name__)(action)
-        return self._events
-
-    def _emit(self, kind: str, text: str, **data: Any) -> None:
-        self._events.append(Event(kind, text, data))
+    # ------------------------------------------------------------------ actions
 
     # turns -------------------------------------------------------------------
 
@@ -376,14 +309,6 @@ class AssistState:
             "turn_started", f"turn {self.turn}: {self.colours[seat]}", seat=seat, turn=self.turn
         )
 
-    def _end_turn(self) -> None:
-        for i in range(1, self.players + 1):
-            seat = (self.active + i) % self.players
-            if not self.out[seat]:
-                self._start_turn(seat)
-                return
-        raise AssertionError("every player is out but the game did not end")  # pragma: no cover
-
     def _do_Continue(self, a: A.Continue) -> None:
         self.doom_stage = "roll"
         self.phase = "doom_roll"
@@ -399,85 +324,35 @@ class AssistState:
         )
         self._run_doom_action(a.face)
 
-    # Doom phase ---------------------------------------------------------------
+    # Doom phase: the players resolve a Battle Royale and clear up an explosion -------
 
-    def _do_DoomRoll(self, a: A.DoomRoll) -> None:
-        self._emit("doom_rolled", f"Doom die: {a.face.replace('_', ' ')}", face=a.face)
-        self._run_doom_action(a.face)
-
-    def _do_ExtraRoll(self, a: A.ExtraRoll) -> None:
-        self._emit(
-            "doom_rolled", f"extra Doom die: {a.face.replace('_', ' ')}", face=a.face, extra=True
-        )
-        if a.face == "explosion":
-            self._run_doom_action("explosion")
-        else:
-            self._emit("nothing_happens", "the extra roll counts only an explosion")
-            self._doom_done()
-
-    def _do_ChooseAction(self, a: A.ChooseAction) -> None:
+    def _battle_royale(self) -> None:
         self._emit(
             "doom_action",
-            f"{self.colours[self.active]} chooses {a.face.replace('_', ' ')}",
-            face=a.face,
-            source="choice",
+            "Battle Royale: resolve every field by hand in reading "
+            "order (not the centre), then confirm",
+            face="battle_royale",
+            source="table",
         )
-        self._run_doom_action(a.face)
+        self.phase = "battle_royale"
 
-    def _run_doom_action(self, face: str) -> None:
-        if face == "free_choice":
-            self.phase = "choose"
-        elif face == "battle_royale":
-            if self.battle_royale_suspended():
-                self._emit("nothing_happens", "two players: no Battle Royale in the first 3 turns")
-                self._doom_done()
-            else:
-                self._emit(
-                    "doom_action",
-                    "Battle Royale: resolve every field by hand in reading "
-                    "order (not the centre), then confirm",
-                    face="battle_royale",
-                    source="table",
-                )
-                self.phase = "battle_royale"
-        elif face == "move_eliminator":
-            if self.eliminator_targets():
-                self.phase = "move_eliminator"
-            else:
-                self._emit("nothing_happens", "the Eliminator has no field to move under")
-                self._doom_done()
-        elif face == "explosion":
-            if self.eliminator == CENTRE or not self.present[self.eliminator]:
-                where = "the centre" if self.eliminator == CENTRE else "a hole"
-                self._emit(
-                    "doom_action",
-                    f"the Eliminator is under {where}: the explosion becomes move Eliminator",
-                    face="move_eliminator",
-                    source="explosion",
-                )
-                self._run_doom_action("move_eliminator")
-                return
-            cell = self.eliminator
-            self._emit(
-                "explosion_armed",
-                f"explosion under {field_name(cell)}: hit the red button",
-                field=field_name(cell),
-                cell=cell,
-            )
-            self.phase = "armed"
-        else:  # pragma: no cover - faces are validated by the config and by legality
-            raise AssertionError(face)
-
-    def _do_MoveEliminator(self, a: A.MoveEliminator) -> None:
-        old = self.eliminator
-        self.eliminator = a.position
+    def _explosion(self) -> None:
+        cell = self.eliminator
         self._emit(
-            "eliminator_moved",
-            f"Eliminator {field_name(old)} -> {field_name(a.position)}",
-            **{"from": field_name(old)},
-            to=field_name(a.position),
+            "explosion_armed",
+            f"explosion under {field_name(cell)}: hit the red button",
+            field=field_name(cell),
+            cell=cell,
         )
-        self._doom_done()
+        self.phase = "armed"
+
+    def _explosion_redirected(self, where: str) -> None:
+        self._emit(
+            "doom_action",
+            f"the Eliminator is under {where}: the explosion becomes move Eliminator",
+            face="move_eliminator",
+            source="explosion",
+        )
 
     def _do_Fired(self, a: Fired) -> None:
         cell = self.eliminator
@@ -492,8 +367,7 @@ class AssistState:
             self.phase = "remove_fields"
 
     def _collapse(self) -> None:
-        fields_now = self.fields()
-        loose = sorted(set(fields_now) - connected_to_centre(fields_now))
+        loose = self._loose_fields()
         if not loose:
             return
         for cell in loose:
@@ -526,16 +400,6 @@ class AssistState:
     def _do_Resolved(self, a: Resolved) -> None:
         self._emit("confirmed", "the Battle Royale is resolved", step="resolved")
         self._doom_done()
-
-    def _doom_done(self) -> None:
-        if self.doom_stage == "extra":
-            self.doom_stage = "roll"
-            self.phase = "doom_roll"
-        elif self.doom_stage == "roll" and self.players == 2:
-            self.doom_stage = "extra_roll"
-            self.phase = "extra_roll"
-        else:
-            self._end_turn()
 
     # declarations and corrections ---------------------------------------------
 
@@ -571,47 +435,18 @@ class AssistState:
         self._collapse()
         self._only_centre_left()
 
-    def _do_SetEliminator(self, a: A.SetEliminator) -> None:
-        self.eliminator = a.position
-        self._emit(
-            "correction",
-            f"Eliminator set under {field_name(a.position)}",
-            correction="set-eliminator",
-            position=field_name(a.position),
-        )
-
-    def _finish(self, winners: list[int], reason: str) -> None:
-        self.winners = winners
-        self.end_reason = reason
-        self.phase = "game_over"
-        names = " and ".join(self.colours[s] for s in winners)
-        self._emit(
-            "game_over",
-            f"{names} win{'s' if len(winners) == 1 else ''}: {reason}",
-            winners=list(winners),
-            reason=reason,
-        )
-
     # ------------------------------------------------------------------ rejections
 
-    def why_illegal(self, action: Action) -> tuple[str, str]:
-        """``(rule, reason)`` for an action not in :meth:`legal_actions`; explains only."""
-        phase = self.phase
-        legal = ", ".join(sorted({a.kind for a in self.legal_actions()})) or "nothing"
-        now = f"now {PHASE_TEXT[phase]} (legal now: {legal})"
-        if phase == "game_over":
-            return "rule 12 (end of game)", f"the game is over ({self.end_reason})"
+    def _why_foreign(self, action: Any) -> tuple[str, str] | None:
         if type(action) not in ASSIST_ACTION_TYPES.values():
             return "assist mode", (
-                f"{action.kind} is not an assist-mode action: the players "
-                f"handle figures and cards by hand; legal now: {legal}"
+                f"{getattr(action, 'kind', repr(action))} is not an assist-mode action: the "
+                f"players handle figures and cards by hand; legal now: {self.legal_kinds()}"
             )
-        if action.is_chance != self.is_chance_node:
-            if self.is_chance_node:
-                return "chance", f"{now}: apply one of the chance outcomes"
-            return "chance", f"{action.kind} is a die outcome, but {now}"
-        if self.is_chance_node:
-            return "chance", f"{action.notation} is not an outcome of this chance node"
+        return None
+
+    def _why(self, action: Action) -> tuple[str, str] | None:
+        now = f"now {PHASE_TEXT[self.phase]} (legal now: {self.legal_kinds()})"
         malformed = self._malformed(action)
         if malformed:
             return "action format", malformed
@@ -736,15 +571,12 @@ def _is_int(value: Any) -> bool:
 
 def new_assist_game(config: BattleRoyaleConfig | None = None) -> AssistState:
     """A fresh assist-mode game (default config: 4 players, first-game layout, start drawn)."""
-    return AssistState(config or BattleRoyaleConfig())
+    return AssistState(config)
 
 
 def replay_assist(config: BattleRoyaleConfig, history: Iterable[Action]) -> AssistState:
     """Rebuild a state from its config and action log; every action is checked again."""
-    state = AssistState(config)
-    for action in history:
-        state.apply(action)
-    return state
+    return AssistState.replay(config, history)
 
 
 # --- reading actions ---------------------------------------------------------------------
@@ -773,6 +605,43 @@ def _usage(cls: type[Action]) -> str:
     return " ".join([cls.kind, *(f"<{f.name}>" for f in fields(cls))])
 
 
+def _codec(colours: Sequence[str] | None) -> ActionCodec[Action]:
+    """Assist-mode notation and dicts; with ``colours``, seats may be named by colour."""
+
+    def convert(cls: type[Action], name: str, raw: Any) -> Any:
+        if cls not in _NEW_TYPES:
+            return A.CODEC.convert(cls, name, raw)
+        if name == "seat":
+            return _seat(cls.kind, raw, colours)
+        if name == "face":
+            return _face(cls.kind, raw)
+        if not isinstance(raw, list | tuple) or not raw:
+            raise ActionFormatError(f"winner: seats must be a non-empty list, got {raw!r}")
+        return tuple(_seat(cls.kind, s, colours) for s in raw)
+
+    def special(cls: type[Action], words: list[str]) -> Action | None:
+        if cls is DeclareWinner:
+            if not words:
+                raise ActionFormatError(f"winner takes one or more seats: {_usage(cls)}")
+            return DeclareWinner(convert(cls, "seats", words))
+        if cls is CardExtra and len(words) == 1:
+            return CardExtra(_face(cls.kind, words[0].lower()))
+        return None
+
+    return ActionCodec(
+        ASSIST_ACTION_TYPES,
+        convert,
+        "a Battle Royale assist-mode",
+        "'continue' or 'fired'",
+        show_usage=_usage,
+        special=special,
+    )
+
+
+ASSIST_CODEC = _codec(None)
+assist_action_from_dict = ASSIST_CODEC.from_dict
+
+
 def parse_assist_action(text: str, colours: Sequence[str] | None = None) -> Action:
     """Read assist-mode notation: ``continue``, ``card-extra explosion``, ``fired``,
     ``removed``, ``resolved``, ``out 2``, ``winner 0 1``, ``eliminator b2``, ``choose
@@ -780,51 +649,15 @@ def parse_assist_action(text: str, colours: Sequence[str] | None = None) -> Acti
 
     With ``colours`` (the seats' colours), seats may also be named by colour: ``out red``.
     """
-    words = text.split()
-    if not words:
-        raise ActionFormatError("empty input: type an action such as 'continue' or 'fired'")
-    kind = words[0].lower()
-    cls = ASSIST_ACTION_TYPES.get(kind)
-    if cls is None:
-        known = ", ".join(sorted(k for k, c in ASSIST_ACTION_TYPES.items() if not c.is_chance))
-        raise ActionFormatError(f"unknown assist-mode action {words[0]!r}; actions are: {known}")
-    args = words[1:]
-    if cls is DeclareWinner:
-        if not args:
-            raise ActionFormatError(f"winner takes one or more seats: {_usage(cls)}")
-        return DeclareWinner(tuple(_seat(kind, w, colours) for w in args))
-    if cls is DeclareOut:
-        if len(args) != 1:
-            raise ActionFormatError(f"out takes 1 value: {_usage(cls)}")
-        return DeclareOut(_seat(kind, args[0], colours))
-    if cls is CardExtra:
-        if len(args) != 1:
-            raise ActionFormatError(f"card-extra takes 1 value: {_usage(cls)}")
-        return CardExtra(_face(kind, args[0].lower()))
-    if cls in _NEW_TYPES:
-        if args:
-            raise ActionFormatError(f"{kind} takes no value")
-        return cls()
-    return A.parse_action(" ".join([kind, *args]))
+    return ASSIST_CODEC.parse(text) if colours is None else _codec(colours).parse(text)
 
 
-def assist_action_from_dict(data: Any) -> Action:
-    """Rebuild an assist-mode action from its ``to_dict()`` output."""
-    if not isinstance(data, dict) or data.get("kind") not in ASSIST_ACTION_TYPES:
-        raise ActionFormatError(f"not a Battle Royale assist-mode action: {data!r}")
-    cls = ASSIST_ACTION_TYPES[data["kind"]]
-    if cls not in _NEW_TYPES:
-        return A.action_from_dict(data)
-    names = [f.name for f in fields(cls)]
-    if set(data) != {"kind", *names}:
-        raise ActionFormatError(f"{cls.kind}: expected fields {names}, got {sorted(set(data))}")
-    if cls is DeclareWinner:
-        seats = data["seats"]
-        if not isinstance(seats, list | tuple) or not seats:
-            raise ActionFormatError(f"winner: seats must be a non-empty list, got {seats!r}")
-        return DeclareWinner(tuple(_seat(cls.kind, s, None) for s in seats))
-    if cls is DeclareOut:
-        return DeclareOut(_seat(cls.kind, data["seat"], None))
-    if cls is CardExtra:
-        return CardExtra(_face(cls.kind, data["face"]))
-    return cls()
+ASSIST = Game(
+    name="battle-royale",
+    title="Battle Royale (assist mode)",
+    state=AssistState,
+    config=BattleRoyaleConfig,
+    codec=ASSIST_CODEC,
+    bot=RandomBot,
+    builtin_data="battle_royale.json",
+)

@@ -7,25 +7,24 @@ from fractions import Fraction
 from typing import Any
 
 from companion.dice import get_die
-from companion.games.battle_royale.data import (
-    DOOM_ACTIONS,
-    BattleRoyaleData,
-    DataError,
-    load_data,
-)
+from companion.games.battle_royale.data import DOOM_ACTIONS, BattleRoyaleData, load_data
 from companion.games.battle_royale.layout import Layout
+from companion.games.core.config import (
+    ConfigDict,
+    check_count,
+    check_names,
+    check_seat,
+    load_for_config,
+)
+from companion.games.core.errors import ConfigError
 
 # The rulebook's four colours: Lila, Grau, Tuerkis, Rot.
 COLOURS = ("purple", "grey", "turquoise", "red")
 DOOM_FACES = (*DOOM_ACTIONS, "free_choice")
 
 
-class ConfigError(ValueError):
-    """A configuration that cannot start a game; the message names the setting."""
-
-
 @dataclass(frozen=True)
-class BattleRoyaleConfig:
+class BattleRoyaleConfig(ConfigDict):
     """How a game is set up.
 
     ``players``: 2..4, seated clockwise in the order of ``colours``.
@@ -48,29 +47,10 @@ class BattleRoyaleConfig:
     _data: BattleRoyaleData | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.players, int) or not 2 <= self.players <= 4:
-            raise ConfigError(f"players must be 2, 3 or 4, got {self.players!r}")
-        colours = tuple(self.colours) or COLOURS[: self.players]
-        if len(colours) != self.players or len(set(colours)) != len(colours):
-            raise ConfigError(
-                f"colours must name {self.players} different colours, got {list(colours)}"
-            )
-        unknown = [c for c in colours if c not in COLOURS]
-        if unknown:
-            raise ConfigError(f"unknown colour(s) {unknown}; choose from {', '.join(COLOURS)}")
-        object.__setattr__(self, "colours", colours)
-        if self.start_player is not None and not (
-            isinstance(self.start_player, int) and 0 <= self.start_player < self.players
-        ):
-            raise ConfigError(
-                f"start_player must be a seat 0..{self.players - 1} or None (drawn), "
-                f"got {self.start_player!r}"
-            )
-        try:
-            data = load_data(self.data_file)
-        except DataError as exc:
-            raise ConfigError(str(exc)) from None
-        object.__setattr__(self, "_data", data)
+        check_count(self.players, 2, 4)
+        object.__setattr__(self, "colours", check_names(self.colours, self.players, COLOURS))
+        check_seat(self.start_player, self.players, "start_player", "", drawn=True)
+        object.__setattr__(self, "_data", load_for_config(load_data, self.data_file))
         self.arena_layout  # noqa: B018 - validate the layout now
         faces = set(self.doom_distribution())
         if faces != set(DOOM_FACES):
@@ -123,23 +103,3 @@ class BattleRoyaleConfig:
             "data_file": self.data_file,
             "doom_die": self.doom_die,
         }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> BattleRoyaleConfig:
-        known = {
-            "players",
-            "colours",
-            "layout",
-            "start_player",
-            "abilities",
-            "special_actions",
-            "data_file",
-            "doom_die",
-        }
-        unknown = set(data) - known
-        if unknown:
-            raise ConfigError(f"unknown config key(s) {sorted(unknown)}; known: {sorted(known)}")
-        values = dict(data)
-        if "colours" in values:
-            values["colours"] = tuple(values["colours"])
-        return cls(**values)

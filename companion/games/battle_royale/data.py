@@ -6,20 +6,14 @@ validated with errors that name the entry and say what to fix.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from functools import cache
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
 from companion.games.battle_royale.layout import Layout, LayoutError
+from companion.games.core.data import DataFile, whole
+from companion.games.core.errors import DataError
 
 DOOM_ACTIONS = ("battle_royale", "move_eliminator", "explosion")
-
-
-class DataError(ValueError):
-    """A Battle Royale data file is malformed; the message names the entry."""
 
 
 @dataclass(frozen=True)
@@ -89,13 +83,6 @@ class BattleRoyaleData:
         raise DataError(f"no special action {special_id!r} in {self.source}")
 
 
-def _int(entry: dict[str, Any], key: str, where: str, low: int, high: int) -> int:
-    value = entry.get(key)
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise DataError(f"{where}: {key!r} must be a whole number {low}..{high}, got {value!r}")
-    return value
-
-
 def _entries(data: dict[str, Any], key: str, where: str) -> list[dict[str, Any]]:
     section = data.get(key)
     if not isinstance(section, dict) or not isinstance(section.get("cards"), list):
@@ -144,8 +131,8 @@ def parse_data(data: Any, source: str) -> BattleRoyaleData:
         deck.append(
             ActionCard(
                 id=card["id"],
-                figures=_int(card, "figures", where, 1, 21),
-                steps=_int(card, "steps", where, 1, 24),
+                figures=whole(card.get("figures"), f"{where}: 'figures'", 1, 21),
+                steps=whole(card.get("steps"), f"{where}: 'steps'", 1, 24),
                 extra=extra,
                 diagonal=card.get("diagonal", False),
                 any_colour=card.get("any_colour", False),
@@ -170,7 +157,7 @@ def parse_data(data: Any, source: str) -> BattleRoyaleData:
             SpecialAction(
                 id=c["id"],
                 title=str(c.get("title", c["id"])),
-                cost=_int(c, "cost", where, 0, 99),
+                cost=whole(c.get("cost"), f"{where}: 'cost'", 0, 99),
                 effect=effect,
             )
         )
@@ -179,26 +166,6 @@ def parse_data(data: Any, source: str) -> BattleRoyaleData:
     return BattleRoyaleData(layouts, tuple(deck), abilities, tuple(specials), source)
 
 
-@cache
-def default_data() -> BattleRoyaleData:
-    """The labelled defaults shipped with companion."""
-    text = resources.files("companion.data").joinpath("battle_royale.json").read_text("utf-8")
-    return parse_data(json.loads(text), "companion/data/battle_royale.json")
-
-
-def load_data(path: str | Path | None) -> BattleRoyaleData:
-    """Load a data file, or the defaults for ``None``."""
-    if path is None:
-        return default_data()
-    p = Path(path)
-    try:
-        text = p.read_text("utf-8")
-    except OSError as exc:
-        raise DataError(f"cannot read Battle Royale data file {p}: {exc.strerror}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataError(
-            f"{p}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
-        ) from None
-    return parse_data(data, str(p))
+DATA_FILE = DataFile("battle_royale.json", "Battle Royale", parse_data)
+default_data = DATA_FILE.builtin_data
+load_data = DATA_FILE.load

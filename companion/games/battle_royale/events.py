@@ -1,27 +1,12 @@
-"""Events: what happened, for the table loop to map onto LEDs, the solenoid, sound and screen."""
+"""The events of Battle Royale: what the table loop maps onto LEDs, the solenoid and screens.
+
+Every engine uses the one :class:`~companion.games.core.events.Event` (``kind``, ``text``,
+``data``); this module lists the kinds Battle Royale emits.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
-
-
-@dataclass(frozen=True)
-class Event:
-    """One thing that happened.
-
-    ``kind`` is stable for programs (``figure_pushed``, ``field_exploded``,
-    ``fields_collapsed``, ``explosion_armed`` ...); ``text`` is for people;
-    ``data`` holds the details (fields by name, colours, seats).
-    """
-
-    kind: str
-    text: str
-    data: dict[str, Any] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "text": self.text, "data": dict(self.data)}
-
+from companion.games.core.events import Event
 
 EVENT_KINDS = (
     "setup",  # start player, cards revealed, hands dealt
@@ -47,3 +32,5 @@ EVENT_KINDS = (
     "player_out",
     "game_over",
 )
+
+__all__ = ["EVENT_KINDS", "Event"]

@@ -1,13 +1,10 @@
 """The Battle Royale game state: the rules as a state machine of small actions.
 
-A state starts from a :class:`BattleRoyaleConfig` and changes only through
-:meth:`BattleRoyaleState.apply`. :meth:`legal_actions` is the single source of
-legality; anything else is rejected with an :class:`IllegalActionError` that
-names the rule. Where the rules roll the Doom die or draw a card, the state is
-a chance node (``current_player == CHANCE``) listing its outcomes with exact
-probabilities in :meth:`chance_outcomes`; the caller picks one and applies it.
-The engine never draws random numbers itself, so a game is its config plus its
-action history, and :func:`replay` rebuilds it bit for bit.
+The machinery (legality, ``apply`` with typed rejection, chance nodes, history, replay,
+events) is the core's :class:`~companion.games.core.state.GameState`; the turn order
+and the Doom phase are shared with assist mode (:mod:`.doom`); this module holds the
+rest of the rules: setup, cards, movement, pushing, Battle Royale captures, explosions
+with their figures, corrections, the end of the game.
 
 Rule numbers in messages refer to ``docs/rules/battle-royale.md``.
 """
@@ -20,38 +17,42 @@ from typing import Any
 
 from companion.games.battle_royale import actions as A
 from companion.games.battle_royale.config import BattleRoyaleConfig
-from companion.games.battle_royale.data import DOOM_ACTIONS, ActionCard
-from companion.games.battle_royale.events import Event
-from companion.games.battle_royale.layout import (
-    CELLS,
-    CENTRE,
-    connected_to_centre,
-    field_name,
-    neighbours,
-    step,
-)
-from companion.games.errors import IllegalActionError  # noqa: F401 - re-exported
+from companion.games.battle_royale.data import ActionCard
+from companion.games.battle_royale.doom import NO_BATTLE_ROYALE_TURNS, DoomPhase
+from companion.games.battle_royale.layout import CELLS, CENTRE, field_name, neighbours, step
+from companion.games.battle_royale.reasons import BattleRoyaleReasons
+from companion.games.core.errors import IllegalActionError
+from companion.games.core.state import CHANCE, TERMINAL, best
 
-CHANCE = -1
-TERMINAL = -2
+__all__ = [
+    "CHANCE",
+    "NO_BATTLE_ROYALE_TURNS",
+    "TERMINAL",
+    "BattleRoyaleState",
+    "IllegalActionError",
+    "new_game",
+    "replay",
+]
+
 HAND_SIZE = 4
 FIGURES_PER_COLOUR = 21
 NEUTRAL_PER_FIELD = 2
-NO_BATTLE_ROYALE_TURNS = 3  # two players: no Battle Royale in the first 3 turns
 
-CHANCE_PHASES = {
-    "start_player",
-    "reveal_ability",
-    "reveal_special",
-    "deal",
-    "draw_card",
-    "doom_roll",
-    "extra_roll",
-}
+CHANCE_PHASES = frozenset(
+    {
+        "start_player",
+        "reveal_ability",
+        "reveal_special",
+        "deal",
+        "draw_card",
+        "doom_roll",
+        "extra_roll",
+    }
+)
 CORRECTION_PHASES = {"blast", "special_effect"}
 
 
-class BattleRoyaleState:
+class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
     """One game of Battle Royale. Public attributes are read-only views of the state.
 
     - ``counts[cell][k]``: figures of colour ``k`` on ``cell`` (cells 0..24);
@@ -62,8 +63,14 @@ class BattleRoyaleState:
     - ``phase``, ``turn``, ``active``: where the game is.
     """
 
-    def __init__(self, config: BattleRoyaleConfig) -> None:
-        self.config = config
+    CHANCE_PHASES = CHANCE_PHASES
+    ACTION = A.Action
+
+    def __init__(self, config: BattleRoyaleConfig | None = None) -> None:
+        super().__init__(config or BattleRoyaleConfig())
+
+    def _setup(self) -> None:
+        config = self.config
         self.players = config.players
         self.colours: tuple[str, ...] = config.colours + (
             (config.neutral_colour,) if config.neutral_colour else ()
@@ -117,39 +124,16 @@ class BattleRoyaleState:
         self.br_cell: int | None = None
         self.br_queue: list[tuple[int, tuple[int, ...], bool]] = []
         self.corrections_return: str | None = None
-        self.winners: list[int] = []
-        self.end_reason = ""
-        self.phase = ""
-        self.history: list[A.Action] = []
-        self._events: list[Event] = []
-        self._legal: list[A.Action] | None = None
         self._advance_setup()
 
     # ------------------------------------------------------------------ queries
 
-    @property
-    def is_terminal(self) -> bool:
-        return self.phase == "game_over"
-
-    @property
-    def is_chance_node(self) -> bool:
-        return self.phase in CHANCE_PHASES
-
-    @property
-    def current_player(self) -> int:
-        """The seat to choose now, ``CHANCE`` at a chance node, ``TERMINAL`` at the end."""
-        if self.phase == "game_over":
-            return TERMINAL
-        if self.phase in CHANCE_PHASES:
-            return CHANCE
+    def _chooser(self) -> int:
         if self.phase == "pick_ability":
             return self.draft_order[len(self.abilities)]
         if self.phase == "capture":
             return self.br_queue[0][0]
         return self.active
-
-    def colour_of(self, seat: int) -> str:
-        return self.colours[seat]
 
     def colour_index(self, colour: str) -> int:
         return self.colours.index(colour)
@@ -167,27 +151,14 @@ class BattleRoyaleState:
     def prisoner_total(self, seat: int) -> int:
         return sum(self.prisoners[seat])
 
-    def fields(self) -> list[int]:
-        return [c for c in range(CELLS) if self.present[c]]
-
     def field_total(self, cell: int) -> int:
         return sum(self.counts[cell])
 
-    def eliminator_targets(self) -> list[int]:
-        """Rule 8: the up to 8 neighbouring positions that lie under a field."""
-        return [n for _, n in neighbours(self.eliminator, True) if self.present[n]]
-
     def explosion_armed(self) -> bool:
         """True once an explosion will blow up a field (the table may fire now)."""
-        return self.present[self.eliminator] and self.eliminator != CENTRE
+        return self._explosion_possible()
 
     # ------------------------------------------------------------------ legality
-
-    def legal_actions(self) -> list[A.Action]:
-        """Every action allowed now (chance outcomes at a chance node)."""
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return list(self._legal)
 
     def chance_outcomes(self) -> list[tuple[A.Action, Fraction]]:
         """At a chance node: each outcome with its exact probability (they sum to 1)."""
@@ -206,15 +177,13 @@ class BattleRoyaleState:
             total = sum(pile.values())
             return [(A.DrawCard(seat, cid), Fraction(n, total)) for cid, n in pile.items() if n]
         if phase == "doom_roll":
-            return [(A.DoomRoll(f), p) for f, p in self._doom.items()]
+            return self._doom_outcomes(A.DoomRoll)
         if phase == "extra_roll":
-            return [(A.ExtraRoll(f), p) for f, p in self._doom.items()]
+            return self._doom_outcomes(A.ExtraRoll)
         return []
 
-    def _compute_legal(self) -> list[A.Action]:
+    def _choices(self) -> list[A.Action]:
         phase = self.phase
-        if phase in CHANCE_PHASES:
-            return [a for a, _ in self.chance_outcomes()]
         if phase == "pick_ability":
             taken = set(self.abilities.values())
             return [A.PickAbility(c) for c in self.revealed_abilities if c not in taken]
@@ -236,7 +205,7 @@ class BattleRoyaleState:
         if phase == "reroll_choice":
             return [A.Continue(), *self._special_actions(before_doom=False)]
         if phase == "choose":
-            return [A.ChooseAction(f) for f in DOOM_ACTIONS if self._doom_action_allowed(f)]
+            return self._choose_actions()
         if phase == "move_eliminator":
             return [A.MoveEliminator(p) for p in self.eliminator_targets()]
         if phase == "capture":
@@ -301,12 +270,6 @@ class BattleRoyaleState:
         row = self.counts[cell]
         return [k for k in range(len(row)) if row[k] - (k == protected) > 0]
 
-    def _doom_action_allowed(self, face: str) -> bool:
-        return not (face == "battle_royale" and self._battle_royale_suspended())
-
-    def _battle_royale_suspended(self) -> bool:
-        return self.players == 2 and self.turn <= NO_BATTLE_ROYALE_TURNS
-
     def _correction_actions(self) -> list[A.Action]:
         acts: list[A.Action] = []
         for cell in self.fields():
@@ -323,28 +286,7 @@ class BattleRoyaleState:
         acts.extend(A.SetEliminator(p) for p in range(CELLS) if p != self.eliminator)
         return acts
 
-    # ------------------------------------------------------------------ apply
-
-    def apply(self, action: A.Action) -> list[Event]:
-        """Apply a legal action and return the events it caused.
-
-        Raises :class:`IllegalActionError` (and changes nothing) for any action
-        that :meth:`legal_actions` does not list.
-        """
-        if action not in self.legal_actions():
-            from companion.games.battle_royale.reasons import why_illegal
-
-            rule, reason = why_illegal(self, action)
-            raise IllegalActionError(action, rule, reason)
-        self._events = []
-        self._legal = None
-        self.history.append(action)
-        handler = getattr(self, "_do_" + type(action).__name__)
-        handler(action)
-        return self._events
-
-    def _emit(self, kind: str, text: str, **data: Any) -> None:
-        self._events.append(Event(kind, text, data))
+    # ------------------------------------------------------------------ actions
 
     # setup -------------------------------------------------------------------
 
@@ -628,75 +570,27 @@ class BattleRoyaleState:
             self.doom_stage = "roll"
             self.phase = "doom_roll"
 
-    def _do_DoomRoll(self, a: A.DoomRoll) -> None:
-        self._emit("doom_rolled", f"Doom die: {a.face.replace('_', ' ')}", face=a.face)
-        self.pending_face = a.face
-        if self._special_actions(before_doom=False):
-            self.phase = "reroll_choice"
+    def _offer_reroll(self, face: str) -> bool:
+        if not self._special_actions(before_doom=False):
+            return False
+        self.pending_face = face
+        self.phase = "reroll_choice"
+        return True
+
+    def _battle_royale(self) -> None:
+        self.br_cell = -1
+        self.br_queue = []
+        self._continue_battle_royale()
+
+    def _explosion(self) -> None:
+        self._explode()
+        if self._check_end():
             return
-        self.pending_face = None
-        self._run_doom_action(a.face)
+        self.corrections_return = "doom"
+        self.phase = "blast"
 
-    def _do_ExtraRoll(self, a: A.ExtraRoll) -> None:
-        self._emit(
-            "doom_rolled", f"extra Doom die: {a.face.replace('_', ' ')}", face=a.face, extra=True
-        )
-        if a.face == "explosion":
-            self._run_doom_action("explosion")
-        else:
-            self._emit("nothing_happens", "the extra roll counts only an explosion")
-            self._doom_done()
-
-    def _do_ChooseAction(self, a: A.ChooseAction) -> None:
-        self._emit(
-            "doom_action",
-            f"{self.colours[self.active]} chooses {a.face}",
-            face=a.face,
-            source="choice",
-        )
-        self._run_doom_action(a.face)
-
-    def _run_doom_action(self, face: str) -> None:
-        if face == "free_choice":
-            self.phase = "choose"
-        elif face == "battle_royale":
-            if self._battle_royale_suspended():
-                self._emit("nothing_happens", "two players: no Battle Royale in the first 3 turns")
-                self._doom_done()
-            else:
-                self.br_cell = -1
-                self.br_queue = []
-                self._continue_battle_royale()
-        elif face == "move_eliminator":
-            if self.eliminator_targets():
-                self.phase = "move_eliminator"
-            else:
-                self._emit("nothing_happens", "the Eliminator has no field to move under")
-                self._doom_done()
-        elif face == "explosion":
-            if not self.explosion_armed():
-                where = "the centre" if self.eliminator == CENTRE else "a hole"
-                self._emit("nothing_happens", f"the Eliminator is under {where}: move it instead")
-                self._run_doom_action("move_eliminator")
-                return
-            self._explode()
-            if self._check_end():
-                return
-            self.corrections_return = "doom"
-            self.phase = "blast"
-        else:  # pragma: no cover - faces are validated by the config
-            raise AssertionError(face)
-
-    def _do_MoveEliminator(self, a: A.MoveEliminator) -> None:
-        old = self.eliminator
-        self.eliminator = a.position
-        self._emit(
-            "eliminator_moved",
-            f"Eliminator {field_name(old)} -> {field_name(a.position)}",
-            **{"from": field_name(old)},
-            to=field_name(a.position),
-        )
-        self._doom_done()
+    def _explosion_redirected(self, where: str) -> None:
+        self._emit("nothing_happens", f"the Eliminator is under {where}: move it instead")
 
     def _explode(self) -> None:
         cell = self.eliminator
@@ -723,8 +617,7 @@ class BattleRoyaleState:
         return lost
 
     def _collapse(self) -> None:
-        fields = self.fields()
-        loose = sorted(set(fields) - connected_to_centre(fields))
+        loose = self._loose_fields()
         if not loose:
             return
         lost: dict[str, int] = {}
@@ -733,24 +626,6 @@ class BattleRoyaleState:
                 lost[colour] = lost.get(colour, 0) + n
         names = [field_name(c) for c in loose]
         self._emit("fields_collapsed", f"collapsed: {', '.join(names)}", fields=names, figures=lost)
-
-    def _doom_done(self) -> None:
-        if self.doom_stage == "extra":
-            self.doom_stage = "roll"
-            self.phase = "doom_roll"
-        elif self.doom_stage == "roll" and self.neutral is not None:
-            self.doom_stage = "extra_roll"
-            self.phase = "extra_roll"
-        else:
-            self._end_turn()
-
-    def _end_turn(self) -> None:
-        for i in range(1, self.players + 1):
-            seat = (self.active + i) % self.players
-            if not self.out[seat]:
-                self._start_turn(seat)
-                return
-        raise AssertionError("no player left but the game did not end")  # pragma: no cover
 
     # Battle Royale ------------------------------------------------------------
 
@@ -889,15 +764,6 @@ class BattleRoyaleState:
         self._collapse()
         self._check_end()
 
-    def _do_SetEliminator(self, a: A.SetEliminator) -> None:
-        self.eliminator = a.position
-        self._emit(
-            "correction",
-            f"Eliminator set under {field_name(a.position)}",
-            correction="set-eliminator",
-            position=field_name(a.position),
-        )
-
     def _do_EndCorrections(self, a: A.EndCorrections) -> None:
         back, self.corrections_return = self.corrections_return, None
         if back == "doom":
@@ -922,14 +788,14 @@ class BattleRoyaleState:
         alive = [s for s in range(self.players) if self.arena_total[s] > 0]
         if not alive:
             self._finish(
-                self._best(range(self.players), self.prisoner_total),
+                best(range(self.players), self.prisoner_total),
                 "no player figure is left: most prisoners wins",
             )
         elif len(alive) == 1:
             self._finish(alive, f"only {self.colours[alive[0]]} is left in the arena")
         elif sum(self.arena_total) == sum(self.counts[CENTRE]):
-            on_centre = self._best(range(self.players), lambda s: self.counts[CENTRE][s])
-            winners = self._best(on_centre, self.prisoner_total)
+            on_centre = best(range(self.players), lambda s: self.counts[CENTRE][s])
+            winners = best(on_centre, self.prisoner_total)
             self._finish(
                 winners,
                 "every figure left stands on the centre: most figures there "
@@ -937,27 +803,13 @@ class BattleRoyaleState:
             )
         return self.phase == "game_over"
 
-    @staticmethod
-    def _best(seats: Iterable[int], key: Any) -> list[int]:
-        seats = list(seats)
-        top = max(key(s) for s in seats)
-        return [s for s in seats if key(s) == top]
-
-    def _finish(self, winners: list[int], reason: str) -> None:
-        self.winners = winners
-        self.end_reason = reason
-        self.phase = "game_over"
+    def _finish(
+        self, winners: list[int], reason: str, text: str | None = None, **data: Any
+    ) -> None:
         self.figure = None
         self.push_stack = []
         self.br_queue = []
-        self._legal = None
-        names = " and ".join(self.colours[s] for s in winners)
-        self._emit(
-            "game_over",
-            f"{names} win{'s' if len(winners) == 1 else ''}: {reason}",
-            winners=winners,
-            reason=reason,
-        )
+        super()._finish(winners, reason, text, **data)
 
     # ------------------------------------------------------------------ snapshots
 
@@ -1011,12 +863,9 @@ class BattleRoyaleState:
 
 def new_game(config: BattleRoyaleConfig | None = None) -> BattleRoyaleState:
     """A fresh game (default config: 4 players, first-game layout, start player drawn)."""
-    return BattleRoyaleState(config or BattleRoyaleConfig())
+    return BattleRoyaleState(config)
 
 
 def replay(config: BattleRoyaleConfig, history: Iterable[A.Action]) -> BattleRoyaleState:
     """Rebuild a state from its config and action log; every action is checked again."""
-    state = BattleRoyaleState(config)
-    for action in history:
-        state.apply(action)
-    return state
+    return BattleRoyaleState.replay(config, history)

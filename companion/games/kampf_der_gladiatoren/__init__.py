@@ -1,11 +1,14 @@
 """Kampf der Gladiatoren (Reiner Knizia, Hans im Glück, 2002): the complete rules engine.
 
-``GladiatorenConfig`` -> ``new_game(config)`` -> a :class:`GladiatorenState` that
-changes only through ``apply(action)``. ``odds.combat_odds`` gives the exact
-loss distribution of a combat. See ``docs/rules/kampf-der-gladiatoren.md``.
+``GladiatorenConfig`` -> ``new_game(config)`` -> a :class:`GladiatorenState` that changes
+only through ``apply(action)``; :data:`GAME` is the game as the registry sees it.
+``odds.combat_odds`` gives the exact loss distribution of a combat. See
+``docs/rules/kampf-der-gladiatoren.md``.
 """
 
+from companion.games.core import Game, RandomBot
 from companion.games.kampf_der_gladiatoren.actions import (
+    CODEC,
     Action,
     ActionFormatError,
     action_from_dict,
@@ -26,24 +29,14 @@ from companion.games.kampf_der_gladiatoren.state import (
     new_game,
     replay,
 )
-from companion.games.registry import GameInfo
 
-
-def _bot(rng):  # noqa: ANN001, ANN202 - the registry's signature
-    from companion.games.kampf_der_gladiatoren.bot import RandomBot
-
-    return RandomBot(rng)
-
-
-GAME = GameInfo(
+GAME = Game(
     name="gladiatoren",
     title="Kampf der Gladiatoren",
-    config_from_dict=GladiatorenConfig.from_dict,
-    new_game=new_game,
-    replay=replay,
-    action_from_dict=action_from_dict,
-    parse_action=parse_action,
-    bot=_bot,
+    state=GladiatorenState,
+    config=GladiatorenConfig,
+    codec=CODEC,
+    bot=RandomBot,
     builtin_data="gladiatoren.json",
 )
 

@@ -23,8 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from companion.games import actions_base as base
-from companion.games.actions_base import ActionFormatError
+from companion.games.core import actions as base
+from companion.games.core.actions import ActionFormatError
 from companion.games.kampf_der_gladiatoren.rules import KINDS
 
 
@@ -159,9 +159,8 @@ class GiveUp(Action):
         return f"give {self.gladiator}" + (" inactive" if self.inactive else "")
 
 
-ACTION_TYPES: dict[str, type[Action]] = {
-    cls.kind: cls
-    for cls in (
+ACTION_TYPES: dict[str, type[Action]] = base.action_types(
+    [
         DrawAnimal,
         Roll,
         PlaceCarrier,
@@ -173,8 +172,8 @@ ACTION_TYPES: dict[str, type[Action]] = {
         Reroll,
         Keep,
         GiveUp,
-    )
-}
+    ]
+)
 
 _FIELD_NAMES = {"field", "team", "to", "target"}
 _USAGE = {
@@ -226,11 +225,6 @@ def _convert(cls: type[Action], name: str, raw: Any) -> Any:
     raise AssertionError(name)  # pragma: no cover
 
 
-def action_from_dict(data: Any) -> Action:
-    """Rebuild an action from :meth:`Action.to_dict` output."""
-    return base.action_from_dict(data, ACTION_TYPES, _convert, game="a Kampf der Gladiatoren")
-
-
 def _parse_special(cls: type[Action], args: list[str]) -> Action | None:
     if cls is Challenge:
         if len(args) != 2:
@@ -248,13 +242,15 @@ def _parse_special(cls: type[Action], args: list[str]) -> Action | None:
     return None
 
 
-def parse_action(text: str) -> Action:
-    """Read the notation: ``carrier E sword``, ``challenge E>H L``, ``give sword inactive``."""
-    return base.parse_action(
-        text,
-        ACTION_TYPES,
-        _convert,
-        example="'challenge E I' or 'keep'",
-        show_usage=lambda cls: _USAGE[cls.kind],
-        special=_parse_special,
-    )
+CODEC = base.ActionCodec(
+    ACTION_TYPES,
+    _convert,
+    "a Kampf der Gladiatoren",
+    "'challenge E I' or 'keep'",
+    show_usage=lambda cls: _USAGE[cls.kind],
+    special=_parse_special,
+)
+action_from_dict = CODEC.from_dict
+parse_action = (
+    CODEC.parse
+)  # the notation: ``carrier E sword``, ``challenge E>H L``, ``give sword inactive``

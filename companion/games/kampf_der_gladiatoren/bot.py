@@ -1,50 +1,21 @@
-"""Bots: a random bot for any seat, and a helper that plays a whole random game."""
+"""The policy bot: random outside a combat, the odds' documented policy inside one.
+
+The uniform random bot every game shares is :class:`companion.games.core.RandomBot`.
+"""
 
 from __future__ import annotations
 
-import random
-
+from companion.games.core import RandomBot
 from companion.games.kampf_der_gladiatoren import actions as A
 from companion.games.kampf_der_gladiatoren.state import GladiatorenState
 
 
-class RandomBot:
-    """Plays any seat: a uniform choice among the legal actions."""
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-
-    def choose(self, state: GladiatorenState) -> A.Action:
-        return self.rng.choice(state.legal_actions())
-
-
-def play_random_game(
-    state: GladiatorenState, seed: int, max_actions: int = 100_000
-) -> GladiatorenState:
-    """Play ``state`` to its end with random bots in every seat, chance from a seeded roller."""
-    from companion.dice import Roller
-
-    roller = Roller.seeded(seed)
-    bot = RandomBot(random.Random(seed))
-    for _ in range(max_actions):
-        if state.is_terminal:
-            return state
-        if state.is_chance_node:
-            state.apply(roller.choose(state.chance_outcomes()))
-        else:
-            state.apply(bot.choose(state))
-    raise RuntimeError(f"game not finished after {max_actions} actions")
-
-
-class PolicyBot:
+class PolicyBot(RandomBot):
     """Random outside combat; inside a combat it plays the odds' documented policy.
 
     Nets, rerolls and gladiators given up follow :data:`odds.POLICY`, so a
     Monte-Carlo run of the engine with this bot reproduces :func:`odds.combat_odds`.
     """
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
 
     def choose(self, state: GladiatorenState) -> A.Action:
         from companion.games.kampf_der_gladiatoren import odds
@@ -66,4 +37,4 @@ class PolicyBot:
                 striker, target, c.roll, c.strikes == 0, state.config.die_faces()
             )
             return A.Reroll() if again else A.Keep()
-        return self.rng.choice(state.legal_actions())
+        return super().choose(state)

@@ -8,19 +8,19 @@ from fractions import Fraction
 from typing import Any
 
 from companion.dice import DiceError, get_die
-from companion.games.kampf_der_gladiatoren.data import (
-    DataError,
-    GladiatorenData,
-    load_data,
+from companion.games.core.config import (
+    ConfigDict,
+    check_count,
+    check_names,
+    check_seat,
+    load_for_config,
 )
+from companion.games.core.errors import ConfigError, DataError
+from companion.games.kampf_der_gladiatoren.data import GladiatorenData, load_data
 from companion.games.kampf_der_gladiatoren.rules import KINDS, STAR_FACES, TEAM_SIZE
 
 # The rulebook's examples name red and yellow; the other three are the companion's names.
 COLOURS = ("red", "yellow", "blue", "green", "white")
-
-
-class ConfigError(ValueError):
-    """A configuration that cannot start a game; the message names the setting."""
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ class Position:
 
 
 @dataclass(frozen=True)
-class GladiatorenConfig:
+class GladiatorenConfig(ConfigDict):
     """How a game is set up.
 
     ``players``: 2..5, seated clockwise in the order of ``colours``.
@@ -65,35 +65,10 @@ class GladiatorenConfig:
     _position: Position | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        if (
-            not isinstance(self.players, int)
-            or isinstance(self.players, bool)
-            or not 2 <= self.players <= 5
-        ):
-            raise ConfigError(f"players must be 2, 3, 4 or 5, got {self.players!r}")
-        colours = tuple(self.colours) or COLOURS[: self.players]
-        if len(colours) != self.players or len(set(colours)) != len(colours):
-            raise ConfigError(
-                f"colours must name {self.players} different colours, got {list(colours)}"
-            )
-        unknown = [c for c in colours if c not in COLOURS]
-        if unknown:
-            raise ConfigError(f"unknown colour(s) {unknown}; choose from {', '.join(COLOURS)}")
-        object.__setattr__(self, "colours", colours)
-        if (
-            not isinstance(self.start_player, int)
-            or isinstance(self.start_player, bool)
-            or not 0 <= self.start_player < self.players
-        ):
-            raise ConfigError(
-                f"start_player must be a seat 0..{self.players - 1} (the oldest "
-                f"player), got {self.start_player!r}"
-            )
-        try:
-            data = load_data(self.data_file)
-        except DataError as exc:
-            raise ConfigError(str(exc)) from None
-        object.__setattr__(self, "_data", data)
+        check_count(self.players, 2, 5)
+        object.__setattr__(self, "colours", check_names(self.colours, self.players, COLOURS))
+        check_seat(self.start_player, self.players, "start_player", " (the oldest player)")
+        object.__setattr__(self, "_data", load_for_config(load_data, self.data_file))
         self.die_faces()  # validate now
         if self.position is not None:
             raw = json.loads(self.position) if isinstance(self.position, str) else self.position
@@ -275,16 +250,3 @@ class GladiatorenConfig:
             "die": self.die,
             "position": None if self.position is None else json.loads(self.position),
         }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> GladiatorenConfig:
-        known = {"players", "colours", "start_player", "data_file", "die", "position"}
-        if not isinstance(data, dict):
-            raise ConfigError(f"a config must be an object, got {data!r}")
-        unknown = set(data) - known
-        if unknown:
-            raise ConfigError(f"unknown config key(s) {sorted(unknown)}; known: {sorted(known)}")
-        values = dict(data)
-        if "colours" in values:
-            values["colours"] = tuple(values["colours"])
-        return cls(**values)

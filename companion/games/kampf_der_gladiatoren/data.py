@@ -7,23 +7,17 @@ rulebook does not print are labelled ``default`` in the file.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
-from functools import cache
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
+from companion.games.core.data import DataFile, whole
+from companion.games.core.errors import DataError
 from companion.games.kampf_der_gladiatoren.rules import KINDS, TEAM_SIZE
 
 _ID = re.compile(r"^[A-Za-z0-9]{1,3}$")
 _ANIMAL_ID = re.compile(r"^[a-z][a-z0-9_]{0,23}$")
 PLAYER_COUNTS = (2, 3, 4, 5)
-
-
-class DataError(ValueError):
-    """A Kampf der Gladiatoren data file is malformed; the message names the entry."""
 
 
 @dataclass(frozen=True)
@@ -99,12 +93,6 @@ class GladiatorenData:
         raise DataError(f"no animal {animal_id!r} in {self.source}; animals: {known}")
 
 
-def _whole(value: Any, where: str, low: int, high: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise DataError(f"{where} must be a whole number {low}..{high}, got {value!r}")
-    return value
-
-
 def _section(data: dict[str, Any], key: str, source: str) -> dict[str, Any]:
     section = data.get(key)
     if not isinstance(section, dict):
@@ -129,8 +117,8 @@ def _parse_arena(data: dict[str, Any], source: str) -> Arena:
         where = f"{source}: arena field {fid!r}"
         positions.append(
             (
-                _whole(f.get("row"), f"{where}: 'row'", 0, 40),
-                _whole(f.get("col"), f"{where}: 'col'", 0, 80),
+                whole(f.get("row"), f"{where}: 'row'", 0, 40),
+                whole(f.get("col"), f"{where}: 'col'", 0, 80),
             )
         )
     if len(set(positions)) != len(positions):
@@ -190,11 +178,11 @@ def _parse_animals(data: dict[str, Any], source: str) -> tuple[Animal, ...]:
             Animal(
                 id=t["id"],
                 name=str(t.get("name", t["id"])),
-                hits=_whole(t.get("hits"), f"{where}: 'hits'", 1, 20),
-                swords=_whole(t.get("swords"), f"{where}: 'swords'", 0, 8),
-                shields=_whole(t.get("shields"), f"{where}: 'shields'", 0, 8),
-                tridents=_whole(t.get("tridents"), f"{where}: 'tridents'", 0, 8),
-                spears=_whole(t.get("spears"), f"{where}: 'spears'", 0, 8),
+                hits=whole(t.get("hits"), f"{where}: 'hits'", 1, 20),
+                swords=whole(t.get("swords"), f"{where}: 'swords'", 0, 8),
+                shields=whole(t.get("shields"), f"{where}: 'shields'", 0, 8),
+                tridents=whole(t.get("tridents"), f"{where}: 'tridents'", 0, 8),
+                spears=whole(t.get("spears"), f"{where}: 'spears'", 0, 8),
                 source=str(t.get("source", "")),
             )
         )
@@ -222,7 +210,7 @@ def parse_data(data: Any, source: str) -> GladiatorenData:
             '"2", "3", "4" and "5" players'
         )
     carriers = {
-        int(k): _whole(v, f"{source}: carriers for {k} players", 1, 10)
+        int(k): whole(v, f"{source}: carriers for {k} players", 1, 10)
         for k, v in per_player.items()
     }
     raw_supply = _section(data, "supply", source).get("gladiators")
@@ -230,7 +218,7 @@ def parse_data(data: Any, source: str) -> GladiatorenData:
         raise DataError(
             f"{source}: supply 'gladiators' must give a count for each of {', '.join(KINDS)}"
         )
-    supply = tuple(_whole(raw_supply[k], f"{source}: supply of {k}", 0, 200) for k in KINDS)
+    supply = tuple(whole(raw_supply[k], f"{source}: supply of {k}", 0, 200) for k in KINDS)
     animals = _parse_animals(data, source)
     for players, n in carriers.items():
         if n * players > len(arena):
@@ -245,26 +233,6 @@ def parse_data(data: Any, source: str) -> GladiatorenData:
     return GladiatorenData(arena, carriers, supply, animals, source)
 
 
-@cache
-def default_data() -> GladiatorenData:
-    """The labelled defaults shipped with companion."""
-    text = resources.files("companion.data").joinpath("gladiatoren.json").read_text("utf-8")
-    return parse_data(json.loads(text), "companion/data/gladiatoren.json")
-
-
-def load_data(path: str | Path | None) -> GladiatorenData:
-    """Load a data file, or the defaults for ``None``."""
-    if path is None:
-        return default_data()
-    p = Path(path)
-    try:
-        text = p.read_text("utf-8")
-    except OSError as exc:
-        raise DataError(f"cannot read gladiator data file {p}: {exc.strerror}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataError(
-            f"{p}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
-        ) from None
-    return parse_data(data, str(p))
+DATA_FILE = DataFile("gladiatoren.json", "gladiator", parse_data)
+default_data = DATA_FILE.builtin_data
+load_data = DATA_FILE.load

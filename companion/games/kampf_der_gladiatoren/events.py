@@ -1,12 +1,13 @@
-"""Events: what happened, for the table loop to map onto the screen, dice display and LEDs.
+"""The events of Kampf der Gladiatoren: what the table maps onto the screen, dice display
+and LEDs.
 
-The :class:`Event` type is shared with the other engines (``kind``, ``text``,
-``data``), so the table's views and journals treat every game alike.
+Every engine uses the one :class:`~companion.games.core.events.Event` (``kind``, ``text``,
+``data``); this module lists the kinds this game emits.
 """
 
 from __future__ import annotations
 
-from companion.games.battle_royale.events import Event
+from companion.games.core.events import Event
 
 EVENT_KINDS = (
     "setup",  # a start position was loaded

@@ -1,13 +1,9 @@
 """The Kampf der Gladiatoren game state: the rules as a state machine of small actions.
 
-A state starts from a :class:`GladiatorenConfig` and changes only through
-:meth:`GladiatorenState.apply`. :meth:`legal_actions` is the single source of
-legality; anything else is rejected with an :class:`IllegalActionError` that
-names the rule. Every die roll and the animal draw is a chance node
-(``current_player == CHANCE``) whose outcomes :meth:`chance_outcomes` lists with
-exact probabilities; the caller picks one and applies it. The engine never
-draws random numbers, so a game is its config plus its action history, and
-:func:`replay` rebuilds it bit for bit.
+The machinery (legality, ``apply`` with typed rejection, chance nodes, history, replay,
+events) is the core's :class:`~companion.games.core.state.GameState`; this module holds
+the rules. Every die roll and the animal draw is a chance node: a roll of n star dice is
+one node over the face counts, the draw is uniform over the animals left.
 
 Phases: ``entry`` -> ``draw_animal`` (chance) / ``place_animal`` -> ``turn`` ->
 combat (``net``, ``roll`` (chance), ``reroll``, ``give_up``) -> ``turn`` ... ->
@@ -20,15 +16,14 @@ from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
 
-from companion.games.battle_royale.state import IllegalActionError
+from companion.games.core.errors import IllegalActionError
+from companion.games.core.state import CHANCE, TERMINAL, GameState, best
 from companion.games.kampf_der_gladiatoren import actions as A
 from companion.games.kampf_der_gladiatoren import rules as R
 from companion.games.kampf_der_gladiatoren.config import GladiatorenConfig
-from companion.games.kampf_der_gladiatoren.events import Event
+from companion.games.kampf_der_gladiatoren.reasons import GladiatorenReasons
 from companion.games.kampf_der_gladiatoren.rules import KINDS, NET, SHIELD, SPEAR, SWORD, TRIDENT
 
-CHANCE = -1
-TERMINAL = -2
 CHANCE_PHASES = frozenset({"draw_animal", "roll"})
 N_KINDS = len(KINDS)
 
@@ -137,7 +132,7 @@ class Combat:
         }
 
 
-class GladiatorenState:
+class GladiatorenState(GladiatorenReasons, GameState):
     """One game of Kampf der Gladiatoren. Public attributes are read-only views of the state.
 
     - ``board[field]``: ``("team", id)``, ``("animal", index)`` or None;
@@ -148,8 +143,15 @@ class GladiatorenState:
     - ``phase``, ``turn``, ``active``, ``combat``: where the game is.
     """
 
-    def __init__(self, config: GladiatorenConfig) -> None:
-        self.config = config
+    CHANCE_PHASES = CHANCE_PHASES
+    ACTION = A.Action
+    NAME = "a Kampf der Gladiatoren"
+
+    def __init__(self, config: GladiatorenConfig | None = None) -> None:
+        super().__init__(config or GladiatorenConfig())
+
+    def _setup(self) -> None:
+        config = self.config
         data = config.data
         self.players = config.players
         self.colours = config.colours
@@ -180,13 +182,6 @@ class GladiatorenState:
         self.passes = 0
         self.combat: Combat | None = None
         self.survivors = [0] * self.players
-        self.winners: list[int] = []
-        self.end_reason = ""
-        self.phase = ""
-        self.history: list[A.Action] = []
-        self._events: list[Event] = []
-        self._legal: list[A.Action] | None = None
-        self._legal_set: frozenset[A.Action] | None = None
         if config.start_position is not None:
             self._load_position()
         else:
@@ -194,22 +189,8 @@ class GladiatorenState:
 
     # ------------------------------------------------------------------ queries
 
-    @property
-    def is_terminal(self) -> bool:
-        return self.phase == "game_over"
-
-    @property
-    def is_chance_node(self) -> bool:
-        return self.phase in CHANCE_PHASES
-
-    @property
-    def current_player(self) -> int:
-        """The seat to choose now, ``CHANCE`` at a chance node, ``TERMINAL`` at the end."""
+    def _chooser(self) -> int:
         phase = self.phase
-        if phase == "game_over":
-            return TERMINAL
-        if phase in CHANCE_PHASES:
-            return CHANCE
         if phase == "entry":
             return self.entry_seat
         if phase == "place_animal":
@@ -332,22 +313,6 @@ class GladiatorenState:
 
     # ------------------------------------------------------------------ legality
 
-    def legal_actions(self) -> list[A.Action]:
-        """Every action allowed now (chance outcomes at a chance node)."""
-        if self._legal is None:
-            self._legal = self._compute_legal()
-            self._legal_set = frozenset(self._legal)
-        return list(self._legal)
-
-    def is_legal(self, action: A.Action) -> bool:
-        if self._legal is None or self._legal_set is None:
-            self.legal_actions()
-        assert self._legal_set is not None
-        try:
-            return action in self._legal_set
-        except TypeError:  # an unhashable look-alike
-            return False
-
     def chance_outcomes(self) -> list[tuple[A.Action, Fraction]]:
         """At a chance node: each outcome with its exact probability (they sum to 1)."""
         if self.phase == "draw_animal":
@@ -360,10 +325,8 @@ class GladiatorenState:
             return [(A.Roll(*roll), p) for roll, p in R.roll_outcomes(n, self._faces)]
         return []
 
-    def _compute_legal(self) -> list[A.Action]:
+    def _choices(self) -> list[A.Action]:
         phase = self.phase
-        if phase in CHANCE_PHASES:
-            return [a for a, _ in self.chance_outcomes()]
         if phase == "entry":
             return self._entry_actions(self.entry_seat)
         if phase == "place_animal":
@@ -488,28 +451,7 @@ class GladiatorenState:
         """Any team or other animal next to ``field`` (not the animal's own start field)."""
         return [n for n in self.adj[field] if self.board[n] is not None and n != own_field]
 
-    # ------------------------------------------------------------------ apply
-
-    def apply(self, action: A.Action) -> list[Event]:
-        """Apply a legal action and return the events it caused.
-
-        Raises :class:`IllegalActionError` (and changes nothing) for any action
-        that :meth:`legal_actions` does not list.
-        """
-        if not self.is_legal(action):
-            from companion.games.kampf_der_gladiatoren.reasons import why_illegal
-
-            rule, reason = why_illegal(self, action)
-            raise IllegalActionError(action, rule, reason)
-        self._events = []
-        self._legal = None
-        self._legal_set = None
-        self.history.append(action)
-        getattr(self, "_do_" + type(action).__name__)(action)
-        return self._events
-
-    def _emit(self, kind: str, text: str, **data: Any) -> None:
-        self._events.append(Event(kind, text, data))
+    # ------------------------------------------------------------------ actions
 
     # setup -----------------------------------------------------------------------------
 
@@ -695,7 +637,7 @@ class GladiatorenState:
             self._legal = None
             seat = (seat + 1) % self.players
         self._emit("stalemate", "a full round in which nobody could challenge")
-        self._finish(list(range(self.players)), "nobody can challenge any more")
+        self._end_game(list(range(self.players)), "nobody can challenge any more")
 
     def _do_Challenge(self, a: A.Challenge) -> None:
         seat = self.active
@@ -1111,14 +1053,14 @@ class GladiatorenState:
                 if with_gladiators
                 else "no gladiator is left in the arena"
             )
-            self._finish(with_gladiators, who)
+            self._end_game(with_gladiators, who)
             return True
         if self.animals_defeated() == len(self.animals):
-            self._finish(with_gladiators, f"all {len(self.animals)} animals are defeated")
+            self._end_game(with_gladiators, f"all {len(self.animals)} animals are defeated")
             return True
         return False
 
-    def _finish(self, collecting: Iterable[int], reason: str) -> None:
+    def _end_game(self, collecting: Iterable[int], reason: str) -> None:
         """The players in ``collecting`` add their surviving gladiators to their stables."""
         collecting = set(collecting)
         for team in list(self.teams.values()):
@@ -1130,20 +1072,14 @@ class GladiatorenState:
                 self.board[team.field] = None
                 del self.teams[team.id]
         scores = self.scores()
-        top = max(scores)
-        self.winners = [s for s in range(self.players) if scores[s] == top]
-        self.end_reason = reason
-        self.phase = "game_over"
+        winners = best(range(self.players), lambda s: scores[s])
         self.combat = None
-        self._legal = None
-        self._legal_set = None
-        names = " and ".join(self.colours[s] for s in self.winners)
-        self._emit(
-            "game_over",
-            f"{reason}. {names} win{'s' if len(self.winners) == 1 else ''} with {top} points",
-            winners=list(self.winners),
+        names = " and ".join(self.colours[s] for s in winners)
+        self._finish(
+            winners,
+            reason,
+            f"{reason}. {names} win{'s' if len(winners) == 1 else ''} with {max(scores)} points",
             scores=scores,
-            reason=reason,
             survivors=list(self.survivors),
         )
 
@@ -1180,12 +1116,9 @@ class GladiatorenState:
 
 def new_game(config: GladiatorenConfig | None = None) -> GladiatorenState:
     """A fresh game (default config: 3 players, the default arena and animals)."""
-    return GladiatorenState(config or GladiatorenConfig())
+    return GladiatorenState(config)
 
 
 def replay(config: GladiatorenConfig, history: Iterable[A.Action]) -> GladiatorenState:
     """Rebuild a state from its config and action log; every action is checked again."""
-    state = GladiatorenState(config)
-    for action in history:
-        state.apply(action)
-    return state
+    return GladiatorenState.replay(config, history)

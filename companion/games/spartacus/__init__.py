@@ -1,12 +1,14 @@
 """Spartacus: Intrigen, Blut & Verrat (Gale Force Nine): the rules engine.
 
-``SpartacusConfig`` -> ``new_game(config)`` -> a :class:`SpartacusState` that
-changes only through ``apply(action)``. A config with ``fight=(I, II)`` is a
-single arena fight (the combat assistant). See ``docs/rules/spartacus.md``.
+``SpartacusConfig`` -> ``new_game(config)`` -> a :class:`SpartacusState` that changes
+only through ``apply(action)``; :data:`GAME` is the game as the registry sees it. A
+config with ``fight=(I, II)`` is a single arena fight (the combat assistant). See
+``docs/rules/spartacus.md``.
 """
 
-from companion.games.registry import GameInfo
-from companion.games.spartacus.actions import Action, action_from_dict, parse_action
+from companion.games.core import Game
+from companion.games.spartacus.actions import CODEC, Action, action_from_dict, parse_action
+from companion.games.spartacus.bot import SimpleBot
 from companion.games.spartacus.config import ConfigError, FighterSpec, SpartacusConfig
 from companion.games.spartacus.events import Event
 from companion.games.spartacus.state import (
@@ -18,26 +20,15 @@ from companion.games.spartacus.state import (
     replay,
 )
 
-
-def _bot(rng):  # noqa: ANN001, ANN202 - the registry's signature
-    from companion.games.spartacus.bot import SimpleBot
-
-    return SimpleBot(rng)
-
-
-_INFO = {
-    "name": "spartacus",
-    "title": "Spartacus: Intrigen, Blut & Verrat",
-    "config_from_dict": SpartacusConfig.from_dict,
-    "new_game": new_game,
-    "replay": replay,
-    "action_from_dict": action_from_dict,
-    "parse_action": parse_action,
-    "bot": _bot,
-    "builtin_data": "spartacus.json",
-}
-# builtin_data is new in GameInfo (the generic journal names the data file by it)
-GAME = GameInfo(**{k: v for k, v in _INFO.items() if k in GameInfo.__dataclass_fields__})
+GAME = Game(
+    name="spartacus",
+    title="Spartacus: Intrigen, Blut & Verrat",
+    state=SpartacusState,
+    config=SpartacusConfig,
+    codec=CODEC,
+    bot=SimpleBot,
+    builtin_data="spartacus.json",
+)
 
 __all__ = [
     "CHANCE",

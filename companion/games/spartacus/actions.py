@@ -26,8 +26,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
-from companion.games import actions_base as base
-from companion.games.actions_base import ActionFormatError
+from companion.games.core import actions as base
+from companion.games.core.actions import ActionFormatError, one_of, text, whole_number
 from companion.games.spartacus.combat import ATTR_ALIASES, faces_text, parse_faces
 from companion.games.spartacus.hexmap import DIRECTIONS
 
@@ -387,9 +387,8 @@ class ReadyProperty(Action):
     card: str
 
 
-ACTION_TYPES: dict[str, type[Action]] = {
-    cls.kind: cls
-    for cls in (
+ACTION_TYPES: dict[str, type[Action]] = base.action_types(
+    [
         DiceRoll,
         DrawCard,
         StartHost,
@@ -429,8 +428,8 @@ ACTION_TYPES: dict[str, type[Action]] = {
         LoseCard,
         ExhaustProperty,
         ReadyProperty,
-    )
-}
+    ]
+)
 
 _INT_FIELDS = {"face", "gold", "amount", "delta"}
 _BOOL_WORDS = {
@@ -459,12 +458,7 @@ def _convert(cls: type[Action], name: str, raw: Any) -> Any:
         except ValueError as exc:
             raise ActionFormatError(f"{kind}: {exc}") from None
     if name in _INT_FIELDS:
-        if isinstance(raw, bool):
-            raise ActionFormatError(f"{kind}: {name} must be a whole number, got {raw!r}")
-        try:
-            return int(raw)
-        except (TypeError, ValueError):
-            raise ActionFormatError(f"{kind}: {name} must be a whole number, got {raw!r}") from None
+        return whole_number(kind, name, raw)
     if name in ("use", "up"):
         if isinstance(raw, bool):
             return raw
@@ -474,17 +468,12 @@ def _convert(cls: type[Action], name: str, raw: Any) -> Any:
             raise ActionFormatError(f"{kind}: {name} must be {words}, got {raw!r}")
         return value
     if name == "side":
-        text = str(raw).upper()
-        if text not in SIDES:
+        side = str(raw).upper()
+        if side not in SIDES:
             raise ActionFormatError(f"{kind}: side must be I or II, got {raw!r}")
-        return text
+        return side
     if name == "direction":
-        text = str(raw).upper()
-        if text not in DIRECTIONS:
-            raise ActionFormatError(
-                f"step: direction must be one of {', '.join(DIRECTIONS)}, got {raw!r}"
-            )
-        return text
+        return one_of(kind, name, raw, DIRECTIONS, str.upper)
     if name == "attr":
         attr = ATTR_ALIASES.get(str(raw).lower())
         if attr is None:
@@ -505,14 +494,7 @@ def _convert(cls: type[Action], name: str, raw: Any) -> Any:
             if str(raw).lower() == b.lower():
                 return b
         raise ActionFormatError(f"bet: kind must be one of {', '.join(BET_KINDS)}, got {raw!r}")
-    if not isinstance(raw, str) or not raw:
-        raise ActionFormatError(f"{kind}: {name} must be text, got {raw!r}")
-    return raw
-
-
-def action_from_dict(data: Any) -> Action:
-    """Rebuild an action from :meth:`Action.to_dict` output."""
-    return base.action_from_dict(data, ACTION_TYPES, _convert, game="a Spartacus")
+    return text(kind, name, raw)
 
 
 def _parse_list(cls: type[Action], values: list[str]) -> Action | None:
@@ -528,8 +510,8 @@ def _parse_list(cls: type[Action], values: list[str]) -> Action | None:
     return cls(**args)
 
 
-def parse_action(text: str) -> Action:
-    """Read the notation (see the module docstring)."""
-    return base.parse_action(
-        text, ACTION_TYPES, _convert, example="'attack' or 'step NE'", special=_parse_list
-    )
+CODEC = base.ActionCodec(
+    ACTION_TYPES, _convert, "a Spartacus", "'attack' or 'step NE'", special=_parse_list
+)
+action_from_dict = CODEC.from_dict
+parse_action = CODEC.parse  # the notation (see the module docstring)

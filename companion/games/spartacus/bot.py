@@ -1,8 +1,8 @@
 """Bots: a random bot for tests, and a simple bot that fights and trades sensibly.
 
-- :class:`RandomBot` picks a kind of action uniformly, then one of that kind
+- :class:`KindBot` picks a kind of action uniformly, then one of that kind
   (never a correction, never a named supporter), and always attacks when it
-  can, so fights end.
+  can, so fights end (a uniform choice over every action would rarely end a game).
 - :class:`SimpleBot` plays the combat to win (closes in, attacks, rerolls the
   die with the best expected gain, removes the dice it needs least) and keeps
   a simple economy (sells surplus intrigue cards, plays affordable schemes on
@@ -11,26 +11,19 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
+from companion.games.core import RandomBot
 from companion.games.spartacus import actions as A
 from companion.games.spartacus.combat import attack_outcome, sort_faces
 from companion.games.spartacus.hexmap import distance, step
 
 
-class RandomBot:
-    """Plays any seat at random."""
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
+class KindBot(RandomBot):
+    """Plays any seat at random, a kind of action first."""
 
     def choose(self, state: Any) -> A.Action:
-        legal = [
-            a
-            for a in state.legal_actions()
-            if not a.is_correction and not getattr(a, "supporters", ())
-        ]
+        legal = [a for a in self.options(state) if not getattr(a, "supporters", ())]
         for a in legal:
             if isinstance(a, A.Attack | A.QuickAttack):
                 return a
@@ -40,14 +33,11 @@ class RandomBot:
         return self.rng.choice(kinds[self.rng.choice(sorted(kinds))])
 
 
-class SimpleBot:
+class SimpleBot(RandomBot):
     """A bot for the table: sensible fights, simple economy."""
 
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-
     def choose(self, state: Any) -> A.Action:
-        legal = [a for a in state.legal_actions() if not a.is_correction]
+        legal = self.options(state)
         if state.phase == "fight":
             return self._fight(state, legal)
         return self._round(state, legal)
@@ -240,19 +230,3 @@ class SimpleBot:
 def _strength(state: Any, card_id: str) -> int:
     c = state.card(card_id)
     return c.attack + c.defence + c.speed
-
-
-def play_random_game(state: Any, seed: int, max_actions: int = 200_000, bot: str = "random") -> Any:
-    """Play ``state`` to its end with bots in every seat, chance from a seeded roller."""
-    from companion.dice import Roller
-
-    roller = Roller.seeded(seed)
-    player = (RandomBot if bot == "random" else SimpleBot)(random.Random(seed))
-    for _ in range(max_actions):
-        if state.is_terminal:
-            return state
-        if state.is_chance_node:
-            state.apply(roller.choose(state.chance_outcomes()))
-        else:
-            state.apply(player.choose(state))
-    raise RuntimeError(f"game not finished after {max_actions} actions")

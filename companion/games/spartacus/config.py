@@ -12,18 +12,22 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.games.spartacus.data import DataError, SpartacusData, load_data
+from companion.games.core.config import (
+    ConfigDict,
+    check_count,
+    check_names,
+    check_seat,
+    load_for_config,
+)
+from companion.games.core.errors import ConfigError
+from companion.games.spartacus.data import SpartacusData, load_data
 from companion.games.spartacus.hexmap import HexMap
 
 LENGTHS = ("quick", "standard", "long")
 
 
-class ConfigError(ValueError):
-    """A configuration that cannot start a game; the message names the setting."""
-
-
 @dataclass(frozen=True)
-class FighterSpec:
+class FighterSpec(ConfigDict):
     """A fighter for a single fight: from a card (``card``) or typed in (name and dice)."""
 
     name: str
@@ -49,28 +53,13 @@ class FighterSpec:
             "champion": self.champion,
         }
 
+    TUPLES = ("equipment", "abilities")
+    WHAT = "fighter"
+
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> FighterSpec:
-        known = {
-            "name",
-            "attack",
-            "defence",
-            "speed",
-            "equipment",
-            "abilities",
-            "card",
-            "favours",
-            "champion",
-        }
-        unknown = set(d) - known
-        if unknown:
-            raise ConfigError(f"unknown fighter key(s) {sorted(unknown)}; known: {sorted(known)}")
-        values = dict(d)
-        for key in ("equipment", "abilities"):
-            if key in values:
-                values[key] = tuple(values[key])
+    def from_dict(cls, data: Any) -> FighterSpec:
         try:
-            return cls(**values)
+            return cls(**cls.dict_values(data))
         except TypeError as exc:
             raise ConfigError(f"fighter: {exc}") from None
 
@@ -96,7 +85,7 @@ class FighterSpec:
 
 
 @dataclass(frozen=True)
-class SpartacusConfig:
+class SpartacusConfig(ConfigDict):
     """How a game is set up.
 
     ``players``: 2..4 houses, seated clockwise in the order of ``houses``
@@ -118,10 +107,7 @@ class SpartacusConfig:
     _data: SpartacusData | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        try:
-            data = load_data(self.data_file)
-        except DataError as exc:
-            raise ConfigError(str(exc)) from None
+        data = load_for_config(load_data, self.data_file)
         object.__setattr__(self, "_data", data)
         if self.arena not in data.arenas:
             raise ConfigError(f"unknown arena {self.arena!r}; arenas: {', '.join(data.arenas)}")
@@ -137,27 +123,14 @@ class SpartacusConfig:
             object.__setattr__(self, "players", 2)
             object.__setattr__(self, "houses", ("I", "II"))
             return
-        if not isinstance(self.players, int) or not 2 <= self.players <= 4:
-            raise ConfigError(f"players must be 2, 3 or 4, got {self.players!r}")
-        houses = tuple(self.houses) or tuple(list(data.houses)[: self.players])
-        if len(houses) != self.players or len(set(houses)) != len(houses):
-            raise ConfigError(
-                f"houses must name {self.players} different houses, got {list(houses)}"
-            )
-        unknown = [h for h in houses if h not in data.houses]
-        if unknown:
-            raise ConfigError(f"unknown house(s) {unknown}; houses: {', '.join(data.houses)}")
+        check_count(self.players, 2, 4)
+        houses = check_names(self.houses, self.players, list(data.houses), "house")
         object.__setattr__(self, "houses", houses)
         if self.length not in data.game_lengths:
             raise ConfigError(
                 f"length must be one of {', '.join(data.game_lengths)}, got {self.length!r}"
             )
-        if self.host is not None and not (
-            isinstance(self.host, int) and 0 <= self.host < self.players
-        ):
-            raise ConfigError(
-                f"host must be a seat 0..{self.players - 1} or None (drawn), got {self.host!r}"
-            )
+        check_seat(self.host, self.players, "host", "", drawn=True)
         for kind in ("gladiator", "slave"):
             need = sum(getattr(data.houses[h], kind + "s") for h in houses)
             have = len(data.starters(kind))
@@ -226,15 +199,11 @@ class SpartacusConfig:
             "fight": None if self.fight is None else [f.to_dict() for f in self.fight],
         }
 
+    TUPLES = ("houses",)
+
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> SpartacusConfig:
-        known = {"players", "houses", "length", "host", "arena", "data_file", "fight"}
-        unknown = set(data) - known
-        if unknown:
-            raise ConfigError(f"unknown config key(s) {sorted(unknown)}; known: {sorted(known)}")
-        values = dict(data)
-        if "houses" in values:
-            values["houses"] = tuple(values["houses"])
+    def from_dict(cls, data: Any) -> SpartacusConfig:
+        values = cls.dict_values(data)
         if values.get("fight") is not None:
             values["fight"] = tuple(
                 FighterSpec.from_dict(f) if isinstance(f, dict) else f for f in values["fight"]

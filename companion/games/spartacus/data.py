@@ -28,13 +28,11 @@ Two small vocabularies make cards data:
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
-from functools import cache
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
+from companion.games.core.data import DataFile
+from companion.games.core.errors import DataError
 from companion.games.spartacus.hexmap import HexMap, HexMapError
 
 ROLLS = ("attack", "defence")
@@ -63,10 +61,6 @@ CARD_EFFECTS = (
 )
 CONDITIONS = ("no_gold", "no_slaves")
 EXHAUST_EFFECTS = ("gain_gold", "peek")
-
-
-class DataError(ValueError):
-    """A Spartacus data file is malformed; the message names the entry."""
 
 
 @dataclass(frozen=True)
@@ -388,22 +382,6 @@ def parse_data(data: Any, source: str = "spartacus data") -> SpartacusData:
     )
 
 
-@cache
-def builtin_data() -> SpartacusData:
-    text = resources.files("companion.data").joinpath("spartacus.json").read_text("utf-8")
-    return parse_data(json.loads(text), "companion/data/spartacus.json")
-
-
-def load_data(path: str | None = None) -> SpartacusData:
-    """The built-in data (``None``) or a user's file."""
-    if path is None:
-        return builtin_data()
-    try:
-        text = Path(path).read_text("utf-8")
-    except OSError as exc:
-        raise DataError(f"cannot read the Spartacus data file {path}: {exc}") from None
-    try:
-        document = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataError(f"{path}: not valid JSON ({exc})") from None
-    return parse_data(document, path)
+DATA_FILE = DataFile("spartacus.json", "Spartacus", parse_data)
+builtin_data = DATA_FILE.builtin_data
+load_data = DATA_FILE.load

@@ -1,35 +1,15 @@
-"""Events: what happened, for the table loop and the screen.
+"""The events of Spartacus: what the table loop and the screens show.
 
-``kind`` is stable for programs (``dice_rolled``, ``attack_resolved``,
-``wounded``, ``fight_over``, ``gold``, ``influence`` ...); ``text`` is for
-people; ``data`` holds the details. An event with ``data["private"] = seat``
-shows something only that seat may see (a card drawn, a peeked card); a
-shared screen shows its ``public`` text instead.
+Every engine uses the one :class:`~companion.games.core.events.Event` (``kind``, ``text``,
+``data``): ``dice_rolled``, ``attack_resolved``, ``wounded``, ``fight_over``, ``gold``,
+``influence`` ... A *private* event (a card drawn, a peeked card) shows its text and
+secret data only to its seat (``private_to``); every other screen shows its
+``public_text`` (see :meth:`Event.seen_by <companion.games.core.events.Event.seen_by>`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
-
-
-@dataclass(frozen=True)
-class Event:
-    kind: str
-    text: str
-    data: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def private_to(self) -> int | None:
-        return self.data.get("private")
-
-    @property
-    def public_text(self) -> str:
-        return str(self.data.get("public", self.text))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "text": self.text, "data": dict(self.data)}
-
+from companion.games.core.events import Event
 
 # Every reason an influence change may have (rule R-numbers in docs/rules/spartacus.md).
 INFLUENCE_REASONS = (
@@ -43,3 +23,5 @@ INFLUENCE_REASONS = (
     "reaction",  # R12 a reaction's influence effect
     "correction",  # a card applied by hand
 )
+
+__all__ = ["INFLUENCE_REASONS", "Event"]

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from companion.games.core.state import Handlers
 from companion.games.spartacus import actions as A
 from companion.games.spartacus.combat import (
     ATTRS,
@@ -127,7 +128,7 @@ def roll_outcomes(who: str, purpose: str, n: int) -> list[tuple[A.Action, Fracti
     return [(A.DiceRoll(who, purpose, faces), Fraction(w, den)) for faces, w in multisets(n)]
 
 
-class Fight:
+class Fight(Handlers):
     """The fight between fighter I and fighter II in ``arena``."""
 
     def __init__(
@@ -293,7 +294,8 @@ class Fight:
     # ---------------------------------------------------------------- apply
 
     def apply(self, action: A.Action) -> None:
-        getattr(self, "_do_" + type(action).__name__)(action)
+        """Apply an action the game state has checked (it keeps the history)."""
+        self._dispatch(action)
 
     def _new_round(self) -> None:
         self.round += 1

@@ -1,19 +1,19 @@
 """Why an action is not legal: a rule name and a sentence a player can act on.
 
-Only called after ``legal_actions()`` has said no, so these checks explain;
-they never decide. Rule names refer to ``docs/rules/spartacus.md``.
+Only asked after ``legal_actions()`` has said no, so these checks explain; they never
+decide. :class:`SpartacusReasons` is a part of the game self (it reads the self's
+attributes); the shared checks come first (:meth:`GameState.why_illegal
+<companion.games.core.self.GameState.why_illegal>`). Rule names refer to
+``docs/rules/spartacus.md``.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from companion.games.spartacus import actions as A
 from companion.games.spartacus.combat import ATTRS, wound_choices
 from companion.games.spartacus.hexmap import DIRECTIONS, distance, step
-
-if TYPE_CHECKING:
-    from companion.games.spartacus.state import SpartacusState
 
 PHASE_TEXT = {
     "host_draw": "the opening roll decides the host",
@@ -51,197 +51,195 @@ FIGHT_TEXT = {
 }
 
 
-def _legal_kinds(state: SpartacusState) -> str:
-    kinds = sorted({a.kind for a in state.legal_actions() if not a.is_correction})
-    return ", ".join(kinds) if kinds else "nothing"
+class SpartacusReasons:
+    """Why an action is not legal now (a part of :class:`SpartacusState`)."""
 
+    PHASE_TEXT = PHASE_TEXT
+    END_RULE = "R29 (end of game)"
+    phase: str
+    fight: Any
+    config: Any
+    houses: tuple[str, ...]
 
-def phase_text(state: SpartacusState) -> str:
-    if state.phase == "fight" and state.fight is not None:
-        return FIGHT_TEXT.get(state.fight.phase, state.fight.phase)
-    return PHASE_TEXT.get(state.phase, state.phase)
+    def phase_text(self) -> str:
+        if self.phase == "fight" and self.fight is not None:
+            return FIGHT_TEXT.get(self.fight.phase, self.fight.phase)
+        return PHASE_TEXT.get(self.phase, self.phase)
 
+    def legal_kinds(self, corrections: bool = False) -> str:
+        """The kinds legal now; corrections (legal at every decision) left out."""
+        return super().legal_kinds(corrections)  # type: ignore[misc]
 
-def why_illegal(state: SpartacusState, action: A.Action) -> tuple[str, str]:
-    """``(rule, reason)`` for an action that is not in ``state.legal_actions()``."""
-    if state.phase == "game_over":
-        return "R29 (end of game)", f"the game is over ({state.end_reason})"
-    if action.is_chance != state.is_chance_node and not action.is_correction:
-        if state.is_chance_node:
-            return "chance", (
-                f"now {phase_text(state)}: apply one of the chance outcomes ({_legal_kinds(state)})"
+    def _why_chance(self, action: A.Action) -> tuple[str, str] | None:
+        if action.is_correction:  # corrections are no chance matter: see _why
+            return None
+        return super()._why_chance(action)  # type: ignore[misc]
+
+    def _why(self, action: A.Action) -> tuple[str, str] | None:
+        if action.is_correction:
+            return self._why_correction(action)
+        return self._fight(action) if self.phase == "fight" else self._round(action)
+
+    def _why_correction(self, a: A.Action) -> tuple[str, str]:
+        if self.config.fight_only:
+            return "corrections", "the combat assistant takes no corrections: undo instead"
+        house = getattr(a, "house", getattr(a, "giver", ""))
+        if house not in self.houses:
+            return "corrections", f"{house!r} is not a house in this game: {', '.join(self.houses)}"
+        if isinstance(a, A.AdjustGold | A.AdjustInfluence | A.GiveGold):
+            return "corrections", (
+                "corrections move one gold or one influence at a time and never "
+                "below 0 (nor below gold bid at an auction)"
             )
-        return "chance", (
-            f"{action.kind} is a die or card outcome, but now "
-            f"{phase_text(state)}; legal now: {_legal_kinds(state)}"
-        )
-    if action.is_chance:
-        return "chance", f"{action.notation} is not an outcome of this chance node"
-    if action.is_correction:
-        return _why_correction(state, action)
-    specific = _fight(state, action) if state.phase == "fight" else _round(state, action)
-    if specific:
-        return specific
-    return "turn order", f"now {phase_text(state)}; legal now: {_legal_kinds(state)}"
-
-
-def _why_correction(state: SpartacusState, a: A.Action) -> tuple[str, str]:
-    if state.config.fight_only:
-        return "corrections", "the combat assistant takes no corrections: undo instead"
-    house = getattr(a, "house", getattr(a, "giver", ""))
-    if house not in state.houses:
-        return "corrections", f"{house!r} is not a house in this game: {', '.join(state.houses)}"
-    if isinstance(a, A.AdjustGold | A.AdjustInfluence | A.GiveGold):
         return "corrections", (
-            "corrections move one gold or one influence at a time and never "
-            "below 0 (nor below gold bid at an auction)"
+            "that card is not this house's, or it is in the arena or waiting for a roll"
         )
-    return "corrections", (
-        "that card is not this house's, or it is in the arena or waiting for a roll"
-    )
 
-
-def _fight(state: SpartacusState, a: A.Action) -> tuple[str, str] | None:
-    fight = state.fight
-    assert fight is not None
-    p = fight.phase
-    side = fight.decider()
-    if (
-        isinstance(a, A.UseNet | A.ChooseFirst | A.Reroll | A.KeepRoll | A.Wound)
-        and getattr(a, "side", None) not in A.SIDES
-    ):
-        return "action format", "side must be I or II"
-    if isinstance(a, A.UseNet):
-        if p != "net":
-            return "C2 (net)", "a net is thrown only before the initiative roll"
-        return "C2 (net)", f"fighter {side} declares now; fighter {a.side} has no net left"
-    if isinstance(a, A.ChooseFirst) and p == "first":
-        return "C2 (initiative)", "the initiative winner names who acts first"
-    if isinstance(a, A.Step) and p == "turn":
-        me, foe = fight.active, fight.fighters[fight.other(fight.active.side)]
-        if a.direction not in DIRECTIONS:
-            return "C3 (movement)", f"directions are {', '.join(DIRECTIONS)}"
-        if fight.attacked and fight.moved_before_attack:
-            return "C3 (movement)", (
-                "this fighter moved, then attacked: its movement is over "
-                "(move before or after the attack, not both)"
-            )
-        if fight.steps >= me.speed:
-            return "C3 (movement)", (
-                f"a fighter moves at most as many hexes as it has speed "
-                f"dice ({me.speed}); it has moved {fight.steps}"
-            )
-        to = step(me.pos, a.direction)
-        if to not in fight.arena.hexes:
-            return "C3 (movement)", f"{a.direction} leaves the arena"
-        if to == foe.pos:
-            return "C3 (movement)", "the opponent stands there; fighters never share a hex"
-    if isinstance(a, A.Attack | A.QuickAttack) and p == "turn":
-        me, foe = fight.active, fight.fighters[fight.other(fight.active.side)]
-        if fight.attacked:
-            return "C3 (attack)", "a fighter attacks once per combat round"
-        if isinstance(a, A.QuickAttack) and not me.effects("quick_attack"):
-            return "C8 (equipment)", "a quick attack needs quick-attack equipment (a javelin)"
-        d = distance(me.pos, foe.pos)
-        over = ": over a free hex" if me.reach() > 1 else ""
-        return "C3 (attack)", (
-            f"the opponent is {d} hexes away; attacks need an adjacent hex "
-            f"(reach {me.reach()}{over})"
-        )
-    if isinstance(a, A.Reroll | A.KeepRoll) and p == "reroll_choice":
-        if a.side != side:
-            return "C7 (rerolls)", f"fighter {side} chooses its reroll now"
-        if isinstance(a, A.Reroll):
-            return "C7 (rerolls)", (
-                f"there is no die showing {a.face} in the roll {fight.rolls.get(a.side)}"
-            )
-    if isinstance(a, A.Wound) and p == "wound":
-        if a.side != side:
-            return "C11 (wounds)", f"fighter {side} takes the wounds now"
-        dice = fight.fighters[a.side].dice
-        allowed = ", ".join(ATTRS[i] for i in wound_choices(dice))
-        return "C12 (rule of one)", (
-            f"with dice {'/'.join(map(str, dice))} no attribute may "
-            f"fall below 1 while another is above 1: choose {allowed}"
-        )
-    if isinstance(a, A.Reroll | A.KeepRoll | A.Wound | A.Attack | A.Step | A.EndTurn):
-        return "C1 (combat round)", f"now {phase_text(state)}; legal now: {_legal_kinds(state)}"
-    return None
-
-
-def _round(state: SpartacusState, a: A.Action) -> tuple[str, str] | None:
-    p = state.phase
-    seat = state.current_player
-    if isinstance(a, A.PayUpkeep) and p == "upkeep_pay":
-        return "R4 (upkeep)", (
-            f"{state.name(seat)} has {state.gold[seat]} gold for "
-            f"{state._deficit(seat)} to pay: release gladiators instead"
-        )
-    if isinstance(a, A.Release) and p == "upkeep_pay":
-        return "R4 (upkeep)", "only a ready gladiator of this house can be released"
-    if isinstance(a, A.PlayScheme) and p == "intrigue_turn":
-        card = state.data.intrigue.get(a.card)
-        if a.card not in state.hands[seat] or not state.hands[seat][a.card] or card is None:
-            return "R8 (schemes)", f"{a.card!r} is not in {state.name(seat)}'s hand"
-        if card.kind != "scheme":
-            return "R8 (schemes)", f"{card.title} is a {card.kind}, not a scheme"
-        if a.target not in state.houses or any(
-            s not in state.houses or s == state.name(seat) for s in a.supporters
+    def _fight(self, a: A.Action) -> tuple[str, str] | None:
+        fight = self.fight
+        assert fight is not None
+        p = fight.phase
+        side = fight.decider()
+        if (
+            isinstance(a, A.UseNet | A.ChooseFirst | A.Reroll | A.KeepRoll | A.Wound)
+            and getattr(a, "side", None) not in A.SIDES
         ):
-            return "R8 (schemes)", "name a house as target and other houses as supporters"
-        total = state.influence[seat] + sum(state.influence[state.seat_of(s)] for s in a.supporters)
-        if total < card.influence:
-            return "R9 (support)", (
-                f"{card.title} needs {card.influence} influence; {total} with this support"
+            return "action format", "side must be I or II"
+        if isinstance(a, A.UseNet):
+            if p != "net":
+                return "C2 (net)", "a net is thrown only before the initiative roll"
+            return "C2 (net)", f"fighter {side} declares now; fighter {a.side} has no net left"
+        if isinstance(a, A.ChooseFirst) and p == "first":
+            return "C2 (initiative)", "the initiative winner names who acts first"
+        if isinstance(a, A.Step) and p == "turn":
+            me, foe = fight.active, fight.fighters[fight.other(fight.active.side)]
+            if a.direction not in DIRECTIONS:
+                return "C3 (movement)", f"directions are {', '.join(DIRECTIONS)}"
+            if fight.attacked and fight.moved_before_attack:
+                return "C3 (movement)", (
+                    "this fighter moved, then attacked: its movement is over "
+                    "(move before or after the attack, not both)"
+                )
+            if fight.steps >= me.speed:
+                return "C3 (movement)", (
+                    f"a fighter moves at most as many hexes as it has speed "
+                    f"dice ({me.speed}); it has moved {fight.steps}"
+                )
+            to = step(me.pos, a.direction)
+            if to not in fight.arena.hexes:
+                return "C3 (movement)", f"{a.direction} leaves the arena"
+            if to == foe.pos:
+                return "C3 (movement)", "the opponent stands there; fighters never share a hex"
+        if isinstance(a, A.Attack | A.QuickAttack) and p == "turn":
+            me, foe = fight.active, fight.fighters[fight.other(fight.active.side)]
+            if fight.attacked:
+                return "C3 (attack)", "a fighter attacks once per combat round"
+            if isinstance(a, A.QuickAttack) and not me.effects("quick_attack"):
+                return "C8 (equipment)", "a quick attack needs quick-attack equipment (a javelin)"
+            d = distance(me.pos, foe.pos)
+            over = ": over a free hex" if me.reach() > 1 else ""
+            return "C3 (attack)", (
+                f"the opponent is {d} hexes away; attacks need an adjacent hex "
+                f"(reach {me.reach()}{over})"
             )
-        return "R10 (schemes)", f"{card.title}'s costs cannot be paid"
-    if isinstance(a, A.Done) and p == "intrigue_turn":
-        return "R7 (hand limit)", (
-            f"{state.name(seat)} holds {state.hand_size(seat)} cards, "
-            f"the limit at {state.influence[seat]} influence is "
-            f"{state.hand_limit(seat)}: sell cards first"
-        )
-    if isinstance(a, A.SellCard | A.PostGuard | A.React | A.ExhaustCard) and p == "intrigue_turn":
-        return (
-            "R6 (intrigue turn)",
-            "that card is not in the hand / not ready, or its target "
-            "does not meet its condition or influence",
-        )
-    if isinstance(a, A.Thwart | A.UseGuard) and p == "scheme_response":
-        if isinstance(a, A.UseGuard):
-            return "R13 (guards)", "only the scheme's target uses guards, its own"
-        return (
-            "R12 (thwart)",
-            "a thwarting reaction from the hand, with enough own influence "
-            "(reactions get no support)",
-        )
-    if isinstance(a, A.Bid) and p == "bid":
-        return "R17 (secret bids)", (
-            f"bid 0..{state._bid_room(seat)} gold (the gold "
-            f"{state.name(seat)} has, less gold already on the table)"
-        )
-    if isinstance(a, A.Trade | A.SellToBank) and p == "market_turn":
-        return "R16 (open market)", (
-            "only ready property (gladiators, slaves, equipment, guards "
-            "on the table) of the house on turn or its partner, for "
-            "gold the buyer has; intrigue cards are never traded"
-        )
-    if isinstance(a, A.Invite) and p == "invite":
-        return "R21 (invitations)", (
-            "invite a house not yet asked; the host invites itself "
-            "only when it is the last house left"
-        )
-    if isinstance(a, A.Accept) and p in ("invitation", "tournament_pick"):
-        return "C8 (equipment)", (
-            "a ready gladiator or slave of this house, with at most one "
-            "ready weapon, armour and special"
-        )
-    if isinstance(a, A.Bet) and p == "bets":
-        if a.amount < 1 or a.amount > 3:
-            return "R23 (bets)", "a bet is 1 to 3 gold"
-        return "R23 (bets)", (
-            "one bet per corner, gold in hand, and never against one's own fighter"
-        )
-    if isinstance(a, A.Thumbs) and p == "thumbs":
-        return "R27 (life or death)", "a champion cannot be executed"
-    return None
+        if isinstance(a, A.Reroll | A.KeepRoll) and p == "reroll_choice":
+            if a.side != side:
+                return "C7 (rerolls)", f"fighter {side} chooses its reroll now"
+            if isinstance(a, A.Reroll):
+                return "C7 (rerolls)", (
+                    f"there is no die showing {a.face} in the roll {fight.rolls.get(a.side)}"
+                )
+        if isinstance(a, A.Wound) and p == "wound":
+            if a.side != side:
+                return "C11 (wounds)", f"fighter {side} takes the wounds now"
+            dice = fight.fighters[a.side].dice
+            allowed = ", ".join(ATTRS[i] for i in wound_choices(dice))
+            return "C12 (rule of one)", (
+                f"with dice {'/'.join(map(str, dice))} no attribute may "
+                f"fall below 1 while another is above 1: choose {allowed}"
+            )
+        if isinstance(a, A.Reroll | A.KeepRoll | A.Wound | A.Attack | A.Step | A.EndTurn):
+            return "C1 (combat round)", f"now {self.phase_text()}; legal now: {self.legal_kinds()}"
+        return None
+
+    def _round(self, a: A.Action) -> tuple[str, str] | None:
+        p = self.phase
+        seat = self.current_player
+        if isinstance(a, A.PayUpkeep) and p == "upkeep_pay":
+            return "R4 (upkeep)", (
+                f"{self.name(seat)} has {self.gold[seat]} gold for "
+                f"{self._deficit(seat)} to pay: release gladiators instead"
+            )
+        if isinstance(a, A.Release) and p == "upkeep_pay":
+            return "R4 (upkeep)", "only a ready gladiator of this house can be released"
+        if isinstance(a, A.PlayScheme) and p == "intrigue_turn":
+            card = self.data.intrigue.get(a.card)
+            if a.card not in self.hands[seat] or not self.hands[seat][a.card] or card is None:
+                return "R8 (schemes)", f"{a.card!r} is not in {self.name(seat)}'s hand"
+            if card.kind != "scheme":
+                return "R8 (schemes)", f"{card.title} is a {card.kind}, not a scheme"
+            if a.target not in self.houses or any(
+                s not in self.houses or s == self.name(seat) for s in a.supporters
+            ):
+                return "R8 (schemes)", "name a house as target and other houses as supporters"
+            total = self.influence[seat] + sum(
+                self.influence[self.seat_of(s)] for s in a.supporters
+            )
+            if total < card.influence:
+                return "R9 (support)", (
+                    f"{card.title} needs {card.influence} influence; {total} with this support"
+                )
+            return "R10 (schemes)", f"{card.title}'s costs cannot be paid"
+        if isinstance(a, A.Done) and p == "intrigue_turn":
+            return "R7 (hand limit)", (
+                f"{self.name(seat)} holds {self.hand_size(seat)} cards, "
+                f"the limit at {self.influence[seat]} influence is "
+                f"{self.hand_limit(seat)}: sell cards first"
+            )
+        if (
+            isinstance(a, A.SellCard | A.PostGuard | A.React | A.ExhaustCard)
+            and p == "intrigue_turn"
+        ):
+            return (
+                "R6 (intrigue turn)",
+                "that card is not in the hand / not ready, or its target "
+                "does not meet its condition or influence",
+            )
+        if isinstance(a, A.Thwart | A.UseGuard) and p == "scheme_response":
+            if isinstance(a, A.UseGuard):
+                return "R13 (guards)", "only the scheme's target uses guards, its own"
+            return (
+                "R12 (thwart)",
+                "a thwarting reaction from the hand, with enough own influence "
+                "(reactions get no support)",
+            )
+        if isinstance(a, A.Bid) and p == "bid":
+            return "R17 (secret bids)", (
+                f"bid 0..{self._bid_room(seat)} gold (the gold "
+                f"{self.name(seat)} has, less gold already on the table)"
+            )
+        if isinstance(a, A.Trade | A.SellToBank) and p == "market_turn":
+            return "R16 (open market)", (
+                "only ready property (gladiators, slaves, equipment, guards "
+                "on the table) of the house on turn or its partner, for "
+                "gold the buyer has; intrigue cards are never traded"
+            )
+        if isinstance(a, A.Invite) and p == "invite":
+            return "R21 (invitations)", (
+                "invite a house not yet asked; the host invites itself "
+                "only when it is the last house left"
+            )
+        if isinstance(a, A.Accept) and p in ("invitation", "tournament_pick"):
+            return "C8 (equipment)", (
+                "a ready gladiator or slave of this house, with at most one "
+                "ready weapon, armour and special"
+            )
+        if isinstance(a, A.Bet) and p == "bets":
+            if a.amount < 1 or a.amount > 3:
+                return "R23 (bets)", "a bet is 1 to 3 gold"
+            return "R23 (bets)", (
+                "one bet per corner, gold in hand, and never against one's own fighter"
+            )
+        if isinstance(a, A.Thumbs) and p == "thumbs":
+            return "R27 (life or death)", "a champion cannot be executed"
+        return None

@@ -1,13 +1,8 @@
 """The Spartacus game state: the rules as a state machine of small actions.
 
-A state starts from a :class:`SpartacusConfig` and changes only through
-:meth:`SpartacusState.apply`. :meth:`legal_actions` is the single source of
-legality; anything else is rejected with an :class:`IllegalActionError` that
-names the rule. Every die and card draw is a chance node
-(``current_player == CHANCE``) with exact probabilities in
-:meth:`chance_outcomes`; the caller picks one (``Roller.choose``) and applies
-it. So a game is its config plus its action history, and :func:`replay`
-rebuilds it bit for bit.
+The machinery (legality, ``apply`` with typed rejection, chance nodes, history, replay,
+events) is the core's :class:`~companion.games.core.state.GameState`; this module holds
+the rules. Every die and card draw is a chance node with exact probabilities.
 
 A full game runs rounds of upkeep, intrigue, market and arena; a fight-only
 config (the combat assistant) is one arena fight. Rule numbers in messages
@@ -21,15 +16,24 @@ from fractions import Fraction
 from itertools import combinations
 from typing import Any
 
-from companion.games.errors import IllegalActionError  # shared by every engine
+from companion.games.core.errors import IllegalActionError
+from companion.games.core.plain import plain
+from companion.games.core.state import CHANCE, TERMINAL, GameState
 from companion.games.spartacus import actions as A
 from companion.games.spartacus.config import FighterSpec, SpartacusConfig
 from companion.games.spartacus.data import IntrigueCard, MarketCard
-from companion.games.spartacus.events import Event
 from companion.games.spartacus.fight import Fight, Fighter, roll_outcomes
+from companion.games.spartacus.reasons import SpartacusReasons
 
-CHANCE = -1
-TERMINAL = -2
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "IllegalActionError",
+    "SpartacusState",
+    "new_game",
+    "replay",
+]
+
 WIN_INFLUENCE = 12
 INTRIGUE_DRAW = 3
 HEAL_OK, HEAL_DIES = 4, 1  # heal roll: 4-6 healed, 2-3 stays injured, 1 dies
@@ -39,23 +43,25 @@ BET_MIN, BET_MAX = 1, 3
 CHAMPION_FAVOURS = 3
 
 LEVEL_WORDS = {"yield": "yields", "injury": "is injured", "decapitation": "is decapitated"}
-CHANCE_PHASES = {
-    "host_draw",
-    "deal",
-    "heal",
-    "draw",
-    "guard_roll",
-    "peek",
-    "auction_reveal",
-    "rolloff",
-}
+CHANCE_PHASES = frozenset(
+    {
+        "host_draw",
+        "deal",
+        "heal",
+        "draw",
+        "guard_roll",
+        "peek",
+        "auction_reveal",
+        "rolloff",
+    }
+)
 
 
 def _cards(d: dict[str, int]) -> list[str]:
     return [c for c, n in d.items() for _ in range(n)]
 
 
-class SpartacusState:
+class SpartacusState(SpartacusReasons, GameState):
     """One game of Spartacus (or one fight). Public attributes are read-only views.
 
     - ``houses[seat]``: house ids; ``gold``, ``influence``: per seat; ``bank``:
@@ -68,19 +74,20 @@ class SpartacusState:
     - ``phase``, ``round``, ``host``, ``active``: where the game is.
     """
 
-    def __init__(self, config: SpartacusConfig) -> None:
-        self.config = config
+    CHANCE_PHASES = CHANCE_PHASES
+    ACTION = A.Action
+    NAME = "a Spartacus"
+
+    def __init__(self, config: SpartacusConfig | None = None) -> None:
+        super().__init__(config or SpartacusConfig())
+
+    def _setup(self) -> None:
+        config = self.config
         self.data = config.data
         self.arena = config.arena_map
         self.players = config.players
         self.houses: tuple[str, ...] = config.houses
-        self.history: list[A.Action] = []
-        self._events: list[Event] = []
-        self._legal: list[A.Action] | None = None
         self.round = 0
-        self.phase = ""
-        self.winners: list[int] = []
-        self.end_reason = ""
         self.fight: Fight | None = None
         self.fight_context: str | None = None  # arena, tournament, assistant
         self.gold = [0] * self.players
@@ -136,13 +143,9 @@ class SpartacusState:
         if config.fight_only:
             self._start_assistant_fight()
         else:
-            self._setup()
+            self._setup_game()
 
     # ------------------------------------------------------------------ queries
-
-    @property
-    def is_terminal(self) -> bool:
-        return self.phase == "game_over"
 
     @property
     def is_chance_node(self) -> bool:
@@ -158,14 +161,8 @@ class SpartacusState:
             return self.fight.round
         return self.round
 
-    @property
-    def current_player(self) -> int:
-        """The seat to choose now, ``CHANCE`` at a chance node, ``TERMINAL`` at the end."""
+    def _chooser(self) -> int:
         p = self.phase
-        if p == "game_over":
-            return TERMINAL
-        if self.is_chance_node:
-            return CHANCE
         if p == "fight":
             assert self.fight is not None
             side = self.fight.decider()
@@ -195,6 +192,9 @@ class SpartacusState:
             assert self.tournament is not None
             return self.tournament["pickers"][0]
         return self.active
+
+    def seat_name(self, seat: int) -> str:
+        return self.houses[seat]
 
     def seat_of(self, house: str) -> int:
         return self.houses.index(house)
@@ -238,12 +238,6 @@ class SpartacusState:
         return sum(self.gold) + self.bank + sum(stake for _, _, stake in self.bets)
 
     # ------------------------------------------------------------------ legality
-
-    def legal_actions(self) -> list[A.Action]:
-        """Every action allowed now (chance outcomes at a chance node)."""
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return list(self._legal)
 
     def chance_outcomes(self) -> list[tuple[A.Action, Fraction]]:
         """At a chance node: each outcome with its exact probability (they sum to 1)."""
@@ -289,16 +283,10 @@ class SpartacusState:
         total = sum(pile.values())
         return [(A.DrawCard(who, deck, c), Fraction(n, total)) for c, n in pile.items() if n]
 
-    def _compute_legal(self) -> list[A.Action]:
-        p = self.phase
-        if p == "game_over":
-            return []
-        if self.is_chance_node:
-            return [a for a, _ in self.chance_outcomes()]
-        acts = self._choices()
-        return acts + self._corrections()
-
     def _choices(self) -> list[A.Action]:
+        return self._decisions() + self._corrections()
+
+    def _decisions(self) -> list[A.Action]:
         p = self.phase
         seat = self.current_player
         if p == "fight":
@@ -530,22 +518,10 @@ class SpartacusState:
 
     # ------------------------------------------------------------------ apply
 
-    def apply(self, action: A.Action) -> list[Event]:
-        """Apply a legal action and return the events it caused.
-
-        Raises :class:`IllegalActionError` (and changes nothing) for any action
-        that :meth:`legal_actions` does not list.
-        """
-        if action not in self.legal_actions():
-            from companion.games.spartacus.reasons import why_illegal
-
-            rule, reason = why_illegal(self, action)
-            raise IllegalActionError(action, rule, reason)
-        self._events = []
-        self._legal = None
-        self.history.append(action)
+    def _dispatch(self, action: A.Action) -> None:
+        """Corrections, then what they leave behind; a fight's actions go to the fight."""
         if action.is_correction:
-            getattr(self, "_do_" + type(action).__name__)(action)
+            super()._dispatch(action)
             self._after_correction()
         elif self.phase == "fight":
             assert self.fight is not None
@@ -553,11 +529,7 @@ class SpartacusState:
             if self.fight.over:
                 self._fight_over()
         else:
-            getattr(self, "_do_" + type(action).__name__)(action)
-        return self._events
-
-    def _emit(self, kind: str, text: str, **data: Any) -> None:
-        self._events.append(Event(kind, text, data))
+            super()._dispatch(action)
 
     def _seats_from(self, first: int) -> list[int]:
         return [(first + i) % self.players for i in range(self.players)]
@@ -642,7 +614,7 @@ class SpartacusState:
 
     # -- setup ---------------------------------------------------------------------------
 
-    def _setup(self) -> None:
+    def _setup_game(self) -> None:
         data, cfg = self.data, self.config
         start = cfg.start_influence()
         deck = dict.fromkeys(data.intrigue, 0)
@@ -709,13 +681,14 @@ class SpartacusState:
             seat = self.draw_queue[0][0]
             self.intrigue_deck[a.card] -= 1
             self.hands[seat][a.card] = self.hands[seat].get(a.card, 0) + 1
-            self._emit(
+            self._emit_private(
+                seat,
                 "card_drawn",
                 f"{self.name(seat)} draws {self.intrigue_card(a.card).title}",
+                f"{self.name(seat)} draws an intrigue card",
+                ("card",),
                 seat=seat,
                 card=a.card,
-                private=seat,
-                public=f"{self.name(seat)} draws an intrigue card",
             )
             self.draw_queue[0][1] -= 1
             self._continue_draws()
@@ -1060,15 +1033,16 @@ class SpartacusState:
         assert self.peek_pending is not None
         who, target = self.peek_pending
         self.peek_pending = None
-        self._emit(
+        self._emit_private(
+            who,
             "peeked",
             f"{self.name(who)} sees {self.intrigue_card(a.card).title} in "
             f"{self.name(target)}'s hand",
+            f"{self.name(who)} looks at a card of {self.name(target)}",
+            ("card",),
             seat=who,
             target=target,
             card=a.card,
-            private=who,
-            public=f"{self.name(who)} looks at a card of {self.name(target)}",
         )
         if self.scheme is not None:
             self._run_effects()
@@ -1628,19 +1602,6 @@ class SpartacusState:
         self._emit("tournament_winner", f"{self.name(seat)} wins the tournament fight", seat=seat)
         self._next_tournament_fight()
 
-    def _finish(self, winners: list[int], reason: str) -> None:
-        self.winners = list(winners)
-        self.end_reason = reason
-        self.phase = "game_over"
-        self._legal = None
-        names = " and ".join(self.name(s) for s in winners)
-        self._emit(
-            "game_over",
-            f"{names} win{'s' if len(winners) == 1 else ''}: {reason}",
-            winners=list(winners),
-            reason=reason,
-        )
-
     # -- the combat assistant: one fight -------------------------------------------------
 
     def _start_assistant_fight(self) -> None:
@@ -1765,28 +1726,17 @@ class SpartacusState:
             "fight_result": self.fight_result,
             "fight_context": self.fight_context,
             "fight": None if self.fight is None else self.fight.snapshot(),
-            "tournament": None if self.tournament is None else _plain(self.tournament),
+            "tournament": None if self.tournament is None else plain(self.tournament),
             "winners": list(self.winners),
             "end_reason": self.end_reason,
         }
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    return value
-
-
 def new_game(config: SpartacusConfig | None = None) -> SpartacusState:
     """A fresh game (default config: 4 houses, quick game, host drawn)."""
-    return SpartacusState(config or SpartacusConfig())
+    return SpartacusState(config)
 
 
 def replay(config: SpartacusConfig, history: Iterable[A.Action]) -> SpartacusState:
     """Rebuild a state from its config and action log; every action is checked again."""
-    state = SpartacusState(config)
-    for action in history:
-        state.apply(action)
-    return state
+    return SpartacusState.replay(config, history)

@@ -1,0 +1,64 @@
+"""Bots every engine can use, and the loop that plays a game through with bots.
+
+A bot is any object with ``choose(state) -> action`` (a legal one). Nothing here makes a
+random generator or rolls a die: a bot uses the generator it is given, and
+:func:`play_out` takes the picker of chance outcomes from its caller (a seeded
+``Roller.choose`` in tests and benchmarks), so a seeded game is repeatable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import Any, Protocol, TypeVar
+
+from companion.games.core.actions import Action
+
+T = TypeVar("T")
+S = TypeVar("S")
+
+
+class Rng(Protocol):
+    """What bots use of a random generator (``random.Random`` has it)."""
+
+    def choice(self, seq: Sequence[T]) -> T: ...
+
+    def random(self) -> float: ...
+
+    def randint(self, a: int, b: int) -> int: ...
+
+
+class Bot(Protocol):
+    def choose(self, state: Any) -> Action: ...
+
+
+class RandomBot:
+    """Plays any seat: a uniform choice among its :meth:`options`. A game's own bots build
+    on it and choose among the same options with more sense."""
+
+    def __init__(self, rng: Rng) -> None:
+        self.rng = rng
+
+    def options(self, state: Any) -> list[Action]:
+        """The legal actions, corrections left out (corrections are for real tables)."""
+        return [a for a in state.legal_actions() if not a.is_correction]
+
+    def choose(self, state: Any) -> Action:
+        return self.rng.choice(self.options(state))
+
+
+ChooseOutcome = Callable[[list[tuple[Any, Fraction]]], Any]
+
+
+def play_out(state: S, bot: Bot, choose_outcome: ChooseOutcome, max_actions: int = 100_000) -> S:
+    """Play ``state`` to its end: ``bot`` decides in every seat, ``choose_outcome`` picks
+    each chance node's outcome from its ``(action, probability)`` list."""
+    game: Any = state
+    for _ in range(max_actions):
+        if game.is_terminal:
+            return state
+        if game.is_chance_node:
+            game.apply(choose_outcome(game.chance_outcomes()))
+        else:
+            game.apply(bot.choose(game))
+    raise RuntimeError(f"game not finished after {max_actions} actions")

@@ -1,0 +1,67 @@
+"""Component data files: the labelled defaults shipped in ``companion/data``, or a file of
+the user's, read and validated the same way for every game.
+
+An engine gives its file name and a ``parse(document, source)`` that validates the
+decoded JSON and raises :class:`DataError` naming the entry; :class:`DataFile` reads the
+built-in file once (cached) and turns unreadable or malformed files into one clear
+message.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+from companion.games.core.errors import DataError
+
+T = TypeVar("T")
+Parse = Callable[[Any, str], T]
+
+
+@cache
+def _builtin(name: str, parse: Parse[Any]) -> Any:
+    text = resources.files("companion.data").joinpath(name).read_text("utf-8")
+    return parse(json.loads(text), f"companion/data/{name}")
+
+
+@dataclass(frozen=True)
+class DataFile(Generic[T]):
+    """One game's data file: ``builtin`` in ``companion/data``; ``what`` names the game in
+    messages (``Battle Royale``)."""
+
+    builtin: str
+    what: str
+    parse: Parse[T]
+
+    def builtin_data(self) -> T:
+        """The labelled defaults shipped with companion (read once)."""
+        return _builtin(self.builtin, self.parse)
+
+    def load(self, path: str | Path | None) -> T:
+        """Load a user's data file, or the defaults for ``None``."""
+        if path is None:
+            return self.builtin_data()
+        p = Path(path)
+        try:
+            text = p.read_text("utf-8")
+        except OSError as exc:
+            raise DataError(f"cannot read {self.what} data file {p}: {exc.strerror}") from None
+        try:
+            document = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise DataError(
+                f"{p}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+            ) from None
+        return self.parse(document, str(p))
+
+
+def whole(value: Any, where: str, low: int, high: int) -> int:
+    """A whole number ``low..high`` from a data file (never a bool)."""
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise DataError(f"{where} must be a whole number {low}..{high}, got {value!r}")
+    return value

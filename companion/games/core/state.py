@@ -1,0 +1,292 @@
+"""The game state machinery every engine shares (OpenSpiel's State, for table games).
+
+A state starts from a config and changes only through :meth:`GameState.apply`.
+:meth:`GameState.legal_actions` is the single source of legality (computed once per
+state and cached); ``apply`` rejects anything else with an :class:`IllegalActionError`
+that names the rule, and changes nothing. Where the rules roll a die or draw a card the
+state is a chance node (``current_player == CHANCE``) that lists its outcomes with exact
+probabilities in :meth:`GameState.chance_outcomes`; the caller picks one and applies it.
+An engine never draws random numbers itself, so a game is its config plus its action
+history, and :meth:`GameState.replay` rebuilds it bit for bit.
+
+An engine subclass keeps only its rules:
+
+- ``_setup()``: the board as the rulebook sets it up, run to the first decision;
+- ``_choices()``: the legal actions at a decision (chance nodes list their outcomes);
+- ``chance_outcomes()``, ``_chooser()`` (who decides at a decision), ``snapshot()``;
+- one handler per action class, named ``_do_<ActionClass>`` (see :class:`Handlers`);
+- ``_why(action)``: why an action is not legal, after the shared checks of
+  :meth:`GameState.why_illegal`; ``PHASE_TEXT`` says what happens in each phase.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from fractions import Fraction
+from typing import Any, ClassVar, TypeVar
+
+from companion.games.core.actions import Action
+from companion.games.core.errors import IllegalActionError
+from companion.games.core.events import Event
+
+CHANCE = -1
+TERMINAL = -2
+GAME_OVER = "game_over"
+
+S = TypeVar("S", bound="GameState")
+
+
+class Handlers:
+    """Dispatch of an action to the handler of its class: the method ``_do_<ActionClass>``.
+
+    The lookup is done once per action class and kept in a table per subclass, so the
+    dispatch costs one dict lookup.
+    """
+
+    _handlers: ClassVar[dict[type, Callable[[Any, Any], None]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._handlers = {}
+
+    def _dispatch(self, action: Any) -> None:
+        kind = type(action)
+        handler = self._handlers.get(kind)
+        if handler is None:
+            handler = getattr(type(self), "_do_" + kind.__name__)
+            self._handlers[kind] = handler
+        handler(self, action)
+
+    @classmethod
+    def handles(cls, action_type: type) -> bool:
+        """Whether the class has a handler for ``action_type``."""
+        return hasattr(cls, "_do_" + action_type.__name__)
+
+
+def best(seats: Iterable[int], key: Callable[[int], Any]) -> list[int]:
+    """The seats with the highest ``key`` (several on a tie), in the order given."""
+    seats = list(seats)
+    top = max(key(s) for s in seats)
+    return [s for s in seats if key(s) == top]
+
+
+class GameState(Handlers):
+    """One game. Public attributes are read-only views of the state.
+
+    - ``config``: the game's config; ``phase``: where the game is (``game_over`` at the end);
+    - ``history``: every action applied, in order; ``winners``, ``end_reason`` at the end;
+    - ``initial_events``: the events of the setup, before the first action.
+    """
+
+    #: Phases that are chance nodes (an engine with other chance nodes overrides
+    #: :attr:`is_chance_node`).
+    CHANCE_PHASES: ClassVar[frozenset[str]] = frozenset()
+    #: What happens in each phase, for refusals and prompts.
+    PHASE_TEXT: ClassVar[dict[str, str]] = {}
+    #: The rule that ends the game, named when anything is tried after the end.
+    END_RULE: ClassVar[str] = "end of game"
+    #: What a chance outcome is in this game, for refusals ("a die or card outcome").
+    OUTCOME: ClassVar[str] = "a die or card outcome"
+    #: The engine's action base class and the game's name with an article, for refusals.
+    ACTION: ClassVar[type[Action]] = Action
+    NAME: ClassVar[str] = "a"
+
+    def __init__(self, config: Any) -> None:
+        self.config = config
+        self.phase = ""
+        self.history: list[Action] = []
+        self.winners: list[int] = []
+        self.end_reason = ""
+        self._events: list[Event] = []
+        self._legal: list[Action] | None = None
+        self._legal_set: frozenset[Action] | None = None
+        self._setup()
+        self.initial_events: list[Event] = list(self._events)
+
+    @classmethod
+    def replay(cls: type[S], config: Any, history: Iterable[Action]) -> S:
+        """Rebuild a state from its config and action log; every action is checked again."""
+        state = cls(config)
+        for action in history:
+            state.apply(action)
+        return state
+
+    # ------------------------------------------------------------------ the rules
+
+    def _setup(self) -> None:
+        """Set the game up as the rulebook says, up to the first decision or chance node."""
+        raise NotImplementedError
+
+    def _choices(self) -> list[Action]:
+        """The actions allowed at a decision (not a chance node, not the end)."""
+        raise NotImplementedError
+
+    def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
+        """At a chance node: each outcome with its exact probability (they sum to 1)."""
+        raise NotImplementedError
+
+    def _chooser(self) -> int:
+        """The seat that decides now (at a decision)."""
+        raise NotImplementedError
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything that makes the state, as plain JSON-able data."""
+        raise NotImplementedError
+
+    def _why(self, action: Action) -> tuple[str, str] | None:
+        """Why a well-formed action of the right sort is not legal now, if the engine knows
+        more than "not now"."""
+        return None
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.phase == GAME_OVER
+
+    @property
+    def is_chance_node(self) -> bool:
+        return self.phase in self.CHANCE_PHASES
+
+    @property
+    def current_player(self) -> int:
+        """The seat to choose now, ``CHANCE`` at a chance node, ``TERMINAL`` at the end."""
+        if self.phase == GAME_OVER:
+            return TERMINAL
+        if self.is_chance_node:
+            return CHANCE
+        return self._chooser()
+
+    def seat_name(self, seat: int) -> str:
+        """The seat's name for people (its colour unless the game says otherwise)."""
+        colours: tuple[str, ...] = self.colours  # type: ignore[attr-defined]
+        return colours[seat]
+
+    def phase_text(self) -> str:
+        """What happens now, in words."""
+        return self.PHASE_TEXT.get(self.phase, self.phase)
+
+    # ------------------------------------------------------------------ legality
+
+    def legal_actions(self) -> list[Action]:
+        """Every action allowed now (the chance outcomes at a chance node)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+            self._legal_set = None
+        return list(legal)
+
+    def _compute_legal(self) -> list[Action]:
+        if self.phase == GAME_OVER:
+            return []
+        if self.is_chance_node:
+            return [a for a, _ in self.chance_outcomes()]
+        return self._choices()
+
+    def is_legal(self, action: Any) -> bool:
+        """Whether ``action`` is one of :meth:`legal_actions` (never raises)."""
+        legal = self._legal
+        if legal is None:
+            self.legal_actions()
+            legal = self._legal
+            assert legal is not None
+        for candidate in legal:  # an action taken from the list (bots, menus): no hashing
+            if candidate is action:
+                return True
+        if self._legal_set is None:
+            self._legal_set = frozenset(legal)
+        try:
+            return action in self._legal_set
+        except TypeError:  # an unhashable look-alike: never legal
+            return False
+
+    # ------------------------------------------------------------------ apply
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply a legal action and return the events it caused.
+
+        Raises :class:`IllegalActionError` (and changes nothing) for any action that
+        :meth:`legal_actions` does not list.
+        """
+        if not self.is_legal(action):
+            rule, reason = self.why_illegal(action)
+            raise IllegalActionError(action, rule, reason)
+        self._events = []
+        self._legal = None
+        self.history.append(action)
+        self._dispatch(action)
+        return self._events
+
+    def _emit(self, kind: str, text: str, /, **data: Any) -> None:
+        self._events.append(Event(kind, text, data))
+
+    def _emit_private(
+        self, seat: int, kind: str, text: str, public: str, secret: tuple[str, ...], /, **data: Any
+    ) -> None:
+        """An event only ``seat`` may read in full; others see ``public`` and the data
+        without the ``secret`` keys."""
+        self._events.append(Event(kind, text, data, seat, public, secret))
+
+    def _finish(
+        self, winners: list[int], reason: str, text: str | None = None, **data: Any
+    ) -> None:
+        """The game is over: ``winners`` (several on a shared win) for ``reason``."""
+        self.winners = list(winners)
+        self.end_reason = reason
+        self.phase = GAME_OVER
+        self._legal = None
+        if text is None:
+            names = " and ".join(self.seat_name(s) for s in winners) or "nobody"
+            text = f"{names} win{'s' if len(winners) == 1 else ''}: {reason}"
+        self._emit("game_over", text, winners=list(winners), reason=reason, **data)
+
+    # ------------------------------------------------------------------ refusals
+
+    def legal_kinds(self, corrections: bool = True) -> str:
+        """The kinds of action legal now, for refusals."""
+        kinds = sorted({a.kind for a in self.legal_actions() if corrections or not a.is_correction})
+        return ", ".join(kinds) if kinds else "nothing"
+
+    def why_illegal(self, action: Any) -> tuple[str, str]:
+        """``(rule, reason)`` for an action that is not in :meth:`legal_actions`.
+
+        Only called after ``legal_actions`` has said no, so it explains and never decides:
+        the game is over, not an action of this game (:meth:`_why_foreign`), a chance
+        outcome at a decision or the other way round, then the engine's :meth:`_why`,
+        else "not now".
+        """
+        if self.phase == GAME_OVER:
+            return self.END_RULE, f"the game is over ({self.end_reason})"
+        found = self._why_foreign(action) or self._why_chance(action) or self._why(action)
+        return found or (
+            "turn order",
+            f"{action.kind} is not possible now: {self.phase_text()}; "
+            f"legal now: {self.legal_kinds()}",
+        )
+
+    def _why_foreign(self, action: Any) -> tuple[str, str] | None:
+        """Not an action of this game at all."""
+        if not isinstance(action, self.ACTION):
+            return "action format", f"{action!r} is not {self.NAME} action"
+        return None
+
+    def _why_chance(self, action: Action) -> tuple[str, str] | None:
+        """A chance outcome where a player decides, a choice at a chance node, or an
+        outcome this chance node cannot have."""
+        if action.is_chance != self.is_chance_node:
+            if self.is_chance_node:
+                return "chance", (
+                    f"now {self.phase_text()}: apply one of the chance outcomes "
+                    f"({self.legal_kinds()})"
+                )
+            return "chance", (
+                f"{action.kind} is {self.OUTCOME}, but now {self.phase_text()}; "
+                f"legal now: {self.legal_kinds()}"
+            )
+        if action.is_chance:
+            return self._why_outcome(action)
+        return None
+
+    def _why_outcome(self, action: Action) -> tuple[str, str]:
+        """A chance outcome this chance node cannot have."""
+        return "chance", f"{action.notation} is not an outcome of this chance node"
