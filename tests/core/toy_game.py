@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any
 
 from companion.games import core
 from companion.games.core import Game, GameState, Privacy, RandomBot, Secret
@@ -36,31 +36,21 @@ class ToyConfig(ConfigDict):
         return {"players": self.players, "stones": self.stones, "colours": list(self.colours)}
 
 
-@dataclass(frozen=True)
 class Action(core.Action):
     pass
 
 
-@dataclass(frozen=True)
-class Deal(Action):
-    kind: ClassVar[str] = "deal"
-    is_chance: ClassVar[bool] = True
+class Deal(Action, kind="deal", chance=True):
     seat: int
     card: str
 
 
-@dataclass(frozen=True)
-class Take(Action):
-    kind: ClassVar[str] = "take"
+class Take(Action, kind="take"):
     stones: int
 
 
-@dataclass(frozen=True)
-class AddStone(Action):
+class AddStone(Action, kind="add", correction=True):
     """A stone fell onto the pile from the table."""
-
-    kind: ClassVar[str] = "add"
-    is_correction: ClassVar[bool] = True
 
 
 TYPES = action_types([Deal, Take, AddStone])

@@ -16,18 +16,15 @@ reads back. Cells are kept by name (``c5``) and gladiators by profile ID.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
-from companion.games import core
 from companion.games.arena_skirmish.grid import DIRECTIONS, MapError, check_cell_name
-from companion.games.core import actions as base
+from companion.games.core import actions as core
 from companion.games.core.actions import ActionFormatError, one_of, text, whole_number
 
 STATS = ("life", "movement", "attack", "affinity", "points")
 
 
-@dataclass(frozen=True)
 class Action(core.Action):
     """Base class. ``kind`` names the action in notation and in logs."""
 
@@ -38,143 +35,99 @@ class Action(core.Action):
 # --- chance outcomes ---------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class RollOff(Action):
+class RollOff(Action, kind="roll-off", chance=True):
     """The player who won the roll-off and chooses an entrance."""
 
-    kind: ClassVar[str] = "roll-off"
-    is_chance: ClassVar[bool] = True
     seat: int
 
 
-@dataclass(frozen=True)
-class TieBreak(Action):
+class TieBreak(Action, kind="tie-break", chance=True):
     """Of gladiators with equal initiative, the one who won the roll-off goes first."""
 
-    kind: ClassVar[str] = "tie-break"
-    is_chance: ClassVar[bool] = True
     gladiator: int
 
 
-@dataclass(frozen=True)
-class HitDie(Action):
+class HitDie(Action, kind="hit", chance=True):
     """One die of an attack (every die hits; the face picks the place)."""
 
-    kind: ClassVar[str] = "hit"
-    is_chance: ClassVar[bool] = True
     face: int
 
 
 # --- choices -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Pick(Action):
+class Pick(Action, kind="pick"):
     """Take a gladiator into your team."""
 
-    kind: ClassVar[str] = "pick"
     gladiator: int
 
 
-@dataclass(frozen=True)
-class Ready(Action):
+class Ready(Action, kind="ready"):
     """Your team is complete."""
 
-    kind: ClassVar[str] = "ready"
 
-
-@dataclass(frozen=True)
-class ChooseEntrance(Action):
+class ChooseEntrance(Action, kind="entrance"):
     """The roll-off winner's entrance."""
 
-    kind: ClassVar[str] = "entrance"
     entrance: str
 
 
-@dataclass(frozen=True)
-class Place(Action):
+class Place(Action, kind="place"):
     """Set the gladiator whose turn it is to deploy on ``cell``, facing ``facing``."""
 
-    kind: ClassVar[str] = "place"
     cell: str
     facing: str
 
 
-@dataclass(frozen=True)
-class Step(Action):
+class Step(Action, kind="step"):
     """One field forward, in the facing direction."""
 
-    kind: ClassVar[str] = "step"
 
-
-@dataclass(frozen=True)
-class TurnLeft(Action):
+class TurnLeft(Action, kind="left"):
     """Turn 90 degrees anticlockwise."""
 
-    kind: ClassVar[str] = "left"
 
-
-@dataclass(frozen=True)
-class TurnRight(Action):
+class TurnRight(Action, kind="right"):
     """Turn 90 degrees clockwise."""
 
-    kind: ClassVar[str] = "right"
 
-
-@dataclass(frozen=True)
-class Melee(Action):
+class Melee(Action, kind="melee"):
     """Strike an orthogonally adjacent enemy."""
 
-    kind: ClassVar[str] = "melee"
     target: int
 
 
-@dataclass(frozen=True)
-class AffinityAttack(Action):
+class AffinityAttack(Action, kind="affinity"):
     """Use the affinity instead of a melee strike on an orthogonally adjacent enemy."""
 
-    kind: ClassVar[str] = "affinity"
     target: int
 
 
-@dataclass(frozen=True)
-class EndActivation(Action):
+class EndActivation(Action, kind="end"):
     """This gladiator is done for the round."""
 
-    kind: ClassVar[str] = "end"
 
-
-@dataclass(frozen=True)
-class Done(Action):
+class Done(Action, kind="done"):
     """Close the combo window; play goes on."""
-
-    kind: ClassVar[str] = "done"
 
 
 # --- corrections -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Combo(Action):
+class Combo(Action, kind="combo", correction=True):
     """Open a window to apply a combo attack's profile text by hand."""
 
-    kind: ClassVar[str] = "combo"
-    is_correction: ClassVar[bool] = True
 
-
-@dataclass(frozen=True)
-class Adjust(Action):
+class Adjust(Action, kind="adjust", correction=True):
     """Change one value of a gladiator by ``delta`` (``points``: the active one's movement
     points left this activation)."""
 
-    kind: ClassVar[str] = "adjust"
-    is_correction: ClassVar[bool] = True
     gladiator: int
     stat: str
     delta: int
 
 
-ACTION_TYPES: dict[str, type[Action]] = base.action_types(
+ACTION_TYPES: dict[str, type[Action]] = core.action_types(
     [
         RollOff,
         TieBreak,

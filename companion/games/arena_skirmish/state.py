@@ -894,7 +894,7 @@ class SkirmishState(SkirmishReasons, GameState):
     def snapshot(self) -> dict[str, Any]:
         """Everything that makes the state, as plain JSON-able data."""
         return {
-            "phase": self.phase,
+            **super().snapshot(),
             "round": self.round,
             "turn": self.turn,
             "active": self.active,
@@ -914,8 +914,6 @@ class SkirmishState(SkirmishReasons, GameState):
             else {k: (list(v) if isinstance(v, list) else v) for k, v in self.attack.items()},
             "combo_return": self.combo_return,
             "scored": list(self.scored),
-            "winners": list(self.winners),
-            "end_reason": self.end_reason,
         }
 
 

@@ -16,11 +16,10 @@ Kinds of action:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
-from companion.games import core
 from companion.games.battle_royale.layout import DIRECTIONS, LayoutError, field_name, parse_field
+from companion.games.core import actions as core
 from companion.games.core.actions import (
     ActionCodec,
     ActionFormatError,
@@ -31,7 +30,6 @@ from companion.games.core.actions import (
 )
 
 
-@dataclass(frozen=True)
 class Action(core.Action):
     """Base class. ``kind`` names the action in notation and in logs."""
 
@@ -44,202 +42,139 @@ _CELL_FIELDS = {"field", "to", "position"}
 # --- chance outcomes ---------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class StartPlayer(Action):
+class StartPlayer(Action, kind="start", chance=True):
     """The start player drawn at random (the rules say the youngest starts)."""
 
-    kind: ClassVar[str] = "start"
-    is_chance: ClassVar[bool] = True
     seat: int
 
 
-@dataclass(frozen=True)
-class DrawCard(Action):
+class DrawCard(Action, kind="draw", chance=True):
     """A card drawn from a player's draw pile (a uniform draw from the cards left)."""
 
-    kind: ClassVar[str] = "draw"
-    is_chance: ClassVar[bool] = True
     seat: int
     card: str
 
 
-@dataclass(frozen=True)
-class RevealAbility(Action):
-    kind: ClassVar[str] = "reveal-ability"
-    is_chance: ClassVar[bool] = True
+class RevealAbility(Action, kind="reveal-ability", chance=True):
     card: str
 
 
-@dataclass(frozen=True)
-class RevealSpecial(Action):
-    kind: ClassVar[str] = "reveal-special"
-    is_chance: ClassVar[bool] = True
+class RevealSpecial(Action, kind="reveal-special", chance=True):
     card: str
 
 
-@dataclass(frozen=True)
-class DoomRoll(Action):
+class DoomRoll(Action, kind="roll", chance=True):
     """The Doom die's face (``extra`` is the 2-player second roll)."""
 
-    kind: ClassVar[str] = "roll"
-    is_chance: ClassVar[bool] = True
     face: str
 
 
-@dataclass(frozen=True)
-class ExtraRoll(Action):
+class ExtraRoll(Action, kind="extra-roll", chance=True):
     """Two players: the roll after every turn, where only an explosion counts."""
 
-    kind: ClassVar[str] = "extra-roll"
-    is_chance: ClassVar[bool] = True
     face: str
 
 
 # --- choices -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class PickAbility(Action):
-    kind: ClassVar[str] = "pick"
+class PickAbility(Action, kind="pick"):
     card: str
 
 
-@dataclass(frozen=True)
-class PlayCard(Action):
-    kind: ClassVar[str] = "play"
+class PlayCard(Action, kind="play"):
     card: str
 
 
-@dataclass(frozen=True)
-class StartFigure(Action):
+class StartFigure(Action, kind="figure"):
     """Pick up a figure of ``colour`` on ``field`` to move it."""
 
-    kind: ClassVar[str] = "figure"
     field: int
     colour: str
 
 
-@dataclass(frozen=True)
-class Step(Action):
+class Step(Action, kind="step"):
     """Move the figure in hand one field: N, E, S, W (or NE, SE, SW, NW with a diagonal card)."""
 
-    kind: ClassVar[str] = "step"
     direction: str
 
 
-@dataclass(frozen=True)
-class StopFigure(Action):
+class StopFigure(Action, kind="stop"):
     """End this figure's move here (pushes are resolved next)."""
 
-    kind: ClassVar[str] = "stop"
 
-
-@dataclass(frozen=True)
-class EndMovement(Action):
+class EndMovement(Action, kind="end"):
     """Move no more figures this turn."""
 
-    kind: ClassVar[str] = "end"
 
-
-@dataclass(frozen=True)
-class Push(Action):
+class Push(Action, kind="push"):
     """Push one figure of ``colour`` on from the overfull field."""
 
-    kind: ClassVar[str] = "push"
     colour: str
 
 
-@dataclass(frozen=True)
-class Capture(Action):
+class Capture(Action, kind="capture"):
     """Take one figure of ``colour`` prisoner in a Battle Royale."""
 
-    kind: ClassVar[str] = "capture"
     colour: str
 
 
-@dataclass(frozen=True)
-class DeclineCapture(Action):
+class DeclineCapture(Action, kind="decline"):
     """Two players: decline the optional capture when sharing the majority with neutral."""
 
-    kind: ClassVar[str] = "decline"
 
-
-@dataclass(frozen=True)
-class MoveEliminator(Action):
-    kind: ClassVar[str] = "eliminator"
+class MoveEliminator(Action, kind="eliminator"):
     position: int
 
 
-@dataclass(frozen=True)
-class ChooseAction(Action):
+class ChooseAction(Action, kind="choose"):
     """Free choice: run one of the three Doom actions."""
 
-    kind: ClassVar[str] = "choose"
     face: str
 
 
-@dataclass(frozen=True)
-class UseSpecial(Action):
+class UseSpecial(Action, kind="special"):
     """Use a face-up special action, paying its cost in own prisoners."""
 
-    kind: ClassVar[str] = "special"
     card: str
 
 
-@dataclass(frozen=True)
-class Continue(Action):
+class Continue(Action, kind="continue"):
     """Let a window pass: no special action now, or keep the Doom-die result."""
-
-    kind: ClassVar[str] = "continue"
 
 
 # --- corrections -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class KnockOff(Action):
+class KnockOff(Action, kind="knockoff", correction=True):
     """A figure of ``colour`` fell off ``field`` (blast): it goes to the box."""
 
-    kind: ClassVar[str] = "knockoff"
-    is_correction: ClassVar[bool] = True
     field: int
     colour: str
 
 
-@dataclass(frozen=True)
-class ShiftFigure(Action):
+class ShiftFigure(Action, kind="shift", correction=True):
     """A figure was knocked beside the fields and is set on the nearest field ``to``."""
 
-    kind: ClassVar[str] = "shift"
-    is_correction: ClassVar[bool] = True
     field: int
     colour: str
     to: int
 
 
-@dataclass(frozen=True)
-class RemoveField(Action):
+class RemoveField(Action, kind="remove", correction=True):
     """A field (tile) left the arena; its figures go to the box and loose fields collapse."""
 
-    kind: ClassVar[str] = "remove"
-    is_correction: ClassVar[bool] = True
     field: int
 
 
-@dataclass(frozen=True)
-class SetEliminator(Action):
+class SetEliminator(Action, kind="set-eliminator", correction=True):
     """The Eliminator really stands under ``position``."""
 
-    kind: ClassVar[str] = "set-eliminator"
-    is_correction: ClassVar[bool] = True
     position: int
 
 
-@dataclass(frozen=True)
-class EndCorrections(Action):
+class EndCorrections(Action, kind="done"):
     """Corrections are complete; play goes on."""
-
-    kind: ClassVar[str] = "done"
 
 
 ACTION_TYPES: dict[str, type[Action]] = action_types(

@@ -22,10 +22,10 @@ and rulings are in ``docs/rules/battle-royale-assist.md``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from fractions import Fraction
 from itertools import combinations
-from typing import Any, ClassVar
+from typing import Any
 
 from companion.games.battle_royale import actions as A
 from companion.games.battle_royale.actions import Action, ActionFormatError
@@ -60,55 +60,40 @@ __all__ = [
 # --- assist-mode actions -----------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class CardExtra(Action):
+class CardExtra(Action, kind="card-extra"):
     """The card played this turn has an extra action (``face``): it runs before the Doom roll.
 
     Declared when movement is done, instead of ``continue``.
     """
 
-    kind: ClassVar[str] = "card-extra"
     face: str
 
 
-@dataclass(frozen=True)
-class Fired(Action):
+class Fired(Action, kind="fired"):
     """The Eliminator has fired: the armed field is gone."""
 
-    kind: ClassVar[str] = "fired"
 
-
-@dataclass(frozen=True)
-class Removed(Action):
+class Removed(Action, kind="removed"):
     """The table is cleared after an explosion: the exploded tile, figures that fell out of
     the arena and every collapsed field (with its figures) are in the box."""
 
-    kind: ClassVar[str] = "removed"
 
-
-@dataclass(frozen=True)
-class Resolved(Action):
+class Resolved(Action, kind="resolved"):
     """The players have resolved the Battle Royale by hand, field by field."""
 
-    kind: ClassVar[str] = "resolved"
 
-
-@dataclass(frozen=True)
-class DeclareOut(Action):
+class DeclareOut(Action, kind="out"):
     """The player in ``seat`` has no figure left in the arena (rule 11)."""
 
-    kind: ClassVar[str] = "out"
     seat: int
 
 
-@dataclass(frozen=True)
-class DeclareWinner(Action):
+class DeclareWinner(Action, kind="winner"):
     """The players end the game (rule 12) and name the winner(s); several seats for a tie.
 
     ``seats`` is kept sorted without repeats, so ``DeclareWinner((2, 0)) == DeclareWinner((0, 2))``.
     """
 
-    kind: ClassVar[str] = "winner"
     seats: tuple[int, ...]
 
     def __post_init__(self) -> None:
@@ -545,8 +530,8 @@ class AssistState(DoomPhase):
     def snapshot(self) -> dict[str, Any]:
         """Everything that makes the state, as plain JSON-able data."""
         return {
+            **super().snapshot(),
             "mode": "assist",
-            "phase": self.phase,
             "turn": self.turn,
             "active": self.active,
             "start_player": self.start_player,
@@ -560,8 +545,6 @@ class AssistState(DoomPhase):
             "card_extra": self.card_extra,
             "exploded_field": self.exploded_field,
             "collapsed_fields": list(self.collapsed_fields),
-            "winners": list(self.winners),
-            "end_reason": self.end_reason,
         }
 
 

@@ -816,7 +816,7 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
     def snapshot(self) -> dict[str, Any]:
         """Everything that makes the state, as plain JSON-able data."""
         return {
-            "phase": self.phase,
+            **super().snapshot(),
             "turn": self.turn,
             "active": self.active,
             "start_player": self.start_player,
@@ -856,8 +856,6 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
             "br_cell": self.br_cell,
             "br_queue": [[s, list(a), o] for s, a, o in self.br_queue],
             "corrections_return": self.corrections_return,
-            "winners": list(self.winners),
-            "end_reason": self.end_reason,
         }
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import MISSING, dataclass, fields
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar, dataclass_transform
 
 A = TypeVar("A", bound="Action")
 Convert = Callable[[type[Any], str, Any], Any]
@@ -22,17 +22,35 @@ class ActionFormatError(ValueError):
     """Text or data that is not an action; the message says the expected form."""
 
 
+@dataclass_transform(frozen_default=True)
 @dataclass(frozen=True)
 class Action:
-    """Base class. ``kind`` names the action in notation and in logs.
+    """Base class. An action is a frozen dataclass, so it can be compared, hashed, listed
+    by ``legal_actions()`` and written to a log; a subclass is one without a decorator::
 
-    ``is_chance``: an outcome of a chance node (a die face, a card drawn);
-    ``is_correction``: what really happened on the table that the rules cannot know.
+        class Step(Action, kind="step"):  # one field in a direction
+            direction: str
+
+    ``kind`` names the action in notation and in logs; ``chance=True`` marks an outcome of
+    a chance node (a die face, a card drawn), ``correction=True`` what really happened on
+    the table that the rules cannot know.
     """
 
     kind: ClassVar[str] = ""
     is_chance: ClassVar[bool] = False
     is_correction: ClassVar[bool] = False
+
+    def __init_subclass__(
+        cls, kind: str = "", chance: bool = False, correction: bool = False, **kwargs: Any
+    ) -> None:
+        super().__init_subclass__(**kwargs)
+        if kind:
+            cls.kind = kind
+        if chance:
+            cls.is_chance = True
+        if correction:
+            cls.is_correction = True
+        dataclass(frozen=True)(cls)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"kind": self.kind}

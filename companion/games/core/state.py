@@ -130,8 +130,9 @@ class GameState(Handlers):
         raise NotImplementedError
 
     def snapshot(self) -> dict[str, Any]:
-        """Everything that makes the state, as plain JSON-able data."""
-        raise NotImplementedError
+        """Everything that makes the state, as plain JSON-able data: the engine adds its
+        own parts to these (``{**super().snapshot(), ...}``)."""
+        return {"phase": self.phase, "winners": list(self.winners), "end_reason": self.end_reason}
 
     def _why(self, action: Action) -> tuple[str, str] | None:
         """Why a well-formed action of the right sort is not legal now, if the engine knows

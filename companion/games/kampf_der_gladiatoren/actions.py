@@ -20,37 +20,29 @@ There are no correction actions: the companion tracks every piece.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
-from companion.games.core import actions as base
+from companion.games.core import actions as core
 from companion.games.core.actions import ActionFormatError
 from companion.games.kampf_der_gladiatoren.rules import KINDS
 
 
-@dataclass(frozen=True)
-class Action(base.Action):
+class Action(core.Action):
     """Base class. ``kind`` names the action in notation and in logs."""
 
 
 # --- chance ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class DrawAnimal(Action):
+class DrawAnimal(Action, kind="draw", chance=True):
     """The next animal from the face-down stack (a uniform draw from those left)."""
 
-    kind: ClassVar[str] = "draw"
-    is_chance: ClassVar[bool] = True
     animal: str
 
 
-@dataclass(frozen=True)
-class Roll(Action):
+class Roll(Action, kind="roll", chance=True):
     """A roll of the star dice: how many show a double star, a single star, a blank."""
 
-    kind: ClassVar[str] = "roll"
-    is_chance: ClassVar[bool] = True
     doubles: int
     singles: int
     blanks: int
@@ -63,40 +55,32 @@ class Roll(Action):
 # --- entry and animals -------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class PlaceCarrier(Action):
+class PlaceCarrier(Action, kind="carrier"):
     """Entry: set a new carrier on a free field with one gladiator of this kind."""
 
-    kind: ClassVar[str] = "carrier"
     field: str
     gladiator: str
 
 
-@dataclass(frozen=True)
-class AddGladiator(Action):
+class AddGladiator(Action, kind="add"):
     """Entry: add one gladiator to the own carrier on ``field`` (fewer than 4 on it)."""
 
-    kind: ClassVar[str] = "add"
     field: str
     gladiator: str
 
 
-@dataclass(frozen=True)
-class PlaceAnimal(Action):
+class PlaceAnimal(Action, kind="place"):
     """Set the animal just drawn face up on a free field."""
 
-    kind: ClassVar[str] = "place"
     field: str
 
 
 # --- the turn ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Challenge(Action):
+class Challenge(Action, kind="challenge"):
     """The team on ``team`` moves to ``to`` (``to == team``: stays) and challenges ``target``."""
 
-    kind: ClassVar[str] = "challenge"
     team: str
     to: str
     target: str
@@ -111,11 +95,9 @@ class Challenge(Action):
         return f"challenge {start} {self.target}"
 
 
-@dataclass(frozen=True)
-class UseAnimal(Action):
+class UseAnimal(Action, kind="animal"):
     """A player without gladiators: ``animal`` goes to / stays on ``to`` and challenges."""
 
-    kind: ClassVar[str] = "animal"
     animal: str
     to: str
     target: str
@@ -124,33 +106,23 @@ class UseAnimal(Action):
 # --- combat ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Net(Action):
+class Net(Action, kind="net"):
     """A net neutralises one active opponent gladiator of this kind for the combat."""
 
-    kind: ClassVar[str] = "net"
     gladiator: str
 
 
-@dataclass(frozen=True)
-class Reroll(Action):
+class Reroll(Action, kind="reroll"):
     """Roll all dice again; the second result must be kept."""
 
-    kind: ClassVar[str] = "reroll"
 
-
-@dataclass(frozen=True)
-class Keep(Action):
+class Keep(Action, kind="keep"):
     """Keep the roll (do not use the trident reroll)."""
 
-    kind: ClassVar[str] = "keep"
 
-
-@dataclass(frozen=True)
-class GiveUp(Action):
+class GiveUp(Action, kind="give"):
     """Give up one gladiator of this kind; ``inactive``: one neutralised by a net."""
 
-    kind: ClassVar[str] = "give"
     gladiator: str
     inactive: bool = False
 
@@ -159,7 +131,7 @@ class GiveUp(Action):
         return f"give {self.gladiator}" + (" inactive" if self.inactive else "")
 
 
-ACTION_TYPES: dict[str, type[Action]] = base.action_types(
+ACTION_TYPES: dict[str, type[Action]] = core.action_types(
     [
         DrawAnimal,
         Roll,
@@ -209,15 +181,7 @@ def _convert(cls: type[Action], name: str, raw: Any) -> Any:
             raise ActionFormatError(f"{kind}: animal must be an animal id like lion, got {raw!r}")
         return raw.lower()
     if name in ("doubles", "singles", "blanks"):
-        if isinstance(raw, bool):
-            raise ActionFormatError(f"{kind}: {name} must be a whole number, got {raw!r}")
-        try:
-            value = int(raw)
-        except (TypeError, ValueError):
-            raise ActionFormatError(f"{kind}: {name} must be a whole number, got {raw!r}") from None
-        if value < 0:
-            raise ActionFormatError(f"{kind}: {name} must be 0 or more, got {value}")
-        return value
+        return core.whole_number(kind, name, raw, minimum=0)
     if name == "inactive":
         if isinstance(raw, bool):
             return raw
@@ -242,7 +206,7 @@ def _parse_special(cls: type[Action], args: list[str]) -> Action | None:
     return None
 
 
-CODEC = base.ActionCodec(
+CODEC = core.ActionCodec(
     ACTION_TYPES,
     _convert,
     "a Kampf der Gladiatoren",

@@ -1088,7 +1088,7 @@ class GladiatorenState(GladiatorenReasons, GameState):
     def snapshot(self) -> dict[str, Any]:
         """Everything that makes the state, as plain JSON-able data."""
         return {
-            "phase": self.phase,
+            **super().snapshot(),
             "turn": self.turn,
             "active": self.active,
             "entry_seat": self.entry_seat,
@@ -1108,8 +1108,6 @@ class GladiatorenState(GladiatorenReasons, GameState):
             "drawn": self.drawn,
             "combat": None if self.combat is None else self.combat.to_dict(),
             "survivors": list(self.survivors),
-            "winners": list(self.winners),
-            "end_reason": self.end_reason,
             "history": len(self.history),
         }
 

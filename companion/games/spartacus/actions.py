@@ -23,10 +23,10 @@ An action is a frozen dataclass: it can be compared, hashed, listed by
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from dataclasses import fields
+from typing import Any
 
-from companion.games.core import actions as base
+from companion.games.core import actions as core
 from companion.games.core.actions import ActionFormatError, one_of, text, whole_number
 from companion.games.spartacus.combat import ATTR_ALIASES, faces_text, parse_faces
 from companion.games.spartacus.hexmap import DIRECTIONS
@@ -35,8 +35,7 @@ SIDES = ("I", "II")
 BET_KINDS = ("winner-I", "winner-II", "injury", "decapitation")
 
 
-@dataclass(frozen=True)
-class Action(base.Action):
+class Action(core.Action):
     """Base class. ``kind`` names the action in notation and in logs."""
 
     def _show_field(self, name: str, value: Any) -> str | None:
@@ -62,44 +61,32 @@ def _show(name: str, value: Any) -> str:
 # --- chance outcomes ---------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class DiceRoll(Action):
+class DiceRoll(Action, kind="roll", chance=True):
     """Dice of one roll, high to low. ``who``: a side (I, II) or a house; ``purpose``:
     initiative, attack, defence, reroll, heal, guard, rolloff, tiebreak."""
 
-    kind: ClassVar[str] = "roll"
-    is_chance: ClassVar[bool] = True
     who: str
     purpose: str
     faces: tuple[int, ...]
 
 
-@dataclass(frozen=True)
-class DrawCard(Action):
+class DrawCard(Action, kind="draw", chance=True):
     """A card drawn: ``deck`` is intrigue, market, gladiator or slave (the starters)."""
 
-    kind: ClassVar[str] = "draw"
-    is_chance: ClassVar[bool] = True
     who: str
     deck: str
     card: str
 
 
-@dataclass(frozen=True)
-class StartHost(Action):
+class StartHost(Action, kind="host", chance=True):
     """Setup: the house that won the opening roll holds the host marker."""
 
-    kind: ClassVar[str] = "host"
-    is_chance: ClassVar[bool] = True
     house: str
 
 
-@dataclass(frozen=True)
-class Peek(Action):
+class Peek(Action, kind="peek", chance=True):
     """``who`` looks at a random hand card of ``target``: this one."""
 
-    kind: ClassVar[str] = "peek"
-    is_chance: ClassVar[bool] = True
     who: str
     target: str
     card: str
@@ -108,68 +95,49 @@ class Peek(Action):
 # --- fight choices -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class UseNet(Action):
-    kind: ClassVar[str] = "net"
+class UseNet(Action, kind="net"):
     side: str
     use: bool
 
 
-@dataclass(frozen=True)
-class ChooseFirst(Action):
+class ChooseFirst(Action, kind="first"):
     """The initiative winner names the fighter who acts first this combat round."""
 
-    kind: ClassVar[str] = "first"
     side: str
 
 
-@dataclass(frozen=True)
-class Step(Action):
+class Step(Action, kind="step"):
     """Move the acting fighter one hex: E, W, NE, NW, SE, SW."""
 
-    kind: ClassVar[str] = "step"
     direction: str
 
 
-@dataclass(frozen=True)
-class Attack(Action):
-    kind: ClassVar[str] = "attack"
+class Attack(Action, kind="attack"):
+    """Attack the opponent with the attack dice."""
 
 
-@dataclass(frozen=True)
-class QuickAttack(Action):
+class QuickAttack(Action, kind="quick-attack"):
     """Attack with the speed dice instead of the attack dice (quick-attack equipment)."""
 
-    kind: ClassVar[str] = "quick-attack"
 
-
-@dataclass(frozen=True)
-class EndTurn(Action):
+class EndTurn(Action, kind="end"):
     """The acting fighter is done (moving and attacking are both optional)."""
 
-    kind: ClassVar[str] = "end"
 
-
-@dataclass(frozen=True)
-class Reroll(Action):
+class Reroll(Action, kind="reroll"):
     """Reroll one die showing ``face`` (reroll equipment)."""
 
-    kind: ClassVar[str] = "reroll"
     side: str
     face: int
 
 
-@dataclass(frozen=True)
-class KeepRoll(Action):
-    kind: ClassVar[str] = "keep"
+class KeepRoll(Action, kind="keep"):
     side: str
 
 
-@dataclass(frozen=True)
-class Wound(Action):
+class Wound(Action, kind="wound"):
     """Remove one die of ``attr`` (attack, defence, speed) from a wounded fighter."""
 
-    kind: ClassVar[str] = "wound"
     side: str
     attr: str
 
@@ -177,217 +145,159 @@ class Wound(Action):
 # --- round choices -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class PayUpkeep(Action):
-    kind: ClassVar[str] = "pay"
+class PayUpkeep(Action, kind="pay"):
+    """Upkeep: pay the gold the ready gladiators cost beyond what the slaves earn."""
 
 
-@dataclass(frozen=True)
-class Release(Action):
+class Release(Action, kind="release"):
     """Upkeep: set a gladiator free instead of paying its gold."""
 
-    kind: ClassVar[str] = "release"
     card: str
 
 
-@dataclass(frozen=True)
-class SellCard(Action):
+class SellCard(Action, kind="sell"):
     """Intrigue: sell an intrigue card from the hand to the bank for its gold value."""
 
-    kind: ClassVar[str] = "sell"
     card: str
 
 
-@dataclass(frozen=True)
-class PlayScheme(Action):
-    kind: ClassVar[str] = "scheme"
+class PlayScheme(Action, kind="scheme"):
     card: str
     target: str
     supporters: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class Thwart(Action):
+class Thwart(Action, kind="thwart"):
     """Play a reaction that thwarts the scheme on the table."""
 
-    kind: ClassVar[str] = "thwart"
     card: str
 
 
-@dataclass(frozen=True)
-class UseGuard(Action):
+class UseGuard(Action, kind="guard"):
     """The scheme's target discards a guard (from ``hand`` or ``table``) and rolls: 4-6 thwarts."""
 
-    kind: ClassVar[str] = "guard"
     card: str
     source: str
 
 
-@dataclass(frozen=True)
-class Pass(Action):
+class Pass(Action, kind="pass"):
     """Let the scheme (or another window) pass."""
 
-    kind: ClassVar[str] = "pass"
 
-
-@dataclass(frozen=True)
-class DiscardCard(Action):
+class DiscardCard(Action, kind="discard"):
     """The target of a discard effect gives up one of its ready cards."""
 
-    kind: ClassVar[str] = "discard"
     card: str
 
 
-@dataclass(frozen=True)
-class PostGuard(Action):
+class PostGuard(Action, kind="post-guard"):
     """Lay a guard from the hand onto the table (it becomes property)."""
 
-    kind: ClassVar[str] = "post-guard"
     card: str
 
 
-@dataclass(frozen=True)
-class ExhaustCard(Action):
+class ExhaustCard(Action, kind="exhaust"):
     """Use a ready slave's or gladiator's intrigue ability (exhausting it)."""
 
-    kind: ClassVar[str] = "exhaust"
     card: str
     target: str
 
 
-@dataclass(frozen=True)
-class React(Action):
+class React(Action, kind="react"):
     """Play a reaction with an effect (not a thwart) on ``target``."""
 
-    kind: ClassVar[str] = "react"
     card: str
     target: str
 
 
-@dataclass(frozen=True)
-class Done(Action):
+class Done(Action, kind="done"):
     """End this house's intrigue turn, open-market turn, or betting."""
 
-    kind: ClassVar[str] = "done"
 
-
-@dataclass(frozen=True)
-class Trade(Action):
+class Trade(Action, kind="trade"):
     """Open market: ``card`` goes from ``seller`` to ``buyer``, ``gold`` the other way."""
 
-    kind: ClassVar[str] = "trade"
     seller: str
     buyer: str
     card: str
     gold: int
 
 
-@dataclass(frozen=True)
-class SellToBank(Action):
-    kind: ClassVar[str] = "sell-bank"
+class SellToBank(Action, kind="sell-bank"):
     card: str
 
 
-@dataclass(frozen=True)
-class Bid(Action):
+class Bid(Action, kind="bid"):
     """A secret bid (entered hidden, revealed when every bidder has bid)."""
 
-    kind: ClassVar[str] = "bid"
     amount: int
 
 
-@dataclass(frozen=True)
-class Invite(Action):
-    kind: ClassVar[str] = "invite"
+class Invite(Action, kind="invite"):
     house: str
 
 
-@dataclass(frozen=True)
-class Accept(Action):
+class Accept(Action, kind="accept"):
     """Accept an invitation (or enter a tournament) with a fighter and its equipment."""
 
-    kind: ClassVar[str] = "accept"
     fighter: str
     equipment: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class Decline(Action):
-    kind: ClassVar[str] = "decline"
+class Decline(Action, kind="decline"):
+    """Decline the invitation to the games (it costs influence)."""
 
 
-@dataclass(frozen=True)
-class Bet(Action):
-    kind: ClassVar[str] = "bet"
+class Bet(Action, kind="bet"):
     bet: str
     amount: int
 
 
-@dataclass(frozen=True)
-class Thumbs(Action):
-    kind: ClassVar[str] = "thumbs"
+class Thumbs(Action, kind="thumbs"):
     up: bool
 
 
 # --- corrections -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class AdjustGold(Action):
+class AdjustGold(Action, kind="gold", correction=True):
     """A house's gold changed on the table (a card applied by hand): to or from the bank."""
 
-    kind: ClassVar[str] = "gold"
-    is_correction: ClassVar[bool] = True
     house: str
     delta: int
 
 
-@dataclass(frozen=True)
-class GiveGold(Action):
+class GiveGold(Action, kind="give", correction=True):
     """Gold changed hands between two houses (allowed at any time)."""
 
-    kind: ClassVar[str] = "give"
-    is_correction: ClassVar[bool] = True
     giver: str
     receiver: str
     amount: int
 
 
-@dataclass(frozen=True)
-class AdjustInfluence(Action):
-    kind: ClassVar[str] = "influence"
-    is_correction: ClassVar[bool] = True
+class AdjustInfluence(Action, kind="influence", correction=True):
     house: str
     delta: int
 
 
-@dataclass(frozen=True)
-class LoseCard(Action):
+class LoseCard(Action, kind="lose-card", correction=True):
     """A house's property card left the game by a card effect applied by hand."""
 
-    kind: ClassVar[str] = "lose-card"
-    is_correction: ClassVar[bool] = True
     house: str
     card: str
 
 
-@dataclass(frozen=True)
-class ExhaustProperty(Action):
-    kind: ClassVar[str] = "exhaust-card"
-    is_correction: ClassVar[bool] = True
+class ExhaustProperty(Action, kind="exhaust-card", correction=True):
     house: str
     card: str
 
 
-@dataclass(frozen=True)
-class ReadyProperty(Action):
-    kind: ClassVar[str] = "ready-card"
-    is_correction: ClassVar[bool] = True
+class ReadyProperty(Action, kind="ready-card", correction=True):
     house: str
     card: str
 
 
-ACTION_TYPES: dict[str, type[Action]] = base.action_types(
+ACTION_TYPES: dict[str, type[Action]] = core.action_types(
     [
         DiceRoll,
         DrawCard,
@@ -504,13 +414,13 @@ def _parse_list(cls: type[Action], values: list[str]) -> Action | None:
         return None
     fixed = names[:-1]
     if len(values) < len(fixed):
-        raise ActionFormatError(f"{cls.kind} takes {base.usage(cls)}")
+        raise ActionFormatError(f"{cls.kind} takes {core.usage(cls)}")
     args = {n: _convert(cls, n, w) for n, w in zip(fixed, values, strict=False)}
     args[names[-1]] = _convert(cls, names[-1], values[len(fixed) :])
     return cls(**args)
 
 
-CODEC = base.ActionCodec(
+CODEC = core.ActionCodec(
     ACTION_TYPES, _convert, "a Spartacus", "'attack' or 'step NE'", special=_parse_list
 )
 action_from_dict = CODEC.from_dict

@@ -1676,7 +1676,7 @@ class SpartacusState(SpartacusReasons, GameState):
     def snapshot(self) -> dict[str, Any]:
         """Everything that makes the state, as plain JSON-able data."""
         return {
-            "phase": self.phase,
+            **super().snapshot(),
             "round": self.round,
             "host": self.host,
             "active": self.active,
@@ -1727,8 +1727,6 @@ class SpartacusState(SpartacusReasons, GameState):
             "fight_context": self.fight_context,
             "fight": None if self.fight is None else self.fight.snapshot(),
             "tournament": None if self.tournament is None else plain(self.tournament),
-            "winners": list(self.winners),
-            "end_reason": self.end_reason,
         }
 
 
