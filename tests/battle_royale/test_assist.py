@@ -416,12 +416,12 @@ def test_declared_out_players_are_skipped():
     assert err.rule == "rule 11 (players out)" and "already out" in err.reason
 
 
-def test_active_player_out_finishes_the_turn_ruling_11a():
+def test_active_player_declared_out_in_movement_is_out_at_once_ruling_11a():
+    """ "bist du aus dem Spiel ausgeschieden": no Doom phase for purple; grey moves next."""
     s = game(4)
-    do(s, "out 0")
-    assert s.phase == "movement" and s.active == 0
-    do(s, "continue", "roll battle_royale", "resolved")
-    assert s.active == 1
+    events = s.apply(DeclareOut(0))
+    assert kinds(events) == ["player_out", "turn_cut_short", "turn_started"]
+    assert s.phase == "movement" and s.active == 1
     do(
         s,
         "continue",
@@ -435,6 +435,20 @@ def test_active_player_out_finishes_the_turn_ruling_11a():
         "resolved",
     )
     assert s.active == 1  # seat 0 is skipped
+
+
+def test_active_player_out_in_a_battle_royale_finishes_it_then_the_turn_ends_ruling_11a():
+    """The card's extra Battle Royale takes purple's last figure: the players finish resolving
+    it by hand, then the turn ends without the Doom roll."""
+    s = game(4)
+    do(s, "card-extra battle_royale", "out 0")
+    assert s.phase == "battle_royale" and s.active == 0
+    events = s.apply(Resolved())
+    assert "doom_rolled" not in kinds(events) and kinds(events)[-2:] == [
+        "turn_cut_short",
+        "turn_started",
+    ]
+    assert s.active == 1 and s.phase == "movement"
 
 
 def test_last_player_left_wins():

@@ -76,6 +76,21 @@ def play(
         yield state, action
 
 
+# The phases of a turn that only a player still in reaches (ruling 11a).
+TURN_PHASES = {
+    "turn_start",
+    "move",
+    "figure",
+    "draw_card",
+    "after_move",
+    "doom_roll",
+    "reroll_choice",
+    "choose",
+    "move_eliminator",
+    "extra_roll",
+}
+
+
 def initial_neutral(config: BattleRoyaleConfig) -> int:
     """Two players: 2 neutral figures on the centre and on each of its 8 neighbours."""
     if config.neutral_colour is None:
@@ -118,6 +133,8 @@ def check_invariants(state: BattleRoyaleState, neutral_total: int, check_capacit
         assert state.legal_actions() == []
         assert state.winners and state.end_reason
         return
+    if state.phase in TURN_PHASES:  # ruling 11a: a player out never moves, draws or rolls
+        assert not state.out[state.active], f"{state.colours[state.active]} is out"
     legal = state.legal_actions()
     assert legal, f"no legal action in phase {state.phase}"
     assert len(set(legal)) == len(legal), "legal_actions lists an action twice"

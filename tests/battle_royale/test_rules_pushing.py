@@ -57,10 +57,21 @@ def test_pushed_off_the_arena_becomes_a_prisoner(state):
     assert events[-1].data["fate"] == "prisoner" and events[-1].data["to"] is None
 
 
-def test_own_figure_pushed_out_goes_to_the_box(state):
+def test_own_figure_pushed_out_becomes_the_pushers_prisoner_ruling_5a(state):
+    """ "Nimm diese Figur zu dir und lege sie als Gefangenen vor dich." has no exception for
+    one's own colour: an own figure pushed off the arena is a prisoner too, not boxed."""
     set_position(state, {"d2": "P1", "e2": "P3 G3", "c3": "R1 T1"})
-    play(state, "play 2x2", "figure d2 purple", "step E", "stop", "push purple")
-    assert state.box[0] == 1 and state.prisoner_total(0) == 0
+    events = play(state, "play 2x2", "figure d2 purple", "step E", "stop", "push purple")
+    assert state.prisoners[0][0] == 1 and state.prisoner_total(0) == 1
+    assert state.box[0] == 0 and state.arena_total[0] == 3
+    assert events[-1].data == {"colour": "purple", "from": "e2", "to": None, "fate": "prisoner"}
+
+
+def test_own_figure_pushed_into_a_hole_becomes_the_pushers_prisoner_ruling_5a(state):
+    set_position(state, {"a3": "P1", "a2": "P3 G3", "c3": "R1 T1"})  # a1 is a hole
+    events = play(state, "play 2x2", "figure a3 purple", "step N", "stop", "push purple")
+    assert "into the hole at a1 (prisoner)" in events[-1].text
+    assert state.prisoners[0][0] == 1 and state.box[0] == 0
 
 
 def test_pushed_into_a_hole_leaves_the_game(state):

@@ -399,6 +399,10 @@ class AssistState(DoomPhase):
                 left,
                 f"every other player is out: only {self.colours[left[0]]} is left in the arena",
             )
+        elif a.seat == self.active and self.phase == "movement":
+            # ruling 11a: out at once; a Battle Royale or a clear-up under way is finished
+            # by hand first (resolved, removed), then the turn ends (see _doom_done)
+            self._cut_turn_short()
 
     def _do_DeclareWinner(self, a: DeclareWinner) -> None:
         if self.phase == "declare_winner":

@@ -91,6 +91,16 @@ class DoomPhase(GameState):
     def _start_turn(self, seat: int) -> None:
         raise NotImplementedError
 
+    def _cut_turn_short(self) -> None:
+        """Ruling 11a: the active player lost the last figure in their own turn and is out
+        at once; what was under way is resolved, the rest of the turn is skipped."""
+        self._emit(
+            "turn_cut_short",
+            f"{self.colours[self.active]} is out: the rest of the turn is skipped",
+            seat=self.active,
+        )
+        self._end_turn()
+
     def _end_turn(self) -> None:
         """The next player clockwise who is still in begins a turn."""
         for i in range(1, self.players + 1):
@@ -179,8 +189,10 @@ class DoomPhase(GameState):
 
     def _doom_done(self) -> None:
         """A Doom action is over: the roll after a card's extra action, two players' extra
-        roll, or the next turn."""
-        if self.doom_stage == "extra":
+        roll, or the next turn (at once if the active player is out: ruling 11a)."""
+        if self.out[self.active]:
+            self._cut_turn_short()
+        elif self.doom_stage == "extra":
             self.doom_stage = "roll"
             self.phase = "doom_roll"
         elif self.doom_stage == "roll" and self.players == 2:

@@ -30,6 +30,7 @@ EVENT_KINDS = (
     "ability_picked",
     "correction",
     "player_out",
+    "turn_cut_short",  # ruling 11a: the active player is out, the rest of the turn is skipped
     "game_over",
 )
 

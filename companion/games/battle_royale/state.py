@@ -456,21 +456,17 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         to = step(cell, direction)
         colour = self.colours[k]
         if to is None or not self.present[to]:
+            # rule 5 (ruling 5a): whatever its colour, it is the pusher's prisoner
             self.arena_total[k] -= 1
-            if k == self.active:
-                self.box[k] += 1
-                fate = "box"
-            else:
-                self.prisoners[self.active][k] += 1
-                fate = "prisoner"
+            self.prisoners[self.active][k] += 1
             where = "off the arena" if to is None else f"into the hole at {field_name(to)}"
             self._emit(
                 "figure_pushed",
-                f"{colour} pushed from {field_name(cell)} {where} ({fate})",
+                f"{colour} pushed from {field_name(cell)} {where} (prisoner)",
                 colour=colour,
                 **{"from": field_name(cell)},
                 to=None,
-                fate=fate,
+                fate="prisoner",
             )
             return
         self.counts[to][k] += 1
@@ -492,7 +488,10 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         assert card is not None
         if self._check_end():  # a move can leave every figure on the centre
             return
-        if self.figures_moved >= card.figures:
+        if self.out[self.active]:  # ruling 11a: the mover's last figure is gone
+            self.discards[self.active][card.id] += 1
+            self._cut_turn_short()
+        elif self.figures_moved >= card.figures:
             self._end_movement()
         else:
             self.phase = "move"
@@ -768,6 +767,8 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         back, self.corrections_return = self.corrections_return, None
         if back == "doom":
             self._doom_done()
+        elif self.out[self.active]:  # ruling 11a: a special action cost the last figure
+            self._cut_turn_short()
         elif back == "after_move":
             self._begin_doom()
         else:
