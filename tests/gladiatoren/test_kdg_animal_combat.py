@@ -5,11 +5,13 @@ from __future__ import annotations
 import pytest
 from kdg_helpers import first, kinds, play, position_game, team
 
+from companion.games.kampf_der_gladiatoren import IllegalActionError
 from companion.games.kampf_der_gladiatoren.rules import KINDS
 
-# Red has net, 2 swords and a shield: the text's "Zweizackträger" cannot be in Red's team,
-# because the lion (1 trident) rerolls only with more tridents than Red (ruling 6c).
-RED = "R net sword sword shield"
+# The rulebook's Red: a net ("Seinen Netzwerfer darf er gegen ein Tier nicht einsetzen"),
+# 2 swords ("Er nimmt 3 Würfel") and a trident ("Er wählt den Zweizackträger"); the lion has
+# "einen Zweizack mehr als das Team": 2 tridents (ruling 6c).
+RED = "R net sword sword trident"
 
 
 def lion_game(red: str = RED, lion_stars: int = 0, players: int = 2):
@@ -51,12 +53,13 @@ def test_rulebook_example_red_challenges_the_lion(roll):
 
 
 def test_rulebook_example_the_same_with_another_roll():
-    """ "Das gleiche Beispiel mit einem anderen Würfelwurf"."""
+    """ "Das gleiche Beispiel mit einem anderen Würfelwurf", replayed as printed: Red (one
+    trident) cannot reroll, the lion (2 tridents, one more) can; Red gives up the trident."""
     state = lion_game()
     box = list(state.box)
     play(state, "challenge E F")
-    events = play(state, "roll 0 2 1")
-    assert first(events, "shields").data["cancelled"] == 1
+    events = play(state, "roll 0 2 1")  # no reroll for Red: 1 trident against the lion's 2
+    assert state.phase != "reroll" and first(events, "shields").data["cancelled"] == 1
     assert state.animal_stars[lion(state)] == 1  # 1 star: the lion fights back
     assert first(events, "strike").data == {"side": 1, "dice": 1}  # 1 sword, no base die
     events = play(state, "roll 0 0 1")  # a miss, but the lion has more tridents
@@ -65,12 +68,12 @@ def test_rulebook_example_the_same_with_another_roll():
     # the challenger's left neighbour
     assert state.current_player == 1
     play(state, "reroll")
-    events = play(state, "roll 1 0 0")  # a double star: Red's shield cannot stop it
+    events = play(state, "roll 1 0 0")  # a double star: "Rot verliert sofort einen"
     assert state.phase == "give_up" and state.current_player == 0
-    events = play(state, "give shield")
+    events = play(state, "give trident")  # "Er wählt den Zweizackträger"
     lost = first(events, "gladiator_lost")
     assert lost.data["to"] == "box" and lost.data["taker"] is None  # the lion takes nobody
-    assert [b - a for a, b in zip(box, state.box, strict=True)] == glad("shield")
+    assert [b - a for a, b in zip(box, state.box, strict=True)] == glad("trident")
     assert state.stables == [glad(), glad()]
     assert state.animal_stars[lion(state)] == 1  # the star stays on the lion's field
     assert "combat_ended" in kinds(events)
@@ -118,3 +121,65 @@ def test_an_animal_that_takes_the_last_gladiator_moves_into_the_field():
     assert first(events, "victor_moved").data == {"from": "F", "to": "E"}
     assert state.animal_field[lion(state)] == state.arena.index("E")
     assert [b - a for a, b in zip(box, state.box, strict=True)] == glad("sword")
+
+
+# --- ruling 6a: who acts for the animal ---------------------------------------------------
+
+
+def test_the_challenger_names_who_acts_for_the_animal_ruling_6a():
+    """ "der Spieler benennt einen Mitspieler, der für das Tier handelt": Red names Blue (seat
+    2), who then decides the lion's reroll; without a name the left neighbour acts."""
+    state = lion_game(players=3)
+    legal = {a.notation for a in state.legal_actions()}
+    assert {"challenge E F", "challenge E F for 2"} <= legal  # default and the other player
+    assert "challenge E F for 0" not in legal and "challenge E F for 1" not in legal
+    play(state, "challenge E F for 2", "roll 0 0 3", "roll 0 0 1")  # both miss
+    assert state.phase == "reroll" and state.current_player == 2 and state.combat.proxy == 2
+    named = lion_game(players=3)
+    play(named, "challenge E F", "roll 0 0 3", "roll 0 0 1")
+    assert named.current_player == 1 and named.combat.proxy == 1  # the left neighbour
+
+
+def test_naming_is_offered_only_when_the_animal_may_reroll_ruling_6a():
+    """The lion's one choice is the reroll: against 2 tridents it has none, so nobody is
+    named (the left neighbour stands in)."""
+    state = lion_game("R net sword trident trident", players=3)
+    assert [a.notation for a in state.legal_actions() if a.target == "F"] == ["challenge E F"]
+
+
+@pytest.mark.parametrize(
+    ("move", "words"),
+    [
+        ("challenge E F for 0", "names a fellow player"),
+        ("challenge E F for 7", "names a fellow player"),
+        ("challenge E F for 1", "the left neighbour) acts for the animal anyway"),
+    ],
+)
+def test_a_bad_name_is_refused_with_the_rule(move, words):
+    state = lion_game(players=3)
+    with pytest.raises(IllegalActionError) as info:
+        play(state, move)
+    assert info.value.rule == "rule 6 (animals)" and words in info.value.reason
+
+
+def test_naming_for_an_animal_that_cannot_reroll_is_refused():
+    state = lion_game("R net sword trident trident", players=3)
+    with pytest.raises(IllegalActionError, match="never rerolls"):
+        play(state, "challenge E F for 2")
+
+
+def test_a_name_survives_the_journal_and_a_default_challenge_keeps_its_old_form():
+    from companion.games.kampf_der_gladiatoren import action_from_dict, parse_action
+
+    named = parse_action("challenge E>H F for 2")
+    assert named.to_dict() == {
+        "kind": "challenge",
+        "team": "E",
+        "to": "H",
+        "target": "F",
+        "proxy": 2,
+    }
+    assert action_from_dict(named.to_dict()) == named
+    plain = parse_action("challenge E F")
+    assert plain.to_dict() == {"kind": "challenge", "team": "E", "to": "E", "target": "F"}
+    assert parse_action("animal lion E I for 1").proxy == 1

@@ -95,3 +95,12 @@ def test_a_team_that_defeats_a_played_animal_scores_it():
     assert first(events, "animal_defeated").data["to"] == 1
     assert state.stable_animals(1) == ["lion"]
     assert "victor_moved" in kinds(events)
+
+
+def test_a_player_with_an_animal_names_who_acts_for_the_animal_it_challenges_ruling_6a():
+    """The wolf (no trident) challenges the lion (2 tridents): Red names Blue (seat 2) to
+    act for the lion, so Blue decides its reroll."""
+    state = no_gladiators([{"animal": "wolf", "field": "E"}, {"animal": "lion", "field": "A"}])
+    assert "animal wolf E A for 2" in {a.notation for a in state.legal_actions()}
+    play(state, "animal wolf E A for 2", "roll 0 0 1", "roll 1 0 0")
+    assert state.phase == "reroll" and state.current_player == 2

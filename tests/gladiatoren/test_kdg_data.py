@@ -47,7 +47,8 @@ def test_twelve_animals_and_the_rulebooks_lion():
     data = default_data()
     assert len(data.animals) == 12
     lion = data.animal("lion")
-    assert (lion.hits, lion.swords, lion.shields, lion.tridents, lion.spears) == (2, 1, 1, 1, 0)
+    # 2 tridents: "einen Zweizack mehr als das Team" of Red, who holds a trident (issue 15)
+    assert (lion.hits, lion.swords, lion.shields, lion.tridents, lion.spears) == (2, 1, 1, 2, 0)
     assert "rulebook" in lion.source
     for animal in data.animals:
         assert animal.source.startswith("default") or animal.id == "lion"

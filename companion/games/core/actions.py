@@ -33,7 +33,9 @@ class Action:
 
     ``kind`` names the action in notation and in logs; ``chance=True`` marks an outcome of
     a chance node (a die face, a card drawn), ``correction=True`` what really happened on
-    the table that the rules cannot know.
+    the table that the rules cannot know. A field that defaults to ``None`` is optional: it
+    is left out of the dict form while it is ``None``, so adding one keeps old journals
+    readable and their records unchanged.
     """
 
     kind: ClassVar[str] = ""
@@ -56,6 +58,8 @@ class Action:
         data: dict[str, Any] = {"kind": self.kind}
         for f in fields(self):
             value = getattr(self, f.name)
+            if value is None and f.default is None:
+                continue
             data[f.name] = list(value) if isinstance(value, tuple) else value
         return data
 

@@ -79,11 +79,16 @@ class PlaceAnimal(Action, kind="place"):
 
 
 class Challenge(Action, kind="challenge"):
-    """The team on ``team`` moves to ``to`` (``to == team``: stays) and challenges ``target``."""
+    """The team on ``team`` moves to ``to`` (``to == team``: stays) and challenges ``target``.
+
+    ``proxy``: the seat the challenger names to act for a challenged animal ("der Spieler
+    benennt einen Mitspieler, der für das Tier handelt"); ``None``: the left neighbour.
+    """
 
     team: str
     to: str
     target: str
+    proxy: int | None = None
 
     @property
     def moves(self) -> bool:
@@ -92,15 +97,25 @@ class Challenge(Action, kind="challenge"):
     @property
     def notation(self) -> str:
         start = f"{self.team}>{self.to}" if self.moves else self.team
-        return f"challenge {start} {self.target}"
+        return f"challenge {start} {self.target}{_for(self.proxy)}"
 
 
 class UseAnimal(Action, kind="animal"):
-    """A player without gladiators: ``animal`` goes to / stays on ``to`` and challenges."""
+    """A player without gladiators: ``animal`` goes to / stays on ``to`` and challenges;
+    ``proxy`` as for :class:`Challenge` (when the target is an animal)."""
 
     animal: str
     to: str
     target: str
+    proxy: int | None = None
+
+    @property
+    def notation(self) -> str:
+        return f"animal {self.animal} {self.to} {self.target}{_for(self.proxy)}"
+
+
+def _for(proxy: int | None) -> str:
+    return "" if proxy is None else f" for {proxy}"
 
 
 # --- combat ------------------------------------------------------------------------------
@@ -148,14 +163,15 @@ ACTION_TYPES: dict[str, type[Action]] = core.action_types(
 )
 
 _FIELD_NAMES = {"field", "team", "to", "target"}
+_ANIMAL_FIELDS = ("animal", "to", "target")
 _USAGE = {
     "draw": "draw <animal>",
     "roll": "roll <doubles> <singles> <blanks>",
     "carrier": "carrier <field> <kind>",
     "add": "add <field> <kind>",
     "place": "place <field>",
-    "challenge": "challenge <team field>[><move to field>] <target field>",
-    "animal": "animal <animal> <field> <target field>",
+    "challenge": "challenge <team field>[><move to field>] <target field> [for <seat>]",
+    "animal": "animal <animal> <field> <target field> [for <seat>]",
     "net": "net <kind>",
     "reroll": "reroll",
     "keep": "keep",
@@ -180,7 +196,7 @@ def _convert(cls: type[Action], name: str, raw: Any) -> Any:
         if not isinstance(raw, str) or not raw:
             raise ActionFormatError(f"{kind}: animal must be an animal id like lion, got {raw!r}")
         return raw.lower()
-    if name in ("doubles", "singles", "blanks"):
+    if name in ("doubles", "singles", "blanks", "proxy"):
         return core.whole_number(kind, name, raw, minimum=0)
     if name == "inactive":
         if isinstance(raw, bool):
@@ -189,16 +205,31 @@ def _convert(cls: type[Action], name: str, raw: Any) -> Any:
     raise AssertionError(name)  # pragma: no cover
 
 
+def _proxy(cls: type[Action], args: list[str], values: int) -> int | None:
+    """``values`` words, then maybe ``for <seat>`` (who acts for a challenged animal)."""
+    if len(args) == values:
+        return None
+    if len(args) == values + 2 and args[values].lower() == "for":
+        return _convert(cls, "proxy", args[values + 1])
+    raise ActionFormatError(f"{cls.kind} takes {values} values: {_USAGE[cls.kind]}")
+
+
 def _parse_special(cls: type[Action], args: list[str]) -> Action | None:
     if cls is Challenge:
-        if len(args) != 2:
-            raise ActionFormatError(f"challenge takes 2 values: {_USAGE['challenge']}")
+        proxy = _proxy(cls, args, 2)
         team, _, to = args[0].partition(">")
         return Challenge(
             _convert(cls, "team", team),
             _convert(cls, "to", to or team),
             _convert(cls, "target", args[1]),
+            proxy,
         )
+    if cls is UseAnimal:
+        proxy = _proxy(cls, args, 3)
+        animal, to, target = (
+            _convert(cls, n, w) for n, w in zip(_ANIMAL_FIELDS, args[:3], strict=True)
+        )
+        return UseAnimal(animal, to, target, proxy)
     if cls is GiveUp:
         if len(args) not in (1, 2) or (len(args) == 2 and args[1].lower() != "inactive"):
             raise ActionFormatError(f"give takes a kind and maybe 'inactive': {_USAGE['give']}")

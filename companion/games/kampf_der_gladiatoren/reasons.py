@@ -9,6 +9,7 @@ attributes); the shared checks come first (:meth:`GameState.why_illegal
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from companion.games.kampf_der_gladiatoren import actions as A
@@ -69,6 +70,13 @@ class GladiatorenReasons:
                 f"there is no animal {animal!r}; the animals are {', '.join(self.animal_ids)}"
             )
         phase = self.phase
+        if (
+            isinstance(action, A.Challenge | A.UseAnimal)
+            and action.proxy is not None
+            and phase == "turn"
+            and self.is_legal(replace(action, proxy=None))
+        ):
+            return "rule 6 (animals)", self._why_proxy(action)
         if isinstance(action, A.Reroll | A.Keep) and phase != "reroll":
             return "rule 5 (tridents)", (
                 "reroll or keep is decided right after a roll, by a side "
@@ -134,6 +142,30 @@ class GladiatorenReasons:
             if team.size >= TEAM_SIZE:
                 return f"the carrier on {a.field} is full ({TEAM_SIZE} gladiators)"
         return None
+
+    def _why_proxy(self, a: A.Challenge | A.UseAnimal) -> str:
+        """Ruling 6a: a challenge that would be legal without naming who acts for the animal."""
+        seat, players = self.active, len(self.colours)
+        neighbour = self.left_neighbour(seat)
+        target = self.field_index(a.target)
+        assert target is not None and a.proxy is not None
+        animal = self.animal_at(target)
+        if animal is None:
+            return f"{a.target} holds a team, not an animal: nobody acts for it"
+        if a.proxy == seat or not 0 <= a.proxy < players:
+            return (
+                f"the challenger names a fellow player (a seat 0..{players - 1} other than "
+                f"{seat}) to act for the {self.animal_ids[animal]}"
+            )
+        if a.proxy == neighbour:
+            return (
+                f"{self.colours[neighbour]} (seat {neighbour}, the left neighbour) acts for the "
+                f"animal anyway: leave 'for {neighbour}' out"
+            )
+        return (
+            f"the {self.animal_ids[animal]} has no more tridents than its challenger, so it "
+            "never rerolls, its one choice: leave 'for' out"
+        )
 
     def _why_place(self, a: A.Action) -> str | None:
         if isinstance(a, A.PlaceAnimal):

@@ -75,7 +75,8 @@ class Combat:
 
     ``pieces[i]``: ``("team", team id)`` or ``("animal", animal index)``;
     ``controllers[i]``: the seat playing an animal (a player without gladiators) or None;
-    ``proxy``: the seat acting for an unowned animal (the challenger's left neighbour).
+    ``proxy``: the seat acting for an unowned animal, named by the challenger (default: the
+    challenger's left neighbour, ruling 6a).
     """
 
     __slots__ = (
@@ -411,41 +412,51 @@ class GladiatorenState(GladiatorenReasons, GameState):
         own = self.teams_of(seat)
         if own:
             for team in own:
-                here = team.field
-                acts.extend(
-                    A.Challenge(ids[here], ids[here], ids[t]) for t in self.team_targets(here, seat)
-                )
-                if self.may_move(team):
-                    for dest in self.reachable(here):
+                here, tridents = team.field, team.active[TRIDENT]
+                for dest in [here, *(self.reachable(here) if self.may_move(team) else ())]:
+                    for t in self.team_targets(dest, seat):
                         acts.extend(
-                            A.Challenge(ids[here], ids[dest], ids[t])
-                            for t in self.team_targets(dest, seat)
+                            A.Challenge(ids[here], ids[dest], ids[t], proxy)
+                            for proxy in self._proxies(seat, t, tridents)
                         )
             return acts
         # rule 7: a player without gladiators challenges with an animal
         free = None
         for i, loc in enumerate(self.animal_loc):
-            name = self.animal_ids[i]
+            name, tridents = self.animal_ids[i], self.animals[i].tridents
             if loc == "board":
                 here = self.animal_field[i]
                 assert here is not None
-                acts.extend(
-                    A.UseAnimal(name, ids[here], ids[t]) for t in self._animal_targets(here, here)
-                )
-                for dest in self.reachable(here):
-                    acts.extend(
-                        A.UseAnimal(name, ids[dest], ids[t])
-                        for t in self._animal_targets(dest, here)
-                    )
+                moves = [(here, here), *((d, here) for d in self.reachable(here))]
             elif loc == "beside":
                 if free is None:
                     free = self.free_fields()
-                for dest in free:
+                moves = [(d, None) for d in free]
+            else:
+                continue
+            for dest, start in moves:
+                for t in self._animal_targets(dest, start):
                     acts.extend(
-                        A.UseAnimal(name, ids[dest], ids[t])
-                        for t in self._animal_targets(dest, None)
+                        A.UseAnimal(name, ids[dest], ids[t], proxy)
+                        for proxy in self._proxies(seat, t, tridents)
                     )
         return acts
+
+    def left_neighbour(self, seat: int) -> int:
+        """The next player clockwise: who acts for an animal unless the challenger names
+        another (ruling 6a)."""
+        return (seat + 1) % self.players
+
+    def _proxies(self, seat: int, target: int, tridents: int) -> list[int | None]:
+        """Ruling 6a: who may act for the animal on ``target``, challenged by ``seat`` with
+        ``tridents``: ``None`` (the left neighbour) and every other fellow player. The one
+        choice an animal ever makes is the reroll, so when it cannot reroll (not more
+        tridents) nobody needs to be named."""
+        index = self.animal_at(target)
+        if index is None or not R.may_reroll(self.animals[index].tridents, tridents):
+            return [None]
+        named = [s for s in range(self.players) if s not in (seat, self.left_neighbour(seat))]
+        return [None, *named]
 
     def _animal_targets(self, field: int, own_field: int | None) -> list[int]:
         """Any team or other animal next to ``field`` (not the animal's own start field)."""
@@ -648,7 +659,7 @@ class GladiatorenState(GladiatorenReasons, GameState):
             self._move(("team", team.id), origin, self.arena.index(a.to))
         target = self.board[self.arena.index(a.target)]
         assert target is not None
-        self._start_combat(("team", team.id), target, None, seat)
+        self._start_combat(("team", team.id), target, None, seat, a.proxy)
 
     def _do_UseAnimal(self, a: A.UseAnimal) -> None:
         seat = self.active
@@ -673,7 +684,7 @@ class GladiatorenState(GladiatorenReasons, GameState):
                 self._move(("animal", index), origin, dest)
         target = self.board[self.arena.index(a.target)]
         assert target is not None
-        self._start_combat(("animal", index), target, seat, seat)
+        self._start_combat(("animal", index), target, seat, seat, a.proxy)
 
     def _move(self, piece: tuple[str, int], origin: int, dest: int) -> None:
         self.board[origin] = None
@@ -694,9 +705,16 @@ class GladiatorenState(GladiatorenReasons, GameState):
     # combat ----------------------------------------------------------------------------
 
     def _start_combat(
-        self, attacker: tuple[str, int], target: tuple[str, int], controller: int | None, seat: int
+        self,
+        attacker: tuple[str, int],
+        target: tuple[str, int],
+        controller: int | None,
+        seat: int,
+        proxy: int | None,
     ) -> None:
-        c = Combat([attacker, target], [controller, None], (seat + 1) % self.players)
+        if proxy is None:
+            proxy = self.left_neighbour(seat)
+        c = Combat([attacker, target], [controller, None], proxy)
         self.combat = c
         self._emit(
             "challenged",
