@@ -118,15 +118,14 @@ class ToyState(GameState):
 
     def snapshot(self) -> dict[str, Any]:
         return {
-            "phase": self.phase,
+            **super().snapshot(),
             "pile": self.pile,
             "active": self.active,
             "cards": list(self.cards),
-            "winners": list(self.winners),
         }
 
 
-PRIVACY = Privacy(seat={"cards": Secret("cards_dealt", lambda card: card is not None)})
+PRIVACY = Privacy(secrets={"cards": Secret("cards_dealt", lambda card: card is not None)})
 
 TOY = Game(
     name="toy",

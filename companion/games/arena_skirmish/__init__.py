@@ -9,6 +9,7 @@ from companion.games.arena_skirmish.actions import CODEC, Action, action_from_di
 from companion.games.arena_skirmish.bot import SkirmishBot
 from companion.games.arena_skirmish.config import COLOURS, ConfigError, SkirmishConfig
 from companion.games.arena_skirmish.events import Event
+from companion.games.arena_skirmish.privacy import PRIVACY
 from companion.games.arena_skirmish.state import (
     CHANCE,
     TERMINAL,
@@ -27,6 +28,7 @@ GAME = Game(
     codec=CODEC,
     bot=SkirmishBot,
     builtin_data="arena_skirmish.json",
+    privacy=PRIVACY,
 )
 
 __all__ = [

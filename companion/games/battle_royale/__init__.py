@@ -9,6 +9,7 @@ mode (the pieces on the table are the truth) is :mod:`.assist`. See
 from companion.games.battle_royale.actions import CODEC, Action, action_from_dict, parse_action
 from companion.games.battle_royale.config import COLOURS, BattleRoyaleConfig, ConfigError
 from companion.games.battle_royale.events import Event
+from companion.games.battle_royale.privacy import PRIVACY
 from companion.games.battle_royale.state import (
     CHANCE,
     TERMINAL,
@@ -27,6 +28,7 @@ GAME = Game(
     codec=CODEC,
     bot=RandomBot,
     builtin_data="battle_royale.json",
+    privacy=PRIVACY,
 )
 
 __all__ = [

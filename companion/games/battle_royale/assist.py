@@ -33,6 +33,7 @@ from companion.games.battle_royale.config import DOOM_FACES, BattleRoyaleConfig
 from companion.games.battle_royale.doom import DoomPhase
 from companion.games.battle_royale.events import EVENT_KINDS
 from companion.games.battle_royale.layout import CELLS, CENTRE, field_name
+from companion.games.battle_royale.privacy import ASSIST_PRIVACY
 from companion.games.core import Game, RandomBot
 from companion.games.core.actions import ActionCodec, action_types
 from companion.games.core.state import CHANCE, TERMINAL
@@ -647,4 +648,5 @@ ASSIST = Game(
     codec=ASSIST_CODEC,
     bot=RandomBot,
     builtin_data="battle_royale.json",
+    privacy=ASSIST_PRIVACY,
 )

@@ -341,7 +341,8 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
     def _do_DrawCard(self, a: A.DrawCard) -> None:
         self.draw_piles[a.seat][a.card] -= 1
         self.hands[a.seat][a.card] += 1
-        self._emit("card_drawn", f"{self.colours[a.seat]} draws a card", seat=a.seat, card=a.card)
+        text = f"{self.colours[a.seat]} draws a card"
+        self._emit_private(a.seat, "card_drawn", text, text, ("card",), seat=a.seat, card=a.card)
         if self.phase == "deal":
             self._advance_setup()
         else:

@@ -18,7 +18,7 @@ from companion.games.core.errors import ConfigError, DataError, IllegalActionErr
 from companion.games.core.events import Event
 from companion.games.core.game import Game
 from companion.games.core.state import CHANCE, GAME_OVER, TERMINAL, GameState, best
-from companion.games.core.views import Privacy, Secret
+from companion.games.core.views import Privacy, Secret, hidden
 
 __all__ = [
     "CHANCE",
@@ -39,5 +39,6 @@ __all__ = [
     "Rng",
     "Secret",
     "best",
+    "hidden",
     "play_out",
 ]

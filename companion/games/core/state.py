@@ -73,7 +73,8 @@ def best(seats: Iterable[int], key: Callable[[int], Any]) -> list[int]:
 class GameState(Handlers):
     """One game. Public attributes are read-only views of the state.
 
-    - ``config``: the game's config; ``phase``: where the game is (``game_over`` at the end);
+    - ``config``: the game's config; ``players``: how many seats (0..players-1), set up by
+      the engine; ``phase``: where the game is (``game_over`` at the end);
     - ``history``: every action applied, in order; ``winners``, ``end_reason`` at the end;
     - ``initial_events``: the events of the setup, before the first action.
     """

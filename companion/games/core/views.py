@@ -3,11 +3,11 @@
 Each engine declares, in one :class:`Privacy`, which parts of its ``snapshot()`` are not
 public (OpenSpiel's observer, for table games):
 
-- *seat* parts: one entry per seat (a list by seat, or a dict by seat number), that only
-  this seat may see (a hand of cards, a secret bid); every screen sees a public summary
-  (how many cards);
-- *hidden* parts: nobody may see them (a face-down deck); every screen sees a summary;
-- *phase* secrets: parts that are secret only for a while (Spartacus: gold is hidden while
+- per-seat secrets: one entry per seat (a list by seat, or a dict by seat number), that
+  only this seat may see (a hand of cards, a secret bid); every screen sees a public
+  summary (how many cards);
+- hidden parts: nobody may see them (a face-down deck); every screen sees a summary;
+- phase secrets: parts that are secret only for a while (Spartacus: gold is hidden while
   the auctions run), declared by a function of the state;
 - *knowledge*: what a seat has seen that is not in the snapshot at all (a card it peeked
   at), a function of the state and the seat.
@@ -37,32 +37,44 @@ def count(entry: Any) -> int:
 
 @dataclass(frozen=True)
 class Secret:
-    """A part of the snapshot that is not public: its public summary goes under
-    ``public_key`` (``None``: nothing of it is public)."""
+    """A part of the snapshot that is not public.
+
+    ``per_seat``: the part holds one entry per seat, each private to that seat; otherwise
+    nobody sees it. Its public summary (of each entry, or of the whole) goes under
+    ``public_key`` (``None``: nothing of it is public).
+    """
 
     public_key: str | None = None
     summary: Summary = count
+    per_seat: bool = True
+
+
+def hidden(public_key: str | None = None, summary: Summary = count) -> Secret:
+    """A part nobody may see (a face-down deck), with its public summary."""
+    return Secret(public_key, summary, per_seat=False)
 
 
 @dataclass(frozen=True)
 class Privacy:
-    """What of an engine's state is not public. The default: everything is public."""
+    """What of an engine's state is not public. The default: everything is public.
 
-    seat: Mapping[str, Secret] = field(default_factory=dict)
-    hidden: Mapping[str, Secret] = field(default_factory=dict)
-    #: state -> more seat parts (and their summaries) while they are secret
+    - ``secrets``: snapshot key -> :class:`Secret`, always;
+    - ``phase_secrets(state)``: more secrets while they are secret (a bid until revealed);
+    - ``knowledge(state, seat)``: what the seat knows beyond the snapshot (a peeked card);
+    - ``summary``: one sentence for the docs.
+    """
+
+    secrets: Mapping[str, Secret] = field(default_factory=dict)
     phase_secrets: Callable[[Any], Mapping[str, Secret]] | None = None
-    #: (state, seat) -> what the seat knows beyond the snapshot
     knowledge: Callable[[Any, int], dict[str, Any]] | None = None
-    #: one sentence for the docs: what is private in this game, and why
     summary: str = "everything is public"
 
-    def seat_parts(self, state: Any) -> dict[str, Secret]:
-        """The snapshot parts private to each seat now."""
-        parts = dict(self.seat)
+    def secrets_now(self, state: Any) -> dict[str, Secret]:
+        """Every secret part of the snapshot in the state's present phase."""
+        secrets = dict(self.secrets)
         if self.phase_secrets is not None:
-            parts.update(self.phase_secrets(state))
-        return parts
+            secrets.update(self.phase_secrets(state))
+        return secrets
 
 
 def seat_entry(value: Any, seat: int) -> Any:
@@ -80,44 +92,51 @@ def seat_entries(value: Any) -> list[tuple[int, Any]]:
     return list(enumerate(value))
 
 
-def public_part(state: Any, privacy: Privacy, snapshot: dict[str, Any]) -> dict[str, Any]:
+def public_part(secrets: Mapping[str, Secret], snapshot: dict[str, Any]) -> dict[str, Any]:
     """The snapshot as every seat may see it: secrets replaced by their summaries."""
-    seat_parts = privacy.seat_parts(state)
     public: dict[str, Any] = {}
     for key, value in snapshot.items():
-        secret = seat_parts.get(key) or privacy.hidden.get(key)
+        secret = secrets.get(key)
         if secret is None:
             public[key] = value
-        elif secret.public_key is not None:
-            if key in seat_parts:
-                public[secret.public_key] = {
-                    str(s): secret.summary(entry) for s, entry in seat_entries(value)
-                }
-            else:
-                public[secret.public_key] = secret.summary(value)
+        elif secret.public_key is None:
+            continue
+        elif secret.per_seat:
+            public[secret.public_key] = {
+                str(s): secret.summary(entry) for s, entry in seat_entries(value)
+            }
+        else:
+            public[secret.public_key] = secret.summary(value)
     return public
 
 
 def private_part(
-    state: Any, privacy: Privacy, snapshot: dict[str, Any], seat: int
+    secrets: Mapping[str, Secret], snapshot: dict[str, Any], seat: int
 ) -> dict[str, Any]:
-    """What only ``seat`` may see: its entries of the seat parts, and its knowledge."""
-    private = {
-        key: seat_entry(snapshot[key], seat) for key in privacy.seat_parts(state) if key in snapshot
+    """What only ``seat`` may see of the snapshot: its entries of the per-seat secrets."""
+    return {
+        key: seat_entry(snapshot[key], seat)
+        for key, secret in secrets.items()
+        if secret.per_seat and key in snapshot
     }
-    if privacy.knowledge is not None:
-        private.update(privacy.knowledge(state, seat))
-    return private
 
 
 def view(game: str, state: Any, privacy: Privacy, seat: int | None) -> dict[str, Any]:
     """What ``seat`` may see of ``state`` (``None``: the table's shared screen)."""
+    if seat is not None and not 0 <= seat < state.players:
+        raise ValueError(f"seat {seat!r} is not a seat of this game (0..{state.players - 1})")
     snapshot = state.snapshot()
+    secrets = privacy.secrets_now(state)
+    private: dict[str, Any] = {}
+    if seat is not None:
+        private = private_part(secrets, snapshot, seat)
+        if privacy.knowledge is not None:
+            private.update(privacy.knowledge(state, seat))
     return {
         "game": game,
         "seat": seat,
         "phase": state.phase,
         "current_player": state.current_player,
-        "public": public_part(state, privacy, snapshot),
-        "private": {} if seat is None else private_part(state, privacy, snapshot, seat),
+        "public": public_part(secrets, snapshot),
+        "private": private,
     }

@@ -20,6 +20,7 @@ from companion.games.kampf_der_gladiatoren.config import (
     GladiatorenConfig,
 )
 from companion.games.kampf_der_gladiatoren.events import Event
+from companion.games.kampf_der_gladiatoren.privacy import PRIVACY
 from companion.games.kampf_der_gladiatoren.rules import KINDS
 from companion.games.kampf_der_gladiatoren.state import (
     CHANCE,
@@ -38,6 +39,7 @@ GAME = Game(
     codec=CODEC,
     bot=RandomBot,
     builtin_data="gladiatoren.json",
+    privacy=PRIVACY,
 )
 
 __all__ = [

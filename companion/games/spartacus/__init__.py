@@ -11,6 +11,7 @@ from companion.games.spartacus.actions import CODEC, Action, action_from_dict, p
 from companion.games.spartacus.bot import SimpleBot
 from companion.games.spartacus.config import ConfigError, FighterSpec, SpartacusConfig
 from companion.games.spartacus.events import Event
+from companion.games.spartacus.privacy import PRIVACY
 from companion.games.spartacus.state import (
     CHANCE,
     TERMINAL,
@@ -28,6 +29,7 @@ GAME = Game(
     codec=CODEC,
     bot=SimpleBot,
     builtin_data="spartacus.json",
+    privacy=PRIVACY,
 )
 
 __all__ = [

@@ -19,7 +19,6 @@ pair or triple that triggers one of the fighter's abilities (ruling C7b). With
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ from fractions import Fraction
 from functools import cache
 from math import factorial
 
+from companion.games.core.bots import Rng
 from companion.games.spartacus.combat import (
     LEVELS,
     Faces,
@@ -306,7 +306,7 @@ def monte_carlo(
     mods: Modifiers = NO_MODIFIERS,
     *,
     samples: int,
-    rng: random.Random,
+    rng: Rng,
     attack_reroll: bool = False,
     defence_reroll: bool = False,
 ) -> dict[tuple[int, int], float]:

@@ -122,6 +122,9 @@ class SpartacusState(SpartacusReasons, GameState):
         self.scheme: dict[str, Any] | None = None
         self.effects: list[tuple[str, Any]] = []
         self.peek_pending: tuple[int, int] | None = None
+        # what each seat has seen of another's hand: (seat, target, card, round); knowledge
+        # for the seat's view (privacy.py), not rules state, so not in the snapshot
+        self.peeks: list[tuple[int, int, str, int]] = []
         # market
         self.auction_left = 0
         self.auction_card: str | None = None  # None during the host auction
@@ -1033,6 +1036,7 @@ class SpartacusState(SpartacusReasons, GameState):
         assert self.peek_pending is not None
         who, target = self.peek_pending
         self.peek_pending = None
+        self.peeks.append((who, target, a.card, self.round))
         self._emit_private(
             who,
             "peeked",

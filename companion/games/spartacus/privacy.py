@@ -1,0 +1,64 @@
+"""What of a Spartacus game each seat may see (see :mod:`companion.games.core.views`).
+
+- Private to their seat: the hand of intrigue cards (every screen sees how many; guards on
+  the table are public: "offen auf dem Tisch"); a secret bid while the bids are entered
+  ("nimmt jeder Spieler seinen Einsatz verdeckt in die Hand ... öffnen alle ihre Hände"),
+  every screen sees who has bid; gold while the auctions run: "nimmt jeder Spieler sein Gold
+  und verbirgt es ... Dies ist der einzige Moment im Spiel, in dem die Spieler ihren
+  Goldvorrat verbergen dürfen" until the host is decided ("Hat ein Dominus die Ehre
+  errungen ... platzieren die Spieler ihr Gold"), and the bank's balance with it (it would
+  give away the sum of the hidden gold); the cards a seat has peeked at.
+- Hidden from everyone: what is in the face-down intrigue and market decks (their sizes are
+  public).
+- Public: everything else: property, influence, favours, the scheme played face up, bids
+  once revealed and the gold put on the table in a tie, the fight.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games.core.views import Privacy, Secret, hidden
+
+
+def gold_hidden(state: Any) -> bool:
+    """From the first auction until the host is decided the houses hide their gold."""
+    return state.phase in ("auction_reveal", "bid") or (
+        state.phase == "rolloff" and state.rolloff_purpose == "host"
+    )
+
+
+def _phase_secrets(state: Any) -> dict[str, Secret]:
+    secrets: dict[str, Secret] = {}
+    if state.phase == "bid":
+        secrets["bids"] = Secret("bids_entered", lambda bid: bid is not None)
+    if gold_hidden(state):
+        secrets["gold"] = Secret()
+        secrets["bank"] = hidden()
+    return secrets
+
+
+def _knowledge(state: Any, seat: int) -> dict[str, Any]:
+    """The cards this seat has seen in other hands (peeked), with the round."""
+    return {
+        "peeked": [
+            {"house": state.houses[target], "card": card, "round": round_}
+            for who, target, card, round_ in state.peeks
+            if who == seat
+        ]
+    }
+
+
+PRIVACY = Privacy(
+    secrets={
+        "hands": Secret("hand_sizes"),
+        "intrigue_deck": hidden("intrigue_deck_size"),
+        "market_deck": hidden("market_deck_size"),
+    },
+    phase_secrets=_phase_secrets,
+    knowledge=_knowledge,
+    summary="hands, secret bids, gold while the auctions run and peeked cards are private to "
+    "their seat; the face-down decks are hidden (sizes public)",
+)
+
+__all__ = ["PRIVACY", "gold_hidden"]
