@@ -84,7 +84,7 @@ class ToyState(GameState):
     def _chooser(self) -> int:
         return self.active
 
-    def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
+    def _chance_outcomes(self) -> list[tuple[Action, Fraction]]:
         seat = self.cards.index(None)
         return [(Deal(seat, c), Fraction(1, len(CARDS))) for c in CARDS]
 

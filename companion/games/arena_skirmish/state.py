@@ -297,7 +297,7 @@ class SkirmishState(SkirmishReasons, GameState):
 
     # ------------------------------------------------------------------ legality
 
-    def chance_outcomes(self) -> list[tuple[A.Action, Fraction]]:
+    def _chance_outcomes(self) -> list[tuple[A.Action, Fraction]]:
         """At a chance node: each outcome with its exact probability (they sum to 1).
 
         A roll-off's winner is uniform over those rolling off (each rolls a d6; ties

@@ -234,7 +234,7 @@ class AssistState(DoomPhase):
 
     # ------------------------------------------------------------------ legality
 
-    def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
+    def _chance_outcomes(self) -> list[tuple[Action, Fraction]]:
         """At a chance node: each outcome with its exact probability (they sum to 1)."""
         if self.phase == "start_player":
             return [(A.StartPlayer(s), Fraction(1, self.players)) for s in range(self.players)]

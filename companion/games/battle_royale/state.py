@@ -160,7 +160,7 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
 
     # ------------------------------------------------------------------ legality
 
-    def chance_outcomes(self) -> list[tuple[A.Action, Fraction]]:
+    def _chance_outcomes(self) -> list[tuple[A.Action, Fraction]]:
         """At a chance node: each outcome with its exact probability (they sum to 1)."""
         phase = self.phase
         if phase == "start_player":
@@ -237,22 +237,19 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
             return list(range(len(self.colours)))
         return [self.active]
 
-    def _unmoved(self, cell: int, colour: int) -> int:
-        return self.counts[cell][colour] - self.moved.get((cell, colour), 0)
-
     def _start_figure_actions(self) -> list[A.Action]:
         card = self.card_in_play()
         assert card is not None
-        acts: list[A.Action] = []
+        present, counts, moved, names = self.present, self.counts, self.moved, self.colours
         colours = self._moving_colours()
+        acts: list[A.Action] = []
         for cell in range(CELLS):
-            if not self.present[cell]:
+            if not present[cell]:
                 continue
-            if not any(self.present[n] for _, n in neighbours(cell, card.diagonal)):
-                continue
-            for k in colours:
-                if self._unmoved(cell, k) > 0:
-                    acts.append(A.StartFigure(cell, self.colours[k]))
+            row = counts[cell]
+            ready = [k for k in colours if row[k] - moved.get((cell, k), 0) > 0]
+            if ready and any(present[n] for _, n in neighbours(cell, card.diagonal)):
+                acts.extend(_start_figure(cell, names[k]) for k in ready)
         return acts
 
     def _figure_steps(self) -> list[tuple[str, int]]:
@@ -859,6 +856,17 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
             "br_queue": [[s, list(a), o] for s, a, o in self.br_queue],
             "corrections_return": self.corrections_return,
         }
+
+
+_FIGURES: dict[tuple[int, str], A.StartFigure] = {}
+
+
+def _start_figure(cell: int, colour: str) -> A.StartFigure:
+    """The action, made once: ``legal_actions`` offers these on every move."""
+    action = _FIGURES.get((cell, colour))
+    if action is None:
+        action = _FIGURES[(cell, colour)] = A.StartFigure(cell, colour)
+    return action
 
 
 def new_game(config: BattleRoyaleConfig | None = None) -> BattleRoyaleState:

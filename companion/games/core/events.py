@@ -10,9 +10,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Event:
-    """One thing that happened.
+    """One thing that happened (a record: read it, never change it; not frozen because a
+    frozen dataclass is four times slower to make, and events are made on every action).
 
     ``kind`` is stable for programs (``figure_pushed``, ``dice_rolled``, ``game_over`` ...);
     ``text`` is for people; ``data`` holds the details (fields by name, colours, seats).

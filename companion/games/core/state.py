@@ -13,7 +13,8 @@ An engine subclass keeps only its rules:
 
 - ``_setup()``: the board as the rulebook sets it up, run to the first decision;
 - ``_choices()``: the legal actions at a decision (chance nodes list their outcomes);
-- ``chance_outcomes()``, ``_chooser()`` (who decides at a decision), ``snapshot()``;
+- ``_chance_outcomes()`` (at a chance node), ``_chooser()`` (who decides at a decision),
+  ``snapshot()``;
 - one handler per action class, named ``_do_<ActionClass>`` (see :class:`Handlers`);
 - ``_why(action)``: why an action is not legal, after the shared checks of
   :meth:`GameState.why_illegal`; ``PHASE_TEXT`` says what happens in each phase.
@@ -101,6 +102,7 @@ class GameState(Handlers):
         self._events: list[Event] = []
         self._legal: list[Action] | None = None
         self._legal_set: frozenset[Action] | None = None
+        self._outcomes: list[tuple[Action, Fraction]] = []
         self._setup()
         self.initial_events: list[Event] = list(self._events)
 
@@ -122,7 +124,7 @@ class GameState(Handlers):
         """The actions allowed at a decision (not a chance node, not the end)."""
         raise NotImplementedError
 
-    def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
+    def _chance_outcomes(self) -> list[tuple[Action, Fraction]]:
         """At a chance node: each outcome with its exact probability (they sum to 1)."""
         raise NotImplementedError
 
@@ -178,11 +180,20 @@ class GameState(Handlers):
             self._legal_set = None
         return list(legal)
 
+    def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
+        """At a chance node: each outcome with its exact probability (they sum to 1); the
+        actions are those of :meth:`legal_actions`. Elsewhere: an empty list."""
+        if self._legal is None:
+            self.legal_actions()
+        return list(self._outcomes)
+
     def _compute_legal(self) -> list[Action]:
+        self._outcomes = []
         if self.phase == GAME_OVER:
             return []
         if self.is_chance_node:
-            return [a for a, _ in self.chance_outcomes()]
+            self._outcomes = self._chance_outcomes()
+            return [a for a, _ in self._outcomes]
         return self._choices()
 
     def is_legal(self, action: Any) -> bool:

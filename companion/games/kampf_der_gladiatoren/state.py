@@ -314,7 +314,7 @@ class GladiatorenState(GladiatorenReasons, GameState):
 
     # ------------------------------------------------------------------ legality
 
-    def chance_outcomes(self) -> list[tuple[A.Action, Fraction]]:
+    def _chance_outcomes(self) -> list[tuple[A.Action, Fraction]]:
         """At a chance node: each outcome with its exact probability (they sum to 1)."""
         if self.phase == "draw_animal":
             left = [i for i, loc in enumerate(self.animal_loc) if loc == "stack"]

@@ -242,7 +242,7 @@ class SpartacusState(SpartacusReasons, GameState):
 
     # ------------------------------------------------------------------ legality
 
-    def chance_outcomes(self) -> list[tuple[A.Action, Fraction]]:
+    def _chance_outcomes(self) -> list[tuple[A.Action, Fraction]]:
         """At a chance node: each outcome with its exact probability (they sum to 1)."""
         p = self.phase
         if p == "fight":
