@@ -18,6 +18,7 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from toy_game import TOY, Deal, Take
@@ -199,6 +200,7 @@ def scramble(name: str, state: Any, seat: int, rng: random.Random) -> bool:
 ENGINES = st.sampled_from(["battle-royale", "assist", "gladiatoren", "skirmish", "spartacus"])
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(name=ENGINES, players=st.integers(2, 4), seed=st.integers(0, 2**32 - 1))
 def test_views_of_random_games(name: str, players: int, seed: int) -> None:
@@ -208,6 +210,7 @@ def test_views_of_random_games(name: str, players: int, seed: int) -> None:
         check_events(game, state, events)
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(name=ENGINES, players=st.integers(2, 4), seed=st.integers(0, 2**32 - 1))
 def test_another_seats_secrets_never_reach_a_view(name: str, players: int, seed: int) -> None:
