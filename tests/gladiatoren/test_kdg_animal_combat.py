@@ -183,3 +183,4 @@ def test_a_name_survives_the_journal_and_a_default_challenge_keeps_its_old_form(
     plain = parse_action("challenge E F")
     assert plain.to_dict() == {"kind": "challenge", "team": "E", "to": "E", "target": "F"}
     assert parse_action("animal lion E I for 1").proxy == 1
+    assert action_from_dict({**plain.to_dict(), "proxy": None}) == plain

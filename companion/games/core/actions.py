@@ -122,7 +122,14 @@ class ActionCodec(Generic[A]):
         missing = [n for n in required if n not in data]
         if extra or missing:
             raise ActionFormatError(f"{cls.kind}: expected fields {names}, got {sorted(set(data))}")
-        return cls(**{n: self.convert(cls, n, data[n]) for n in names if n in data})
+        optional = {f.name for f in fields(cls) if f.default is None}
+        return cls(
+            **{
+                n: None if data[n] is None and n in optional else self.convert(cls, n, data[n])
+                for n in names
+                if n in data
+            }
+        )
 
     def parse(self, text: str) -> A:
         """Read the notation: the kind, then one word per field."""
