@@ -166,3 +166,25 @@ def test_game_config_round_trip_and_unknown_keys():
 
 def test_best_keeps_every_seat_on_a_tie_in_the_order_given():
     assert best([2, 0, 1], lambda s: [5, 3, 5][s]) == [2, 0]
+
+
+def test_a_state_without_its_rules_cannot_be_made():
+    from companion.games.core import GameState
+
+    class Half(GameState):
+        def _setup(self) -> None:
+            pass
+
+    with pytest.raises(TypeError, match="abstract"):
+        Half(None)
+
+
+def test_every_engine_handles_every_action_it_can_read():
+    from companion.games.battle_royale.assist import ASSIST
+    from companion.games.registry import game_names, get_game
+    from companion.games.spartacus.fight import Fight
+
+    for game in [*(get_game(n) for n in game_names()), ASSIST]:
+        for kind, cls in game.codec.types.items():
+            handled = game.state.handles(cls) or (game.name == "spartacus" and Fight.handles(cls))
+            assert handled, f"{game.name}: no handler for {kind}"

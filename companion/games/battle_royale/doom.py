@@ -12,6 +12,7 @@ waits for the players to do it on the table. Both are :class:`DoomPhase` states.
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from fractions import Fraction
 
 from companion.games.battle_royale import actions as A
@@ -88,8 +89,9 @@ class DoomPhase(GameState):
 
     # ------------------------------------------------------------------ turns
 
+    @abstractmethod
     def _start_turn(self, seat: int) -> None:
-        raise NotImplementedError
+        """``seat`` begins a turn."""
 
     def _cut_turn_short(self) -> None:
         """Ruling 11a: the active player lost the last figure in their own turn and is out
@@ -164,17 +166,17 @@ class DoomPhase(GameState):
         else:  # pragma: no cover - faces are validated by the config and by legality
             raise AssertionError(face)
 
+    @abstractmethod
     def _battle_royale(self) -> None:
         """Rule 7: a Battle Royale on every field but the centre."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _explosion(self) -> None:
         """Rule 9: the field over the Eliminator explodes."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _explosion_redirected(self, where: str) -> None:
         """Rule 9: the Eliminator is under ``where`` (the centre, a hole): say so."""
-        raise NotImplementedError
 
     def _do_MoveEliminator(self, a: A.MoveEliminator) -> None:
         old = self.eliminator

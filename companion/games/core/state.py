@@ -22,6 +22,7 @@ An engine subclass keeps only its rules:
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from fractions import Fraction
 from typing import Any, ClassVar, TypeVar
@@ -71,7 +72,7 @@ def best(seats: Iterable[int], key: Callable[[int], Any]) -> list[int]:
     return [s for s in seats if key(s) == top]
 
 
-class GameState(Handlers):
+class GameState(Handlers, ABC):
     """One game. Public attributes are read-only views of the state.
 
     - ``config``: the game's config; ``players``: how many seats (0..players-1), set up by
@@ -116,21 +117,21 @@ class GameState(Handlers):
 
     # ------------------------------------------------------------------ the rules
 
+    @abstractmethod
     def _setup(self) -> None:
         """Set the game up as the rulebook says, up to the first decision or chance node."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _choices(self) -> list[Action]:
         """The actions allowed at a decision (not a chance node, not the end)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _chance_outcomes(self) -> list[tuple[Action, Fraction]]:
         """At a chance node: each outcome with its exact probability (they sum to 1)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _chooser(self) -> int:
         """The seat that decides now (at a decision)."""
-        raise NotImplementedError
 
     def snapshot(self) -> dict[str, Any]:
         """Everything that makes the state, as plain JSON-able data: the engine adds its
