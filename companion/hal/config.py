@@ -12,7 +12,8 @@ Example::
     profile = "gpio"        # "sim" (default), "gpio", "serial" or "virtual-board"
     pulse_ms = 60           # 1..250; 250 ms is a hard cap
     cooldown_s = 3.0        # 1..600
-    bounce_ms = 20          # 0..200
+    bounce_ms = 20          # 0..200: a press counts once; released this long before the next
+    glitch_ms = 1           # 0..5, gpio: a press counts at its first edge if still down 1 ms on
     hold_s = 1.0            # 0.2..10, for long presses
     # serial only (the RP2040 I/O board):
     serial_port = "/dev/ttyACM0"   # default: found by the USB ids below
@@ -50,8 +51,10 @@ __all__ = [
     "BAUD_RATES",
     "BCM_PIN_RANGE",
     "DEFAULT_DIE_PINS",
+    "DEFAULT_GLITCH_MS",
     "DEFAULT_PINS",
     "DEFAULT_TURN_PINS",
+    "MAX_GLITCH_MS",
     "MIN_COOLDOWN_S",
     "PROFILES",
     "ConfigProblem",
@@ -75,6 +78,9 @@ BCM_PIN_RANGE = range(2, 28)
 MIN_COOLDOWN_S = 1.0
 MAX_COOLDOWN_S = 600.0
 MAX_BOUNCE_MS = 200
+#: Default and largest glitch filter of the gpio buttons (see docs/hardware.md).
+DEFAULT_GLITCH_MS = 1
+MAX_GLITCH_MS = 5
 MIN_HOLD_S = 0.2
 MAX_HOLD_S = 10.0
 MAX_TURN_COLOURS = 6
@@ -97,6 +103,7 @@ _TOP_KEYS = (
     "pulse_ms",
     "cooldown_s",
     "bounce_ms",
+    "glitch_ms",
     "hold_s",
     "serial_port",
     "usb_vid",
@@ -185,7 +192,11 @@ class HardwareConfig:
         on a pseudo-terminal, for trying the serial path without a board).
     :param pulse_ms: solenoid pulse in ms, 1 to 250.
     :param cooldown_s: seconds between pulses, at least :data:`MIN_COOLDOWN_S`.
-    :param bounce_ms: button debounce time in ms, 0 to 200.
+    :param bounce_ms: button debounce time in ms, 0 to 200: a press counts once, and
+        the button must read released this long before its next press counts.
+    :param glitch_ms: ``gpio`` only: the glitch filter, 0 to :data:`MAX_GLITCH_MS` ms. A
+        press counts at its first edge if the pin still reads pressed this much later
+        (shorter spikes are ignored); the press is never delayed by ``bounce_ms``.
     :param hold_s: seconds a button is held before a long press.
     :param serial_port: ``serial`` only: the board's port; None finds it by USB ids.
     :param usb_vid: ``serial`` only: USB vendor id to look for (0-0xFFFF).
@@ -198,6 +209,7 @@ class HardwareConfig:
     pulse_ms: int = DEFAULT_PULSE_MS
     cooldown_s: float = DEFAULT_COOLDOWN_S
     bounce_ms: int = 20
+    glitch_ms: float = DEFAULT_GLITCH_MS
     hold_s: float = 1.0
     serial_port: str | None = None
     usb_vid: int = DEFAULT_USB_VID
@@ -217,6 +229,11 @@ class HardwareConfig:
         """:attr:`bounce_ms` in seconds."""
         return self.bounce_ms / 1000
 
+    @property
+    def glitch_s(self) -> float:
+        """:attr:`glitch_ms` in seconds."""
+        return self.glitch_ms / 1000
+
     def _flat(self) -> dict[str, Any]:
         flat: dict[str, Any] = {key: getattr(self, key) for key in _TOP_KEYS if key != "pins"}
         flat.update(self.pins.by_key())
@@ -234,6 +251,7 @@ class HardwareConfig:
             "pulse_ms": self.pulse_ms,
             "cooldown_s": self.cooldown_s,
             "bounce_ms": self.bounce_ms,
+            "glitch_ms": self.glitch_ms,
             "hold_s": self.hold_s,
         }
         if self.serial_port is not None:  # TOML has no null: left out means "find it"
@@ -382,6 +400,9 @@ def _check_values(flat: Mapping[str, Any]) -> list[ConfigProblem]:
     bounce = flat["bounce_ms"]
     if not (_is_int(bounce) and 0 <= bounce <= MAX_BOUNCE_MS):
         add("bounce_ms", f"an integer number of milliseconds from 0 to {MAX_BOUNCE_MS}")
+    glitch = flat["glitch_ms"]
+    if not (_is_number(glitch) and 0 <= glitch <= MAX_GLITCH_MS):
+        add("glitch_ms", f"a number of milliseconds from 0 to {MAX_GLITCH_MS} (default 1)")
     hold = flat["hold_s"]
     if not (_is_number(hold) and MIN_HOLD_S <= hold <= MAX_HOLD_S):
         add("hold_s", f"a number of seconds from {MIN_HOLD_S:g} to {MAX_HOLD_S:g}")

@@ -1,10 +1,20 @@
 """The ``gpio`` backend: gpiozero devices on the Raspberry Pi's own pins.
 
 * buttons (trigger, roll, select, confirm): :class:`gpiozero.Button` with the
-  Pi's pull-ups (``pull_up=True``; a press pulls the pin to ground), the
-  configured ``bounce_time`` and ``hold_time``. Their ``when_pressed``,
-  ``when_held`` and ``when_released`` callbacks only put an
-  :class:`~companion.hal.events.InputEvent` on the input queue;
+  Pi's pull-ups (``pull_up=True``; a press pulls the pin to ground) and no
+  ``bounce_time``: their ``when_pressed`` / ``when_released`` callbacks only
+  hand the raw edge to a :class:`~companion.hal.debounce.FirstEdgeDebouncer`,
+  which counts a press at its first edge (after the ``glitch_ms`` filter), once
+  per press, and sends press / long press / release events to the input queue
+  from its own thread. gpiozero's ``bounce_time`` is not used because on the
+  ``lgpio`` factory it is a trailing debounce that delays every press by the
+  whole bounce time (``docs/hardware.md``);
+* the edge path: a trigger press goes through
+  :meth:`~companion.hal.safety.SolenoidGuard.trigger_edge`, so while an
+  explosion is armed the coil switches on from that thread, without waiting
+  for the table loop's thread; while the backend is open the interpreter's
+  switch interval is at most :data:`SWITCH_INTERVAL_S`, so that CPU work in
+  other threads of the process holds the button thread up for at most that;
 * the solenoid MOSFET gate: :class:`gpiozero.DigitalOutputDevice` with
   ``initial_value=False``, created first and only ever switched by the
   :class:`~companion.hal.safety.SolenoidGuard`;
@@ -22,6 +32,7 @@ lazily.
 from __future__ import annotations
 
 import logging
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -30,22 +41,28 @@ from gpiozero import Button, DigitalOutputDevice, LEDBoard
 
 from companion.hal.config import HardwareConfig
 from companion.hal.contracts import DIE_FACES
+from companion.hal.debounce import FirstEdgeDebouncer
 from companion.hal.display import MemoryArenaDisplay
-from companion.hal.events import InputHub
+from companion.hal.events import InputHub, InputKind
 from companion.hal.hardware import Hardware
 from companion.hal.leds import StatusLedsBase
 from companion.hal.safety import SolenoidGuard
 
-__all__ = ["GpioButtons", "GpioStatusLeds", "GpioTrigger", "open_gpio"]
+__all__ = ["SWITCH_INTERVAL_S", "GpioButtons", "GpioStatusLeds", "GpioTrigger", "open_gpio"]
 
 log = logging.getLogger(__name__)
 
+#: The interpreter's switch interval while the gpio backend is open (Python's default
+#: is 5 ms): how long a thread busy with CPU work keeps the button thread waiting.
+SWITCH_INTERVAL_S = 0.0005
+
 
 class GpioTrigger:
-    """The red button on a :class:`gpiozero.Button`."""
+    """The red button on a :class:`gpiozero.Button`; *debouncer* decides its presses."""
 
-    def __init__(self, button: Button) -> None:
+    def __init__(self, button: Button, debouncer: FirstEdgeDebouncer) -> None:
         self.device = button
+        self.debouncer = debouncer
 
     @property
     def is_pressed(self) -> bool:
@@ -56,8 +73,9 @@ class GpioTrigger:
 class GpioButtons:
     """roll / select / confirm on :class:`gpiozero.Button` devices."""
 
-    def __init__(self, devices: dict[str, Button]) -> None:
+    def __init__(self, devices: dict[str, Button], debouncer: FirstEdgeDebouncer) -> None:
         self.devices = devices
+        self.debouncer = debouncer
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -105,8 +123,12 @@ def open_gpio(
     config = HardwareConfig() if config is None else config
     pins = config.pins
     opened: list[Any] = []
+    debouncer: FirstEdgeDebouncer | None = None
+    switch_interval = sys.getswitchinterval()
 
     def close_all() -> None:
+        if debouncer is not None:
+            debouncer.close()  # no more decisions: nothing is emitted or fired from now on
         # Each Button's hold thread takes up to 0.1 s to notice it should stop;
         # tell them all first so closing four buttons costs 0.1 s, not 0.4 s.
         for device in opened:
@@ -120,29 +142,13 @@ def open_gpio(
                 device.close()
             except Exception:
                 log.exception("error closing %r", device)
+        sys.setswitchinterval(switch_interval)
 
     try:
         solenoid = DigitalOutputDevice(pins.solenoid, active_high=True, initial_value=False)
         opened.append(solenoid)
         clock: Callable[[], float] = time.monotonic
         inputs = InputHub(clock)
-        bounce = config.bounce_s if config.bounce_ms > 0 else None
-        buttons: dict[str, Button] = {}
-        for name, pin in (("trigger", pins.trigger), *pins.buttons.items()):
-            button = Button(pin, pull_up=True, bounce_time=bounce, hold_time=config.hold_s)
-            opened.append(button)
-            button.when_pressed = inputs.callback("press", name)
-            button.when_held = inputs.callback("long_press", name)
-            button.when_released = inputs.callback("release", name)
-            buttons[name] = button
-        colours = tuple(pins.turn)
-        board = LEDBoard(
-            *pins.turn.values(),
-            *(pins.die[face] for face in DIE_FACES),
-            pwm=False,
-            initial_value=False,
-        )
-        opened.append(board)
         cooldown = (
             config.cooldown_s if unsafe_cooldown_override_s is None else unsafe_cooldown_override_s
         )
@@ -154,12 +160,44 @@ def open_gpio(
             clock=clock,
             sleep=time.sleep,
         )
+        buttons: dict[str, Button] = {}
+        for name, pin in (("trigger", pins.trigger), *pins.buttons.items()):
+            button = Button(pin, pull_up=True, bounce_time=None)
+            opened.append(button)
+            buttons[name] = button
+
+        def emit(kind: InputKind, name: str) -> None:
+            if name == "trigger" and kind == "press":
+                guard.trigger_edge()  # fires here and now if an explosion is armed
+            else:
+                inputs.emit(kind, name)
+
+        debouncer = FirstEdgeDebouncer(
+            buttons,
+            read=lambda name: bool(buttons[name].is_pressed),
+            emit=emit,
+            glitch_s=config.glitch_s,
+            release_s=config.bounce_s,
+            hold_s=config.hold_s,
+            clock=clock,
+        )
+        for name, button in buttons.items():
+            button.when_pressed, button.when_released = debouncer.callbacks(name)
+        colours = tuple(pins.turn)
+        board = LEDBoard(
+            *pins.turn.values(),
+            *(pins.die[face] for face in DIE_FACES),
+            pwm=False,
+            initial_value=False,
+        )
+        opened.append(board)
+        sys.setswitchinterval(min(switch_interval, SWITCH_INTERVAL_S))
         return Hardware(
             profile="gpio",
             config=config,
             inputs=inputs,
-            trigger=GpioTrigger(buttons.pop("trigger")),
-            buttons=GpioButtons(buttons),
+            trigger=GpioTrigger(buttons["trigger"], debouncer),
+            buttons=GpioButtons({k: v for k, v in buttons.items() if k != "trigger"}, debouncer),
             eliminator=guard,
             status_leds=GpioStatusLeds(board, colours, DIE_FACES),
             display=MemoryArenaDisplay(clock=clock),

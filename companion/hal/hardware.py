@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import signal
 import threading
 from collections.abc import Callable, Iterable
 from types import TracebackType
@@ -12,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from companion.hal.config import HardwareConfig
 from companion.hal.contracts import ArenaDisplay, Buttons, StatusLeds, Trigger
 from companion.hal.events import InputEvent, InputHub
-from companion.hal.safety import SolenoidGuard, install_sigterm_handler
+from companion.hal.safety import SolenoidGuard, install_stop_handlers, restore_handlers
 
 if TYPE_CHECKING:
     from companion.hal.sim import SimControls
@@ -28,11 +27,15 @@ class Hardware:
 
     Built by :func:`companion.hal.open_hardware` (or a backend's ``open_*``).
     Use it as a context manager: on the way out, normally or by any exception
-    (including the :exc:`SystemExit` that SIGTERM raises inside the block),
-    every output is switched off and the devices are closed. Entering the
-    block on the main thread installs a SIGTERM handler that raises
-    :exc:`SystemExit`, unless a handler other than the default one is already
-    installed; leaving restores it.
+    (including those the stop signals raise inside the block), every output is
+    switched off and the devices are closed. Entering the block on the main
+    thread installs handlers for SIGINT, SIGTERM and SIGHUP (each only where
+    Python's default handler is still in place): the solenoid is switched off
+    inside the handler, then SIGINT raises :exc:`KeyboardInterrupt` and
+    SIGTERM / SIGHUP raise :exc:`SystemExit` (143 / 129), so the command stops
+    the way it stops on Ctrl-C or ``systemctl stop`` and leaving the block
+    switches the LEDs and the display off. Leaving restores the handlers; see
+    :func:`companion.hal.safety.install_stop_handlers`.
 
     .. attribute:: trigger
         The red button (:class:`~companion.hal.contracts.Trigger`).
@@ -76,8 +79,7 @@ class Hardware:
         self._closers = list(closers)
         self._closed = False
         self._close_lock = threading.Lock()
-        self._sigterm_previous: Any = None
-        self._sigterm_installed = False
+        self._signal_previous: dict[int, Any] = {}
         eliminator.on_fault = self._driver_fault
         self.all_off()
 
@@ -144,12 +146,11 @@ class Hardware:
                     log.exception("error while closing hardware")
 
     def __enter__(self) -> Hardware:
-        if (
-            threading.current_thread() is threading.main_thread()
-            and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
-        ):
-            self._sigterm_previous = install_sigterm_handler()
-            self._sigterm_installed = True
+        if threading.current_thread() is threading.main_thread():
+            # while close() runs, a second signal only switches the coil off again
+            self._signal_previous = install_stop_handlers(
+                self.eliminator.off, quiet=lambda: self._closed
+            )
         return self
 
     def __exit__(
@@ -161,9 +162,8 @@ class Hardware:
         try:
             self.close()
         finally:
-            if self._sigterm_installed:
-                signal.signal(signal.SIGTERM, self._sigterm_previous)
-                self._sigterm_installed = False
+            restore_handlers(self._signal_previous)
+            self._signal_previous = {}
 
     def __repr__(self) -> str:
         state = "closed" if self._closed else "open"

@@ -18,9 +18,17 @@ coil) and is the only code that ever switches it on. It enforces:
   output reports a fault) switches the coil off, latches, and refuses every
   fire until :meth:`clear_fault`.
 
-It also holds the SIGTERM helper: turning SIGTERM into :exc:`SystemExit` so
-``finally`` blocks and ``__exit__`` methods (which switch outputs off) run
-when a service manager stops the process.
+On the gpio backend a trigger press can also fire from the thread that saw its
+edge (:meth:`SolenoidGuard.trigger_edge`), so that neither the table loop's
+thread nor CPU work elsewhere in the process stands between the red button
+and the coil; every rule above holds the same way, and the table loop's
+:meth:`~SolenoidGuard.fire` for that press returns what happened.
+
+It also holds the stop-signal handling: SIGINT, SIGTERM and SIGHUP switch the
+coil off inside the handler, then become :exc:`KeyboardInterrupt` (SIGINT) or
+:exc:`SystemExit` (``128 + n``), so that ``finally`` blocks and ``__exit__``
+methods switch the rest off and the command ends the way it ends on Ctrl-C or
+``systemctl stop`` (:func:`install_stop_handlers`).
 """
 
 from __future__ import annotations
@@ -40,10 +48,13 @@ __all__ = [
     "DEFAULT_COOLDOWN_S",
     "DEFAULT_PULSE_MS",
     "PULSE_HARD_CAP_MS",
+    "STOP_SIGNALS",
     "SolenoidDriverError",
     "SolenoidGuard",
     "SwitchOutput",
     "install_sigterm_handler",
+    "install_stop_handlers",
+    "restore_handlers",
     "sigterm_raises_exit",
 ]
 
@@ -55,6 +66,8 @@ PULSE_HARD_CAP_MS = 250
 DEFAULT_PULSE_MS = 60
 #: Default pause from the end of one pulse to the start of the next.
 DEFAULT_COOLDOWN_S = 3.0
+#: Results of edge-path fires kept for the table loop to collect (older ones are dropped).
+_EDGE_RESULTS_KEPT = 16
 
 
 class SolenoidDriverError(RuntimeError):
@@ -130,7 +143,11 @@ class SolenoidGuard:
         self._sleep = sleep
         self._position = position
         self._on_fault = on_fault
-        self._lock = threading.Lock()
+        # reentrant: off() may run in a signal handler on a thread that holds it
+        self._lock = threading.RLock()
+        self._edge_done = threading.Condition(self._lock)
+        # press seq -> result of a fire on the edge path (None while the pulse runs)
+        self._edge_results: dict[int, FireResult | None] = {}
         self._armed = False
         self._token: Hashable | None = None
         self._armed_after_seq = 0
@@ -237,8 +254,55 @@ class SolenoidGuard:
         Fire one pulse for the trigger press *press*, or say why not.
 
         Blocks for the pulse length (at most :data:`PULSE_HARD_CAP_MS`); the
-        coil is off again when this returns or raises.
+        coil is off again when this returns or raises. If the edge path
+        (:meth:`trigger_edge`) has fired for *press* already, waits for that
+        pulse to end and returns its result instead (once: asking again is
+        :attr:`Refusal.ALREADY_FIRED`).
         """
+        with self._lock:
+            if (
+                isinstance(press, InputEvent)
+                and press.seq in self._edge_results
+                and self._inputs.issued(press)
+            ):
+                while (result := self._edge_results[press.seq]) is None:
+                    self._edge_done.wait()
+                del self._edge_results[press.seq]
+                return result
+        return self._fire(press)
+
+    def trigger_edge(self) -> InputEvent:
+        """
+        The edge path: issue a trigger press on the input queue and, if it may
+        fire now, fire it on this thread before returning it.
+
+        For the thread that sees the red button's edge (the gpio backend's
+        button thread). Every rule of :meth:`fire` applies: a press that may not
+        fire (not armed, cooling down, a fault...) only goes on the queue, and
+        the table loop's :meth:`fire` gives the refusal as before. A press that
+        fires is claimed before it is on the queue, so the table loop's
+        :meth:`fire` waits for the pulse and returns its result.
+        """
+        with self._lock:
+            press = self._inputs.emit("press", "trigger")
+            if self._refusal(press, self._clock()) is not None:
+                return press
+            self._edge_results[press.seq] = None
+            while len(self._edge_results) > _EDGE_RESULTS_KEPT:  # never collected
+                del self._edge_results[next(iter(self._edge_results))]
+        try:
+            result = self._fire(press)
+        except BaseException:
+            result = FireResult(False, Refusal.DRIVER_FAULT, "the edge-path fire raised", None)
+            raise
+        finally:
+            with self._lock:
+                if press.seq in self._edge_results:
+                    self._edge_results[press.seq] = result
+                self._edge_done.notify_all()
+        return press
+
+    def _fire(self, press: InputEvent) -> FireResult:
         with self._lock:
             refusal = self._refusal(press, self._clock())
             if refusal is not None:
@@ -368,6 +432,62 @@ class SolenoidGuard:
             self._armed = False
             self._token = None
         self.off()
+
+
+#: The signals that stop a table: Ctrl-C, ``systemctl stop``, a dropped SSH session.
+STOP_SIGNALS: tuple[signal.Signals, ...] = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+def _is_default(signum: int, handler: Any) -> bool:
+    if signum == signal.SIGINT:
+        return handler is signal.default_int_handler or handler == signal.SIG_DFL
+    return handler == signal.SIG_DFL
+
+
+def install_stop_handlers(
+    off: Callable[[], None], *, quiet: Callable[[], bool] = lambda: False
+) -> dict[int, Any]:
+    """
+    Make the stop signals switch the coil off first, then stop the program the usual way.
+
+    For each of :data:`STOP_SIGNALS` whose handler is still Python's default
+    (a handler somebody installed, or ``SIG_IGN`` as under ``nohup``, is left
+    alone), the new handler
+
+    1. calls *off* at once (the solenoid guard's :meth:`~SolenoidGuard.off`:
+       no lock is waited for, nothing can raise);
+    2. then raises :exc:`KeyboardInterrupt` for SIGINT, so an interactive
+       command's own Ctrl-C path runs (its resume hint, exit status 130), or
+       :exc:`SystemExit` with status ``128 + n`` for SIGTERM (143) and SIGHUP
+       (129); unwinding runs the ``finally`` blocks and ``__exit__`` methods
+       that switch the LEDs and the display off.
+
+    While *quiet()* is true (the hardware is already shutting down) a signal
+    only switches the coil off again, so a second Ctrl-C cannot cut the
+    shut-down short. Must run on the main thread (:exc:`ValueError`
+    elsewhere). Returns the handlers it replaced, for :func:`restore_handlers`.
+    """
+
+    def handler(signum: int, frame: object) -> None:
+        off()
+        if quiet():
+            return
+        if signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        raise SystemExit(128 + signum)
+
+    previous: dict[int, Any] = {}
+    for signum in STOP_SIGNALS:
+        current = signal.getsignal(signum)
+        if _is_default(signum, current):
+            previous[signum] = signal.signal(signum, handler)
+    return previous
+
+
+def restore_handlers(previous: dict[int, Any]) -> None:
+    """Put back the handlers :func:`install_stop_handlers` replaced (main thread only)."""
+    for signum, handler in previous.items():
+        signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
 
 
 def _raise_system_exit(signum: int, frame: object) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from threading import Event, Thread, current_thread
 
 import pytest
 from gpiozero import LED, Device
@@ -41,6 +42,15 @@ def trigger_press(hw: Hardware, trigger_pin) -> object:
     raise AssertionError("no trigger press arrived")
 
 
+def trigger_release(hw: Hardware, trigger_pin) -> object:
+    """Release the red button; return its release event (after the debounce time)."""
+    trigger_pin.drive_high()
+    while (event := hw.next_input(timeout=1.0)) is not None:
+        if (event.kind, event.button) == ("release", "trigger"):
+            return event
+    raise AssertionError("no trigger release arrived")
+
+
 def test_devices_use_gpiozeros_configured_factory(gpio_hw, mock_factory, gpio_config) -> None:
     p = gpio_config.pins
     assert mock_factory.pin(p.solenoid).function == "output"
@@ -75,17 +85,97 @@ def test_never_fires_unarmed(gpio_hw, mock_factory, gpio_config) -> None:
     assert not ever_high(solenoid)
 
 
-def test_callbacks_only_enqueue(gpio_hw, mock_factory, gpio_config) -> None:
+def test_an_unarmed_press_only_goes_on_the_queue(gpio_hw, mock_factory, gpio_config) -> None:
     trigger, solenoid = pins(mock_factory, gpio_config)
+    trigger.drive_low()
+    event = gpio_hw.next_input(timeout=1.0)
+    assert event is not None and (event.kind, event.button) == ("press", "trigger")
+    assert gpio_hw.next_input(timeout=0.05) is None
+    assert not ever_high(solenoid)
+    assert gpio_hw.eliminator.fire(event).reason is Refusal.NOT_ARMED
+
+
+def test_an_armed_press_fires_on_the_button_thread(
+    gpio_hw, mock_factory, gpio_config, mocker
+) -> None:
+    trigger, solenoid = pins(mock_factory, gpio_config)
+    device = gpio_hw.eliminator._output  # the gpiozero DigitalOutputDevice on the gate
+    threads: list[str] = []
+    real_on = device.on
+    mocker.patch.object(device, "on", lambda: (threads.append(current_thread().name), real_on()))
     gpio_hw.eliminator.arm("armed")
     trigger.drive_low()
-    time.sleep(0.02)
-    # The press is waiting on the queue; nothing fired behind the table loop's back.
-    assert not ever_high(solenoid)
-    assert gpio_hw.eliminator.armed
-    event = gpio_hw.next_input(timeout=0)
-    assert event is not None and (event.kind, event.button) == ("press", "trigger")
-    assert gpio_hw.next_input(timeout=0) is None
+    event = gpio_hw.next_input(timeout=1.0)
+    result = gpio_hw.eliminator.fire(event)  # the table loop collects what the edge path did
+    assert threads == ["companion-buttons"]  # switched on by the button thread, not this one
+    assert result.fired and result.token == "armed"
+    assert gpio_hw.eliminator.fire(event).reason is Refusal.ALREADY_FIRED
+    assert len(high_periods(solenoid)) == 1 and solenoid.state is False
+    assert not gpio_hw.eliminator.armed
+
+
+def test_buttons_use_no_gpiozero_bounce_time(gpio_hw, mock_factory, gpio_config) -> None:
+    # gpiozero's bounce_time is lgpio's trailing debounce: it would delay every press
+    p = gpio_config.pins
+    for pin in (p.trigger, p.roll, p.select, p.confirm):
+        assert mock_factory.pin(pin).bounce is None
+
+
+GLITCH_CONFIG = HardwareConfig(profile="gpio", hold_s=0.2, glitch_ms=5, bounce_ms=30)
+
+
+def test_a_spike_on_the_trigger_pin_is_not_a_press(mock_factory) -> None:
+    with open_hardware(GLITCH_CONFIG) as hw:
+        trigger, solenoid = pins(mock_factory, GLITCH_CONFIG)
+        contact = hw.trigger.debouncer.contact("trigger")
+        for _ in range(5):
+            start = time.monotonic()
+            trigger.drive_low()
+            trigger.drive_high()
+            if time.monotonic() - start < GLITCH_CONFIG.glitch_s:
+                break  # the spike ended before its glitch window did: it must be ignored
+            time.sleep(0.1)  # this thread was held up for 5 ms; try again
+            hw.drain_inputs()
+        else:
+            raise AssertionError("could not make a spike shorter than 5 ms")
+        time.sleep(0.05)
+        assert hw.next_input(timeout=0) is None
+        assert contact.glitches >= 1 and not contact.down
+        assert not ever_high(solenoid)
+
+
+def test_a_bouncing_press_counts_once_while_the_contact_still_bounces(mock_factory) -> None:
+    with open_hardware(GLITCH_CONFIG) as hw:
+        trigger, solenoid = pins(mock_factory, GLITCH_CONFIG)
+        hw.eliminator.arm("boom")
+        seen = Event()
+
+        def bounce() -> None:  # closed 3 ms, open 0.2 ms, until the press has been counted
+            while not seen.is_set():
+                trigger.drive_low()
+                time.sleep(0.003)
+                trigger.drive_high()
+                time.sleep(0.0002)
+            trigger.drive_low()
+
+        bouncer = Thread(target=bounce)
+        bouncer.start()
+        try:
+            press = hw.next_input(timeout=2.0)  # a trailing debounce never settles here
+        finally:
+            seen.set()
+            bouncer.join()
+        assert press is not None and press.is_trigger_press
+        assert hw.eliminator.fire(press).fired
+        for _ in range(10):  # more bounce while it is held: nothing new
+            trigger.drive_high()
+            trigger.drive_low()
+        assert hw.next_input(timeout=0.1) is None
+        release = trigger_release(hw, trigger)
+        assert release.t > press.t
+        assert hw.next_input(timeout=0.05) is None
+        assert len(high_periods(solenoid)) == 1
+        assert hw.trigger.debouncer.contact("trigger").bounces >= 10
 
 
 @pytest.mark.parametrize("pulse_ms", [20, 60])
@@ -123,7 +213,7 @@ def test_cool_down_refusal(gpio_hw, mock_factory, gpio_config) -> None:
     trigger, solenoid = pins(mock_factory, gpio_config)
     gpio_hw.eliminator.arm(1)
     assert gpio_hw.eliminator.fire(trigger_press(gpio_hw, trigger))
-    trigger.drive_high()
+    trigger_release(gpio_hw, trigger)
     gpio_hw.eliminator.arm(2)
     second = gpio_hw.eliminator.fire(trigger_press(gpio_hw, trigger))
     assert second.reason is Refusal.COOLING_DOWN

@@ -15,20 +15,36 @@ from hal_helpers import REPO, subprocess_env
 
 from companion.hal import HardwareConfig, open_hardware
 
-# A table process on mock gpio pins: arms, presses, fires a 250 ms pulse and
-# says so on stdout the moment the coil is on; the test then sends SIGTERM.
-SIGTERM_CHILD = textwrap.dedent(
+# A table process on mock gpio pins that logs every pin change with its time: it lights a
+# turn LED, arms, presses, and says so on stdout the moment the coil is on (a 250 ms pulse,
+# fired on the button thread); the test then sends a stop signal. An interactive session
+# has Python's default handlers, whatever the test runner's shell ignores.
+STOP_CHILD = textwrap.dedent(
     """
-    import json, sys, threading, time
+    import json, signal, sys, threading, time
     from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory, MockPin
     from companion.hal import HardwareConfig, open_hardware
 
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    changes = []
+
+    class LoggingPin(MockPin):
+        def _change_state(self, value):
+            changed = super()._change_state(value)
+            if changed:
+                changes.append([time.monotonic(), self.info.name, bool(value)])
+            return changed
+
+    Device.pin_factory = MockFactory(pin_class=LoggingPin)
     config = HardwareConfig(profile="gpio", pulse_ms=250, hold_s=0.2)
     record = {"exit": "none"}
     try:
         with open_hardware(config) as hw:
             coil = Device.pin_factory.pin(config.pins.solenoid)
-            record["coil"] = coil
+            hw.status_leds.show_turn("purple")
 
             def announce():
                 while not coil.state:
@@ -41,60 +57,95 @@ SIGTERM_CHILD = textwrap.dedent(
             hw.eliminator.fire(hw.next_input(2.0))
             print("pulse-completed", flush=True)
             time.sleep(10)
+    except KeyboardInterrupt:
+        record["exit"] = 130
+        raise SystemExit(130)
     except SystemExit as exc:
         record["exit"] = exc.code
         raise
     finally:
-        coil = record.pop("coil")
-        record["final_state"] = bool(coil.state)
-        record["function"] = coil.function
-        record["states"] = [[s.timestamp, bool(s.state)] for s in coil.states]
+        record["changes"] = changes
+        record["coil_function"] = Device.pin_factory.pin(config.pins.solenoid).function
         with open(sys.argv[1], "w") as fh:
             json.dump(record, fh)
     """
 )
 
 
-def test_sigterm_mid_pulse_leaves_the_coil_off(tmp_path) -> None:
+@pytest.mark.parametrize(
+    ("signum", "status"),
+    [(signal.SIGTERM, 143), (signal.SIGHUP, 129), (signal.SIGINT, 130)],
+    ids=["SIGTERM", "SIGHUP", "SIGINT"],
+)
+def test_a_stop_signal_mid_pulse_switches_the_coil_off_first(tmp_path, signum, status) -> None:
     script = tmp_path / "child.py"
-    script.write_text(SIGTERM_CHILD, encoding="utf-8")
+    script.write_text(STOP_CHILD, encoding="utf-8")
     report = tmp_path / "report.json"
     child = subprocess.Popen(
         [sys.executable, str(script), str(report)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env=subprocess_env(GPIOZERO_PIN_FACTORY="mock"),
+        env=subprocess_env(),
     )
     try:
         line = child.stdout.readline().strip()
         assert line == "coil-on", child.stderr.read()
-        child.send_signal(signal.SIGTERM)
+        child.send_signal(signum)
         _, stderr = child.communicate(timeout=10)
     finally:
         if child.poll() is None:
             child.kill()
             child.wait()
-    assert child.returncode == 128 + signal.SIGTERM, stderr
+    assert child.returncode == status, stderr
     record = json.loads(report.read_text(encoding="utf-8"))
-    assert record["exit"] == 128 + signal.SIGTERM
-    assert record["final_state"] is False
-    assert record["function"] == "input"  # closed, handed back to the gate pull-down
-    assert [state for _, state in record["states"]] == [False, True, False]
-    on_time = record["states"][2][0]
-    assert on_time < 0.2  # cut short by SIGTERM, not left to run its full 250 ms
+    assert record["exit"] == status
+    config = HardwareConfig()
+    coil = f"GPIO{config.pins.solenoid}"
+    led = f"GPIO{config.pins.turn['purple']}"
+    coil_changes = [(t, on) for t, name, on in record["changes"] if name == coil]
+    led_changes = [(t, on) for t, name, on in record["changes"] if name == led]
+    assert [on for _, on in coil_changes] == [True, False]  # one pulse, then off for good
+    assert [on for _, on in led_changes] == [True, False]
+    coil_off, led_off = coil_changes[-1][0], led_changes[-1][0]
+    assert coil_off < led_off  # the gate first, then the LEDs
+    assert coil_off - coil_changes[0][0] < 0.25  # cut short, not left to run its 250 ms
+    assert record["coil_function"] == "input"  # closed, handed back to the gate pull-down
 
 
-def test_hardware_installs_and_restores_a_sigterm_handler(clock) -> None:
-    assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+@pytest.mark.parametrize(
+    ("signum", "raises"),
+    [(signal.SIGTERM, SystemExit), (signal.SIGHUP, SystemExit), (signal.SIGINT, KeyboardInterrupt)],
+)
+def test_hardware_installs_and_restores_the_stop_handlers(clock, signum, raises) -> None:
+    before = signal.getsignal(signum)
     with open_hardware(clock=clock) as hw:
-        handler = signal.getsignal(signal.SIGTERM)
-        assert callable(handler)
+        handler = signal.getsignal(signum)
+        assert handler is not before and callable(handler)
         hw.sim.coil.on()
-        with pytest.raises(SystemExit):
-            handler(signal.SIGTERM, None)
+        with pytest.raises(raises) as info:
+            handler(signum, None)
+        assert not hw.sim.coil_on  # off in the handler, before anything unwinds
+        if raises is SystemExit:
+            assert info.value.code == 128 + signum
+    assert signal.getsignal(signum) is before
+
+
+def test_a_second_signal_while_closing_only_switches_the_coil_off(clock, mocker) -> None:
+    with open_hardware(clock=clock) as hw:
+        handler = signal.getsignal(signal.SIGINT)
+    hw.sim.coil.on()  # as if something switched it on while the hardware was closing
+    handler(signal.SIGINT, None)  # closed: no KeyboardInterrupt cuts the shut-down short
     assert not hw.sim.coil_on
-    assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+
+
+def test_an_ignored_sighup_stays_ignored(clock) -> None:
+    previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)  # as under nohup
+    try:
+        with open_hardware(clock=clock):
+            assert signal.getsignal(signal.SIGHUP) == signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGHUP, previous)
 
 
 def test_hardware_leaves_someone_elses_sigterm_handler_alone(clock) -> None:

@@ -340,3 +340,79 @@ def test_sigterm_helper_off_the_main_thread_installs_nothing() -> None:
     t.start()
     t.join()
     assert outcome[0] is False and isinstance(outcome[1], ValueError)
+
+
+# -- the edge path: a trigger press fired on the thread that saw the edge -------------------
+
+
+def test_edge_path_unarmed_press_only_queues(guard, coil, hub, clock) -> None:
+    event = guard.trigger_edge()
+    assert hub.get(0) is event and event.is_trigger_press
+    assert coil.history == []
+    assert guard.fire(event).reason is Refusal.NOT_ARMED  # the table loop's answer, as before
+
+
+def test_edge_path_fires_and_the_table_loop_collects_the_result_once(
+    guard, coil, hub, clock
+) -> None:
+    guard.arm("boom")
+    clock.advance(0.01)
+    event = guard.trigger_edge()  # the pulse ran on this call (a ManualClock does not wait)
+    assert len(coil.pulses) == 1 and not guard.armed
+    assert hub.get(0) is event  # still on the queue for the table loop
+    result = guard.fire(event)
+    assert result.fired and result.token == "boom" and result.pulse == guard.last_pulse
+    assert guard.fire(event).reason is Refusal.ALREADY_FIRED  # asking again is not a new pulse
+    assert len(coil.pulses) == 1
+
+
+def test_edge_path_keeps_the_cool_down_and_once_per_arming(guard, coil, hub, clock) -> None:
+    guard.arm(1)
+    clock.advance(0.01)
+    assert guard.fire(guard.trigger_edge()).fired
+    guard.arm(2)
+    clock.advance(1.0)
+    early = guard.trigger_edge()  # cooling down: queued, not fired
+    assert len(coil.pulses) == 1
+    assert guard.fire(early).reason is Refusal.COOLING_DOWN
+    clock.advance(3.0)
+    assert guard.fire(guard.trigger_edge()).fired
+    assert guard.fire(guard.trigger_edge()).reason is Refusal.NOT_ARMED  # consumed by the last
+    assert len(coil.pulses) == 2
+
+
+def test_edge_path_press_from_before_arming_cannot_fire_later(guard, coil, hub, clock) -> None:
+    early = guard.trigger_edge()
+    guard.arm("x")
+    assert guard.fire(early).reason is Refusal.PRESS_BEFORE_ARMING
+    assert coil.pulses == []
+
+
+def test_table_loop_fire_waits_for_an_edge_pulse_in_progress() -> None:
+    hub = InputHub()
+    coil = SimSolenoid(time.monotonic)
+    guard = SolenoidGuard(coil, inputs=hub, pulse_ms=50, cooldown_s=0)
+    guard.arm("slow")
+    edge = threading.Thread(target=guard.trigger_edge)
+    edge.start()
+    event = hub.get(2.0)  # on the queue before (or while) the edge thread pulses
+    result = guard.fire(event)  # blocks until the edge thread's pulse has ended
+    edge.join()
+    assert result.fired and coil.value is False
+    assert len(coil.pulses) == 1 and coil.pulses[0].length_s >= 0.05
+
+
+def test_off_from_a_signal_handler_while_this_thread_holds_the_guard(coil, hub, clock) -> None:
+    guard = make_guard(coil, hub, clock)
+    failing = {"off": True}
+    real_off = coil.off
+
+    def off() -> None:
+        if failing["off"]:
+            raise OSError("gate driver gone")
+        real_off()
+
+    coil.off = off  # switching off fails: off() latches the fault under the guard's lock
+    with guard._lock:  # e.g. a signal arrives while the main thread is inside fire()
+        guard.off()  # reentrant: does not deadlock
+    assert guard.fault is not None and "gate driver gone" in guard.fault
