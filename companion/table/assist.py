@@ -114,7 +114,7 @@ class AssistTable(TableLoop):
         armed = state.explosion_armed_field()
         if armed is not None:  # arm as soon as the rules do: a press from now on fires
             self.blink = {armed}
-            self.hw.eliminator.arm(self.fire_token(armed))
+            self.arm_explosion(armed, self.fire_token(armed))
         self.paint()
 
     def fire_token(self, cell: int) -> str:

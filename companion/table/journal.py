@@ -5,14 +5,16 @@ A journal is a JSON Lines file (see ``docs/journal.md``). Line 1 is a header
 their SHA-256, session settings). Every further line is one record:
 
 - ``action``: one engine action (a choice, a die result, a card drawn);
-- ``fired``: the Eliminator fired (written before the coil is switched on);
+- ``armed``: an explosion is armed (written before the solenoid guard is armed);
+- ``fired``: its tile has flown (written after the pulse: nothing is written
+  between the red button and the coil);
 - ``undo``: the last ``count`` data-entry actions are taken back;
 - ``checkpoint``: a digest of the game state, written when a turn starts;
 - ``end``: the game is over.
 
 Each record carries ``n`` (its number) and ``crc`` (CRC-32 of the record without
 ``crc``, canonical JSON). :meth:`JournalWriter.append` flushes and fsyncs before
-it returns, so a record is on disk before the table shows or fires anything.
+it returns, so a record is on disk before the table shows or applies anything.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 FORMAT = "companion-journal/1"
-RECORD_TYPES = ("action", "fired", "undo", "checkpoint", "end")
+RECORD_TYPES = ("action", "armed", "fired", "undo", "checkpoint", "end")
 
 
 class JournalError(ValueError):

@@ -231,28 +231,66 @@ class TableLoop:
 
     # -- the Eliminator ----------------------------------------------------------------
 
+    def arm_explosion(self, cell: int, token: str) -> None:
+        """Make the arming durable, then arm the solenoid guard for *token*.
+
+        The ``armed`` record is written before the guard is armed, so before anyone
+        can press: from then on the red button switches the coil on with no disk
+        I/O in between. A token whose tile has flown (a ``fired`` record) is never
+        armed again.
+        """
+        if token in self.session.fired_tokens:
+            return
+        self.session.armed(field_name(cell), token)
+        if self.hw.eliminator.armed_token != token:
+            self.hw.eliminator.arm(token)
+
     def fire_sequence(self, cell: int, token: str) -> bool:
         """Arm, blink the field, wait for the red button, fire through the guard.
 
-        Returns whether a pulse fired. A refusal for cool-down waits and asks
-        again; a driver fault is reported and the players remove the tile by hand.
+        Returns whether the tile flew: a pulse fired, or, for an explosion that was
+        armed when the table stopped (a power cut, a crash), the players confirmed
+        with CONFIRM that it had flown already; it never fires without a press. A
+        refusal for cool-down waits and asks again; a driver fault is reported and
+        the players remove the tile by hand. Nothing is written to the journal
+        between the press and the coil: the ``fired`` record follows the pulse.
         """
+        if token in self.session.fired_tokens:  # flew before the table stopped
+            return True
+        buttons = {"trigger"}
         guard = self.hw.eliminator
-        if guard.armed_token != token:
-            guard.arm(token)
+        offered_after = self.hw.inputs.last_seq  # a CONFIRM counts if pressed after this
+        self.arm_explosion(cell, token)
         self.blink = {cell}
         self.paint()
         self.view.message(f"explosion under {field_name(cell)}: hit the red button")
+        if token in self.session.armed_before_stop:
+            buttons.add("confirm")
+            self.view.message(
+                f"the table stopped while this explosion was armed: if the tile on "
+                f"{field_name(cell)} already flew, press CONFIRM instead"
+            )
+        prompt = "hit the RED BUTTON to fire the Eliminator"
+        if "confirm" in buttons:
+            prompt += " (CONFIRM: the tile already flew)"
         try:
             while True:
                 press = self.wait_for(
-                    {"trigger"}, "hit the RED BUTTON to fire the Eliminator", seat=self.state.active
+                    buttons,
+                    prompt,
+                    seat=self.state.active,
+                    operator_presses="trigger",
                 )
-                if guard.check(press) is None:  # it will fire: journal that first
-                    self.session.fired(field_name(cell), token)
-                result = guard.fire(press)
+                if press.button == "confirm":  # the players: the tile already flew
+                    if press.seq <= offered_after:
+                        continue
+                    self.session.fired(field_name(cell), token, source="players")
+                    self.view.message(f"the tile on {field_name(cell)} already flew")
+                    return True
+                result = guard.fire(press)  # no disk I/O between the press and the coil
                 self.fire_results.append(result)
                 if result.fired:
+                    self.session.fired(field_name(cell), token)  # durable after the pulse
                     self.view.message(f"Eliminator fired ({result.pulse.length_s * 1000:.0f} ms)")
                     return True
                 if result.reason == Refusal.COOLING_DOWN:
@@ -308,7 +346,7 @@ class TrackedTable(TableLoop):
         self.view.update(self.state, [])
         if self.session.pending_fire is not None:  # resumed between an explosion and its fire
             name, token = self.session.pending_fire
-            self.view.message(f"resumed: the explosion under {name} has not fired yet")
+            self.view.message(f"resumed: the explosion under {name} is armed again")
             self.fire_sequence(parse_field(name), token)
         while not self.state.is_terminal:
             self.step()

@@ -4,9 +4,17 @@ The table loop goes through :class:`GameSession` for every action:
 
 1. :meth:`GameSession.commit` checks the action is legal and writes it to the
    journal, durably (flush + fsync);
-2. only then does the table show a die face, fire, or apply it
+2. only then does the table show a die face or apply it
    (:meth:`GameSession.apply`), which also writes a checkpoint when a turn starts
    and an ``end`` record when the game is over.
+
+The Eliminator is the exception to "write first, then act", because nothing may
+stand between the red button and the coil: :meth:`GameSession.armed` is made
+durable when an explosion is *armed* (before anyone can press), the coil fires
+at the press with no disk I/O, and :meth:`GameSession.fired` follows the pulse.
+A journal that ends between the two (``armed_before_stop``) is an explosion
+whose tile may or may not have flown: the table arms it again and lets the
+players confirm that it already flew.
 
 :func:`resume_session` rebuilds a session from a journal by replaying the engine,
 checking every checkpoint, and continues writing to it.
@@ -42,6 +50,8 @@ from companion.table.journal import (
 
 GAME = "battle-royale"
 MODES = ("tracked", "assist")  # assist mode exists for Battle Royale
+#: How a ``fired`` record knows the tile flew: the coil at a press, or the players' word.
+FIRED_SOURCES = ("coil", "players")
 BUILTIN = "builtin:"
 
 
@@ -149,8 +159,13 @@ class GameSession:
     journal: JournalWriter | None = None
     barrier: int = 0  # history before this index can never be undone
     fired_tokens: set[str] = field(default_factory=set)
+    # explosions whose arming is durable (an ``armed`` record)
+    armed_tokens: set[str] = field(default_factory=set)
+    # armed in an earlier run of this journal and not fired since: the table stopped
+    # (a power cut, a crash) while it was armed, so its tile may already have flown
+    armed_before_stop: set[str] = field(default_factory=set)
     # tracked mode: an explosion the engine resolved whose firing is not journalled yet
-    # (a power cut between the two): the table fires it when the game resumes
+    # (a power cut between the two): the table arms it again when the game resumes
     pending_fire: tuple[str, str] | None = None
 
     @classmethod
@@ -211,17 +226,43 @@ class GameSession:
                 "end", winners=list(self.state.winners), reason=self.state.end_reason
             )
 
-    def fired(self, field_name: str, token: str) -> None:
-        """Record, durably, that the Eliminator is about to fire: undo never crosses it."""
+    def armed(self, field_name: str, token: str) -> None:
+        """Record, durably, that the Eliminator is being armed for this explosion.
+
+        Written before the solenoid guard is armed, so before anyone can press the
+        red button; once per token. Undo never crosses it.
+        """
+        self.barrier = len(self.state.history)
+        if token in self.armed_tokens:
+            return
+        self.armed_tokens.add(token)
+        if self.journal is not None:
+            self.journal.append(
+                "armed", field=field_name, token=token, actions=len(self.state.history)
+            )
+
+    def fired(self, field_name: str, token: str, *, source: str = "coil") -> None:
+        """Record, durably, that the explosion's tile has flown: undo never crosses it.
+
+        *source* is ``"coil"`` (a pulse fired at a press; written after the pulse) or
+        ``"players"`` (after a stop, the players confirmed it had flown already).
+        """
+        if source not in FIRED_SOURCES:
+            raise ValueError(f"source must be one of {FIRED_SOURCES}, not {source!r}")
         self.barrier = len(self.state.history)
         if self.pending_fire and self.pending_fire[1] == token:
             self.pending_fire = None
+        self.armed_before_stop.discard(token)
         if token in self.fired_tokens:
             return
         self.fired_tokens.add(token)
         if self.journal is not None:
             self.journal.append(
-                "fired", field=field_name, token=token, actions=len(self.state.history)
+                "fired",
+                field=field_name,
+                token=token,
+                actions=len(self.state.history),
+                source=source,
             )
 
     # -- undo ---------------------------------------------------------------------------
@@ -364,9 +405,20 @@ def rebuild(
                     "turn's data entry can be undone there",
                 )
             del held[-count:]
+        elif kind == "armed":
+            flush()
+            token = str(record.get("token"))
+            session.armed(str(record.get("field")), token)
+            if token not in session.fired_tokens:
+                session.armed_before_stop.add(token)
         elif kind == "fired":
             flush()
-            session.fired(str(record.get("field")), str(record.get("token")))
+            source = record.get("source", "coil")
+            session.fired(
+                str(record.get("field")),
+                str(record.get("token")),
+                source=source if source in FIRED_SOURCES else "coil",
+            )
         elif kind == "checkpoint":
             flush()
             digest = state_digest(session.state.snapshot())

@@ -143,17 +143,17 @@ def test_bad_headers_are_clear_errors_and_the_file_is_untouched(tmp_path, change
     assert path.read_text() == text
 
 
-def test_durable_before_the_die_face_shows_and_before_the_solenoid_fires(tmp_path, mocker):
+def test_durable_before_the_die_face_shows_and_armed_before_the_solenoid(tmp_path, mocker):
     path = tmp_path / "game.jsonl"
     seen = {"rolls": 0, "fires": 0}
 
-    def last_record():
-        return json.loads(path.read_text().splitlines()[-1])
+    def records():
+        return [json.loads(line) for line in path.read_text().splitlines()[1:]]
 
     real_animate = TableLoop.animate_roll
 
     def animate(self, face):
-        record = last_record()
+        record = records()[-1]
         assert record["type"] == "action" and record["action"]["face"] == face
         seen["rolls"] += 1
         return real_animate(self, face)
@@ -164,14 +164,19 @@ def test_durable_before_the_die_face_shows_and_before_the_solenoid_fires(tmp_pat
     real_on = SimSolenoid.on
 
     def coil_on(self):
-        record = last_record()
-        assert record["type"] == "fired"
+        # the arming is on disk, and nothing was written since: not even the fired record
+        last = records()[-1]
+        assert last["type"] == "armed"
+        assert last["token"] not in {r["token"] for r in records() if r["type"] == "fired"}
         seen["fires"] += 1
         return real_on(self)
 
     mocker.patch.object(SimSolenoid, "on", coil_on)
     _, hw = bot_game(path, players=4, seed=3)
     assert seen["rolls"] > 10 and seen["fires"] == len(hw.sim.pulses) > 0
+    armed = [r["token"] for r in records() if r["type"] == "armed"]
+    fired = [(r["token"], r["source"]) for r in records() if r["type"] == "fired"]
+    assert fired == [(token, "coil") for token in armed]  # each fired after its pulse
 
 
 @pytest.mark.slow
@@ -276,32 +281,38 @@ def test_undo_never_takes_back_a_die_roll_or_a_drawn_card(tmp_path):
 
 
 @pytest.mark.slow
-def test_resume_fires_an_explosion_the_power_cut_left_unfired(tmp_path):
+def test_resume_between_arming_and_fired_arms_again_and_fires_only_at_a_press(tmp_path):
     path = tmp_path / "game.jsonl"
     bot_game(path, players=4, seed=3)
     lines = path.read_text().splitlines(keepends=True)
-    first_fire = next(i for i, line in enumerate(lines) if '"type":"fired"' in line)
-    path.write_text("".join(lines[:first_fire]))  # cut between the explosion and its fire
+    armed = next(i for i, line in enumerate(lines) if '"type":"armed"' in line)
+    assert '"type":"fired"' in lines[armed + 1]
+    path.write_text("".join(lines[: armed + 1]))  # cut after the arming: the tile may have flown
     session, _ = resume_session(path)
-    assert session.pending_fire is not None
     token = session.pending_fire[1]
+    assert session.armed_before_stop == {token}
     hw, clock = sim_hardware()
     rng = random.Random(3)
+    view = RecordingView()
     table = TrackedTable(
         session,
         hw,
         Roller.seeded(3),
-        RecordingView(),
+        view,
         {s: BotAgent(rng) for s in range(4)},
         sleep=clock.sleep,
-        operator=SimOperator(hw),
+        operator=SimOperator(hw),  # the bots' operator presses the red button
     )
     with hw:
         table.run()
     session.journal.close()
     assert table.fire_results[0].fired and table.fire_results[0].token == token
+    assert any("press CONFIRM instead" in m for m in view.messages)
     records = [r for _, r in read_journal(path).records]
-    assert records[first_fire - 1]["type"] == "fired"
+    assert records[armed]["type"] == "fired" and records[armed]["source"] == "coil"
+    assert [r["type"] for r in records].count("armed") == [r["type"] for r in records].count(
+        "fired"
+    )
 
 
 @pytest.mark.slow

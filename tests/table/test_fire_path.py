@@ -1,0 +1,293 @@
+"""The Eliminator's path: armed record first, nothing on disk between the press and the coil,
+the fired record after the pulse; after a stop, armed again and never fired by itself."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+
+import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory, MockPin
+from table_helpers import RecordingView, sim_hardware
+
+from companion.dice import Roller
+from companion.games.battle_royale import BattleRoyaleConfig
+from companion.games.battle_royale.layout import parse_field
+from companion.hal import HardwareConfig, SolenoidGuard, open_hardware
+from companion.table.assist import AssistTable
+from companion.table.journal import JournalWriter, read_journal
+from companion.table.loop import TableLoop
+from companion.table.session import GameSession, SessionSettings, resume_session
+
+
+class LoggingPin(MockPin):
+    """A mock pin that logs every change with its time.monotonic()."""
+
+    log: list[tuple[float, str, bool]] = []
+
+    def _change_state(self, value):
+        changed = super()._change_state(value)
+        if changed:
+            LoggingPin.log.append((time.monotonic(), self.info.name, bool(value)))
+        return changed
+
+
+@pytest.fixture
+def logging_pins():
+    previous = Device.pin_factory
+    LoggingPin.log = []
+    factory = MockFactory(pin_class=LoggingPin)
+    Device.pin_factory = factory
+    try:
+        yield factory
+    finally:
+        factory.reset()
+        factory.close()
+        Device.pin_factory = previous
+
+
+def disk_log(mocker):
+    """Record (start, end, what) of every journal write and every fsync."""
+    calls: list[tuple[float, float, str]] = []
+    real_fsync, real_write = os.fsync, JournalWriter._write
+
+    def fsync(fd):
+        start = time.monotonic()
+        try:
+            return real_fsync(fd)
+        finally:
+            calls.append((start, time.monotonic(), "fsync"))
+
+    def write(self, record):
+        start = time.monotonic()
+        try:
+            return real_write(self, record)
+        finally:
+            calls.append((start, time.monotonic(), f"write {record['type']}"))
+
+    mocker.patch("os.fsync", fsync)
+    mocker.patch.object(JournalWriter, "_write", write)
+    return calls
+
+
+def test_no_disk_io_between_the_red_button_and_the_coil_on_gpio(tmp_path, logging_pins, mocker):
+    config = HardwareConfig(profile="gpio", pulse_ms=20)
+    session = GameSession.start(
+        BattleRoyaleConfig(players=2), SessionSettings(hardware="gpio"), tmp_path / "g.jsonl"
+    )
+    calls = disk_log(mocker)
+    with open_hardware(config) as hw:
+        table = TableLoop(session, hw, Roller.seeded(1), RecordingView())
+        token = "turn-1-c3"
+        done = threading.Thread(target=table.fire_sequence, args=(parse_field("c3"), token))
+        done.start()
+        deadline = time.monotonic() + 5
+        while hw.eliminator.armed_token != token and time.monotonic() < deadline:
+            time.sleep(0.001)
+        assert hw.eliminator.armed_token == token
+        edge = time.monotonic()
+        logging_pins.pin(config.pins.trigger).drive_low()  # the red button's first edge
+        done.join(5)
+    assert not done.is_alive() and table.fire_results[0].fired
+    coil = f"GPIO{config.pins.solenoid}"
+    (rise, fall) = [t for t, name, _ in LoggingPin.log if name == coil]
+    armed = [c for c in calls if c[2] == "write armed"]
+    fired = [c for c in calls if c[2] == "write fired"]
+    assert len(armed) == 1 and armed[0][1] < edge  # durable before anyone could press
+    between = [c for c in calls if c[1] > edge and c[0] < rise]
+    assert between == []  # no write, no fsync between the edge and the coil
+    assert len(fired) == 1 and fired[0][0] > fall  # the fired record follows the pulse
+    assert any(c[2] == "fsync" and c[0] > fall for c in calls)
+    records = [r for _, r in read_journal(tmp_path / "g.jsonl").records]
+    assert [(r["type"], r["token"]) for r in records] == [("armed", token), ("fired", token)]
+
+
+def test_the_guard_is_armed_only_after_the_armed_record_is_on_disk(tmp_path, mocker):
+    path = tmp_path / "assist.jsonl"
+    session = GameSession.start(
+        BattleRoyaleConfig(players=2), SessionSettings(mode="assist", bots=0), path
+    )
+    arms: list[str] = []
+    real_arm = SolenoidGuard.arm
+
+    def arm(self, token):
+        on_disk = {
+            json.loads(line).get("token")
+            for line in path.read_text().splitlines()
+            if '"type":"armed"' in line
+        }
+        assert token in on_disk
+        arms.append(token)
+        return real_arm(self, token)
+
+    mocker.patch.object(SolenoidGuard, "arm", arm)
+    hw, clock = sim_hardware()
+    from companion.table.people import SimOperator
+
+    with hw:
+        loop = AssistTable(
+            session,
+            hw,
+            Roller.seeded(4),
+            RecordingView(),
+            sleep=clock.sleep,
+            operator=SimOperator(hw),
+        )
+        loop.run()
+    session.journal.close()
+    assert arms and len(hw.sim.pulses) >= 1
+
+
+def assist_game_cut_after_the_first_arming(tmp_path):
+    """An assist game played by simulated people, its journal cut right after an armed record."""
+    from companion.table.people import SimOperator
+
+    path = tmp_path / "assist.jsonl"
+    session = GameSession.start(
+        BattleRoyaleConfig(players=2), SessionSettings(mode="assist", bots=0), path
+    )
+    hw, clock = sim_hardware()
+    with hw:
+        AssistTable(
+            session,
+            hw,
+            Roller.seeded(4),
+            RecordingView(),
+            sleep=clock.sleep,
+            operator=SimOperator(hw),
+        ).run()
+    session.journal.close()
+    lines = path.read_text().splitlines(keepends=True)
+    armed = next(i for i, line in enumerate(lines) if '"type":"armed"' in line)
+    path.write_text("".join(lines[: armed + 1]))
+    return path
+
+
+def run_in_thread(target):
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_after_a_stop_the_armed_explosion_never_fires_by_itself(tmp_path):
+    path = assist_game_cut_after_the_first_arming(tmp_path)
+    session, _ = resume_session(path)
+    assert len(session.armed_before_stop) == 1 and session.state.phase == "armed"
+    (token,) = session.armed_before_stop
+    hw, clock = sim_hardware()
+    view = RecordingView()
+    with hw:
+        loop = AssistTable(session, hw, Roller.seeded(4), view, sleep=clock.sleep)
+        loop.react([])
+        thread = run_in_thread(loop.step)
+        time.sleep(0.3)
+        assert thread.is_alive() and hw.sim.pulses == []  # waits: no press, no pulse
+        assert hw.eliminator.armed_token == token
+        assert any("press CONFIRM instead" in m for m in view.messages)
+        hw.sim.tap("trigger")
+        thread.join(5)
+        assert not thread.is_alive() and len(hw.sim.pulses) == 1
+    session.journal.close()
+    records = [r for _, r in read_journal(path).records]
+    assert (records[-2]["type"], records[-2]["token"], records[-2]["source"]) == (
+        "fired",
+        token,
+        "coil",
+    )
+    assert records[-1]["type"] == "action" and records[-1]["action"]["kind"] == "fired"
+
+
+def test_after_a_stop_the_players_can_confirm_the_tile_already_flew(tmp_path):
+    path = assist_game_cut_after_the_first_arming(tmp_path)
+    session, _ = resume_session(path)
+    (token,) = session.armed_before_stop
+    hw, clock = sim_hardware()
+    with hw:
+        hw.sim.tap("confirm")  # pressed before the question: not an answer
+        loop = AssistTable(session, hw, Roller.seeded(4), RecordingView(), sleep=clock.sleep)
+        loop.react([])
+        thread = run_in_thread(loop.step)
+        time.sleep(0.2)
+        assert thread.is_alive()
+        hw.sim.tap("confirm")
+        thread.join(5)
+        assert not thread.is_alive()
+        assert hw.sim.pulses == [] and not hw.eliminator.armed
+        assert loop.state.phase == "remove_fields"
+    session.journal.close()
+    records = [r for _, r in read_journal(path).records]
+    assert (records[-2]["type"], records[-2]["token"], records[-2]["source"]) == (
+        "fired",
+        token,
+        "players",
+    )
+    resumed, _ = resume_session(path)  # and it stays flown
+    assert resumed.armed_before_stop == set() and token in resumed.fired_tokens
+    resumed.journal.close()
+
+
+def test_a_journalled_fire_is_never_armed_again(tmp_path):
+    path = assist_game_cut_after_the_first_arming(tmp_path)
+    session, _ = resume_session(path)
+    (token,) = session.armed_before_stop
+    field = next(
+        json.loads(line)["field"] for line in path.read_text().splitlines() if "armed" in line
+    )
+    session.fired(field, token)  # the pulse's record made it; the Fired action did not
+    session.journal.close()
+    session, _ = resume_session(path)
+    hw, clock = sim_hardware()
+    with hw:
+        loop = AssistTable(session, hw, Roller.seeded(4), RecordingView(), sleep=clock.sleep)
+        loop.react([])
+        assert not hw.eliminator.armed
+        thread = run_in_thread(loop.step)
+        thread.join(5)
+        assert not thread.is_alive() and hw.sim.pulses == []
+        assert loop.state.phase == "remove_fields"
+    session.journal.close()
+
+
+def test_tracked_mode_resume_offers_the_confirm_too(tmp_path):
+    import random
+
+    from companion.table.loop import TrackedTable
+    from companion.table.people import BotAgent, SimOperator
+
+    path = tmp_path / "tracked.jsonl"
+    session = GameSession.start(BattleRoyaleConfig(players=3), SessionSettings(bots=3), path)
+    hw, clock = sim_hardware()
+    rng = random.Random(3)
+    with hw:
+        TrackedTable(
+            session,
+            hw,
+            Roller.seeded(3),
+            RecordingView(),
+            {s: BotAgent(rng) for s in range(3)},
+            sleep=clock.sleep,
+            operator=SimOperator(hw),
+        ).run()
+    session.journal.close()
+    lines = path.read_text().splitlines(keepends=True)
+    armed = next(i for i, line in enumerate(lines) if '"type":"armed"' in line)
+    path.write_text("".join(lines[: armed + 1]))
+    session, _ = resume_session(path)
+    name, token = session.pending_fire
+    assert session.armed_before_stop == {token}
+    hw, clock = sim_hardware()
+    with hw:
+        table = TrackedTable(session, hw, Roller.seeded(3), RecordingView(), {}, sleep=clock.sleep)
+        thread = run_in_thread(lambda: table.fire_sequence(parse_field(name), token))
+        time.sleep(0.2)
+        assert thread.is_alive() and hw.sim.pulses == []
+        hw.sim.tap("confirm")
+        thread.join(5)
+        assert not thread.is_alive() and hw.sim.pulses == []
+    assert session.pending_fire is None
+    session.journal.close()
+    last = read_journal(path).records[-1][1]
+    assert (last["type"], last["token"], last["source"]) == ("fired", token, "players")
