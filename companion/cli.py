@@ -180,6 +180,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     selftest.set_defaults(handler="companion.commands.selftest:run")
 
+    safe_off = sub.add_parser(
+        "safe-off",
+        help="drive the solenoid's gate low (systemd runs it after the service stops or dies)",
+        description="Opens only the solenoid pin of the [hardware] configuration and drives "
+        "it low. On the serial profile the I/O board switches its coil off by itself.",
+    )
+    safe_off.add_argument(
+        "--config",
+        help="table.toml (default: as 'companion config path' finds it); only [hardware] is read",
+    )
+    safe_off.set_defaults(handler="companion.commands.safe_off:run")
+
     serve = sub.add_parser("serve", help="the headless Pi service (assist mode)")
     serve.add_argument(
         "--config",
