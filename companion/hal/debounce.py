@@ -103,6 +103,16 @@ class FirstEdgeDebouncer:
             self._thread = threading.Thread(target=self._run, name="companion-buttons", daemon=True)
             self._thread.start()
 
+    @property
+    def glitch_s(self) -> float:
+        """The glitch window after a first edge, in seconds."""
+        return self._glitch_s
+
+    @property
+    def release_s(self) -> float:
+        """How long a button must read released before its press ends, in seconds."""
+        return self._release_s
+
     def contact(self, name: str) -> ContactState:
         """The state of button *name* (a live object: read, do not change)."""
         return self._contacts[name]

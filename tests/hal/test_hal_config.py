@@ -61,6 +61,7 @@ def test_defaults() -> None:
     config = HardwareConfig()
     assert (config.profile, config.pulse_ms, config.cooldown_s) == ("sim", 60, 3.0)
     assert (config.bounce_ms, config.hold_s) == (20, 1.0)
+    assert config.glitch_ms <= 2 and config.glitch_s == config.glitch_ms / 1000
     assert tuple(config.pins.turn) == DEFAULT_TURN_COLOURS
     assert tuple(config.pins.die) == DIE_FACES
     assert load_hardware_config(None) == config == load_hardware_config({})
@@ -77,6 +78,12 @@ def test_loads_a_toml_hardware_table() -> None:
 
 def test_round_trip_through_to_mapping() -> None:
     config = load_hardware_config(tomllib.loads(EXAMPLE)["hardware"])
+    assert load_hardware_config(config.to_mapping()) == config
+
+
+def test_the_glitch_filter_is_configurable() -> None:
+    config = load_hardware_config({"profile": "gpio", "glitch_ms": 0.5})
+    assert config.glitch_s == 0.0005
     assert load_hardware_config(config.to_mapping()) == config
 
 
@@ -123,6 +130,9 @@ def test_bad_profile_lists_the_allowed_values() -> None:
         ("cooldown_s", "3", "from 1 to 600"),
         ("bounce_ms", -1, "from 0 to 200"),
         ("bounce_ms", 500, "from 0 to 200"),
+        ("glitch_ms", -0.5, "from 0 to 5"),
+        ("glitch_ms", 20, "from 0 to 5"),
+        ("glitch_ms", True, "from 0 to 5"),
         ("hold_s", 0.1, "from 0.2 to 10"),
     ],
 )

@@ -127,6 +127,8 @@ GLITCH_CONFIG = HardwareConfig(profile="gpio", hold_s=0.2, glitch_ms=5, bounce_m
 def test_a_spike_on_the_trigger_pin_is_not_a_press(mock_factory) -> None:
     with open_hardware(GLITCH_CONFIG) as hw:
         trigger, solenoid = pins(mock_factory, GLITCH_CONFIG)
+        assert hw.trigger.debouncer.glitch_s == GLITCH_CONFIG.glitch_s == 0.005
+        assert hw.trigger.debouncer.release_s == GLITCH_CONFIG.bounce_s
         contact = hw.trigger.debouncer.contact("trigger")
         for _ in range(5):
             start = time.monotonic()
@@ -344,3 +346,14 @@ def test_failed_open_releases_what_it_opened(mock_factory, gpio_config) -> None:
 def test_gpio_profile_refuses_a_fake_clock(mock_factory, gpio_config, clock) -> None:
     with pytest.raises(ValueError, match="sim only"):
         open_hardware(gpio_config, clock=clock)
+
+
+def test_the_backend_shortens_the_switch_interval_while_open(mock_factory, gpio_config) -> None:
+    import sys
+
+    from companion.hal.gpio import SWITCH_INTERVAL_S
+
+    before = sys.getswitchinterval()
+    with open_hardware(gpio_config):
+        assert sys.getswitchinterval() == pytest.approx(min(before, SWITCH_INTERVAL_S))
+    assert sys.getswitchinterval() == before

@@ -364,6 +364,16 @@ def test_edge_path_fires_and_the_table_loop_collects_the_result_once(
     assert result.fired and result.token == "boom" and result.pulse == guard.last_pulse
     assert guard.fire(event).reason is Refusal.ALREADY_FIRED  # asking again is not a new pulse
     assert len(coil.pulses) == 1
+    assert coil.pulses[0].length_s == pytest.approx(guard.pulse_ms / 1000)  # the capped pulse
+
+
+def test_edge_path_pulse_is_capped_like_any_other(coil, hub, clock) -> None:
+    guard = make_guard(coil, hub, clock, pulse_ms=PULSE_HARD_CAP_MS)
+    guard.arm("max")
+    clock.advance(0.01)
+    guard.trigger_edge()
+    assert coil.pulses[0].length_s == pytest.approx(PULSE_HARD_CAP_MS / 1000)
+    assert coil.value is False
 
 
 def test_edge_path_keeps_the_cool_down_and_once_per_arming(guard, coil, hub, clock) -> None:
