@@ -81,15 +81,25 @@ def test_serve_plays_games_with_simulated_people(capsys):
     assert "solenoid and LEDs off" in log
 
 
-def test_serve_stops_cleanly_on_sigterm():
+def default_signals():
+    """In the child: Python's default handlers, as in a terminal (a test runner may ignore some)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+
+@pytest.mark.parametrize(
+    ("signum", "status"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129)], ids=["TERM", "HUP"]
+)
+def test_serve_stops_cleanly_on_sigterm_and_sighup(tmp_path, signum, status):
     env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "120"}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "companion", "serve"],
+        [sys.executable, "-m", "companion", "serve", "--journal-dir", str(tmp_path)],
         cwd=ROOT,
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
+        preexec_fn=default_signals,
     )
     try:
         deadline = time.monotonic() + 20
@@ -97,12 +107,44 @@ def test_serve_stops_cleanly_on_sigterm():
         while "ready" not in line and time.monotonic() < deadline:
             line = proc.stdout.readline()
         assert "ready" in line
-        proc.send_signal(signal.SIGTERM)
+        proc.send_signal(signum)
         out, _ = proc.communicate(timeout=20)
     finally:
         proc.kill()
-    assert proc.returncode == 143
+    assert proc.returncode == status
     assert "stopped, solenoid and LEDs off" in out
+
+
+@pytest.mark.slow
+def test_ctrl_c_in_play_on_gpio_ends_the_command_its_usual_way(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "120"}
+    env["GPIOZERO_PIN_FACTORY"] = "mock"
+    command = [sys.executable, "-m", "companion", "play", "battle-royale", "--hardware", "gpio"]
+    proc = subprocess.Popen(
+        [*command, "--seed", "3", "--journal", str(tmp_path / "game.jsonl")],
+        cwd=tmp_path,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        preexec_fn=default_signals,
+    )
+    journal = tmp_path / "game.jsonl"
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not (
+            journal.exists() and '"type":"checkpoint"' in journal.read_text()
+        ):
+            time.sleep(0.05)  # turn 1 began: the hardware is open, a bot waits for ROLL
+        assert '"type":"checkpoint"' in journal.read_text()
+        time.sleep(0.3)
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=20)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130  # KeyboardInterrupt reached the command, after the coil
+    assert "Traceback" not in out
 
 
 @pytest.mark.slow
