@@ -54,7 +54,7 @@ log = logging.getLogger(__name__)
 
 #: The interpreter's switch interval while the gpio backend is open (Python's default
 #: is 5 ms): how long a thread busy with CPU work keeps the button thread waiting.
-SWITCH_INTERVAL_S = 0.0005
+SWITCH_INTERVAL_S = 0.0002
 
 
 class GpioTrigger:

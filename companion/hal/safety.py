@@ -290,12 +290,14 @@ class SolenoidGuard:
             self._edge_results[press.seq] = None
             while len(self._edge_results) > _EDGE_RESULTS_KEPT:  # never collected
                 del self._edge_results[next(iter(self._edge_results))]
+        result: FireResult | None = None
         try:
             result = self._fire(press)
-        except BaseException:
-            result = FireResult(False, Refusal.DRIVER_FAULT, "the edge-path fire raised", None)
-            raise
-        finally:
+        finally:  # the table loop waits for this press: it gets an answer whatever happens
+            if result is None:
+                result = FireResult(
+                    False, Refusal.DRIVER_FAULT, "the pulse on the edge path was interrupted"
+                )
             with self._lock:
                 if press.seq in self._edge_results:
                     self._edge_results[press.seq] = result
@@ -454,8 +456,9 @@ def install_stop_handlers(
     (a handler somebody installed, or ``SIG_IGN`` as under ``nohup``, is left
     alone), the new handler
 
-    1. calls *off* at once (the solenoid guard's :meth:`~SolenoidGuard.off`:
-       no lock is waited for, nothing can raise);
+    1. calls *off* at once (the solenoid guard's :meth:`~SolenoidGuard.off`
+       switches the output without the guard's lock, and takes its reentrant
+       lock only to latch a fault if switching off fails; it never raises);
     2. then raises :exc:`KeyboardInterrupt` for SIGINT, so an interactive
        command's own Ctrl-C path runs (its resume hint, exit status 130), or
        :exc:`SystemExit` with status ``128 + n`` for SIGTERM (143) and SIGHUP
