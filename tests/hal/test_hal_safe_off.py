@@ -31,16 +31,21 @@ def test_gpio_drives_only_the_solenoid_pin_low(mock_factory, tmp_path, capsys) -
     assert "GPIO25 driven low" in out and str(config) in out
 
 
-def test_default_pins_and_the_environment_factory_in_a_fresh_process(tmp_path) -> None:
+def safe_off_process(tmp_path, factory: str) -> subprocess.CompletedProcess[str]:
+    """``companion safe-off`` for a gpio table.toml, in a fresh process on pin factory *factory*."""
     config = write(tmp_path, '[hardware]\nprofile = "gpio"\n')
-    done = subprocess.run(
+    return subprocess.run(
         [sys.executable, "-m", "companion", "safe-off", "--config", str(config)],
         capture_output=True,
         text=True,
-        env=subprocess_env(GPIOZERO_PIN_FACTORY="mock"),
+        env=subprocess_env(GPIOZERO_PIN_FACTORY=factory),
         cwd=tmp_path,
         timeout=60,
     )
+
+
+def test_default_pins_and_the_environment_factory_in_a_fresh_process(tmp_path) -> None:
+    done = safe_off_process(tmp_path, "mock")
     assert done.returncode == 0, done.stderr
     assert f"GPIO{HardwareConfig().pins.solenoid} driven low" in done.stdout
 
@@ -65,15 +70,7 @@ def test_a_missing_config_file_is_exit_2(tmp_path, capsys) -> None:
 
 
 def test_no_pins_is_one_message_and_exit_2(tmp_path) -> None:
-    config = write(tmp_path, '[hardware]\nprofile = "gpio"\n')
-    done = subprocess.run(
-        [sys.executable, "-m", "companion", "safe-off", "--config", str(config)],
-        capture_output=True,
-        text=True,
-        env=subprocess_env(GPIOZERO_PIN_FACTORY="no-such-factory"),
-        cwd=tmp_path,
-        timeout=60,
-    )
+    done = safe_off_process(tmp_path, "no-such-factory")
     assert done.returncode == 2
     assert "cannot open the solenoid pin GPIO24" in done.stderr
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr

@@ -9,8 +9,7 @@ import threading
 import time
 
 import pytest
-from gpiozero import Device
-from gpiozero.pins.mock import MockFactory, MockPin
+from gpiozero.pins.mock import MockPin
 from table_helpers import RecordingView, sim_hardware
 
 from companion.dice import Roller
@@ -36,17 +35,11 @@ class LoggingPin(MockPin):
 
 
 @pytest.fixture
-def logging_pins():
-    previous = Device.pin_factory
+def logging_pins(mock_factory):
+    """The test-wide MockFactory, making LoggingPins."""
     LoggingPin.log = []
-    factory = MockFactory(pin_class=LoggingPin)
-    Device.pin_factory = factory
-    try:
-        yield factory
-    finally:
-        factory.reset()
-        factory.close()
-        Device.pin_factory = previous
+    mock_factory.pin_class = LoggingPin  # pins are made when the hardware opens them
+    return mock_factory
 
 
 def disk_log(mocker):
@@ -124,31 +117,21 @@ def test_the_guard_is_armed_only_after_the_armed_record_is_on_disk(tmp_path, moc
         return real_arm(self, token)
 
     mocker.patch.object(SolenoidGuard, "arm", arm)
-    hw, clock = sim_hardware()
-    from companion.table.people import SimOperator
-
-    with hw:
-        loop = AssistTable(
-            session,
-            hw,
-            Roller.seeded(4),
-            RecordingView(),
-            sleep=clock.sleep,
-            operator=SimOperator(hw),
-        )
-        loop.run()
-    session.journal.close()
+    hw = play_assist_game(session)
     assert arms and len(hw.sim.pulses) >= 1
 
 
-def assist_game_cut_after_the_first_arming(tmp_path):
-    """An assist game played by simulated people, its journal cut right after an armed record."""
+def cut_after_the_first_arming(path) -> None:
+    """Drop everything after the first ``armed`` record: the power went while it was armed."""
+    lines = path.read_text().splitlines(keepends=True)
+    armed = next(i for i, line in enumerate(lines) if '"type":"armed"' in line)
+    path.write_text("".join(lines[: armed + 1]))
+
+
+def play_assist_game(session):
+    """Play *session* (assist mode) to the end with simulated people; return the hardware."""
     from companion.table.people import SimOperator
 
-    path = tmp_path / "assist.jsonl"
-    session = GameSession.start(
-        BattleRoyaleConfig(players=2), SessionSettings(mode="assist", bots=0), path
-    )
     hw, clock = sim_hardware()
     with hw:
         AssistTable(
@@ -160,9 +143,18 @@ def assist_game_cut_after_the_first_arming(tmp_path):
             operator=SimOperator(hw),
         ).run()
     session.journal.close()
-    lines = path.read_text().splitlines(keepends=True)
-    armed = next(i for i, line in enumerate(lines) if '"type":"armed"' in line)
-    path.write_text("".join(lines[: armed + 1]))
+    return hw
+
+
+def assist_game_cut_after_the_first_arming(tmp_path):
+    """An assist game played by simulated people, its journal cut right after an armed record."""
+    path = tmp_path / "assist.jsonl"
+    play_assist_game(
+        GameSession.start(
+            BattleRoyaleConfig(players=2), SessionSettings(mode="assist", bots=0), path
+        )
+    )
+    cut_after_the_first_arming(path)
     return path
 
 
@@ -272,9 +264,7 @@ def test_tracked_mode_resume_offers_the_confirm_too(tmp_path):
             operator=SimOperator(hw),
         ).run()
     session.journal.close()
-    lines = path.read_text().splitlines(keepends=True)
-    armed = next(i for i, line in enumerate(lines) if '"type":"armed"' in line)
-    path.write_text("".join(lines[: armed + 1]))
+    cut_after_the_first_arming(path)
     session, _ = resume_session(path)
     name, token = session.pending_fire
     assert session.armed_before_stop == {token}
