@@ -601,11 +601,21 @@ class VirtualBoard:
         return self.edge(name, False)
 
     def tap(self, name: str, duration_s: float = 0.05) -> None:
-        """Press, hold *duration_s*, release, then wait out the debounce time."""
+        """Press, hold *duration_s*, release, then wait until the firmware's debounce
+        would see a new press: it reports the release at the end of the press's bounce
+        window at the earliest, then ignores edges for another bounce window."""
         self.press(name)
         time.sleep(duration_s)
         self.release(name)
-        time.sleep(0.025)
+        bounce = self.bounce_s(name)
+        time.sleep(max(0.0, bounce - duration_s) + bounce + 0.005)
+
+    def bounce_s(self, name: str) -> float:
+        """The firmware's debounce time for button *name* (from the last HELLO)."""
+        board = self.board
+        if board is None:
+            return fw_logic.DEFAULT_BOUNCE_MS / 1000
+        return board.buttons[list(BUTTON_PINS).index(name)].bounce_ms / 1000
 
     def bounce_press(self, name: str, bounces: int = 3, spacing_s: float = 0.001) -> None:
         """A bouncy press: closes, then opens and closes *bounces* times, stays closed."""

@@ -40,7 +40,7 @@ def test_outputs_off_at_boot() -> None:
 def test_ident_says_who_the_board_is() -> None:
     host = FwHost(reset_cause="watchdog")
     ident = host.hello(nonce=0xBEEF)
-    assert ident.nonce == 0xBEEF and ident.protocol == 1
+    assert ident.nonce == 0xBEEF and ident.protocol == L.PROTOCOL_VERSION
     assert ident.firmware == fw_logic.FW_VERSION and ident.board_id == b"TESTBRD1"
     assert ident.caps & L.REQUIRED_CAPS == L.REQUIRED_CAPS
     assert (ident.matrix_size, ident.status_leds, ident.buttons) == (5, 12, 4)
@@ -88,7 +88,7 @@ def refused(host: FwHost) -> list[int]:
 
 def test_fire_without_arm_is_refused() -> None:
     host = session()
-    host.send(T.FIRE, L.FIRE.pack(1, 60))
+    host.send(T.FIRE, host.fire_payload(1, 60))
     assert refused(host) == [fw_logic.REFUSE_NOT_ARMED]
     assert all(level == 0 for _, level in host.io.coil.history)
 
@@ -96,8 +96,8 @@ def test_fire_without_arm_is_refused() -> None:
 def test_wrong_token_is_refused_and_drops_the_arming() -> None:
     host = session()
     host.send(T.ARM, L.ARM.pack(1, 1000))
-    host.send(T.FIRE, L.FIRE.pack(2, 60))
-    host.send(T.FIRE, L.FIRE.pack(1, 60))  # no second guess
+    host.send(T.FIRE, host.fire_payload(2, 60))
+    host.send(T.FIRE, host.fire_payload(1, 60))  # no second guess
     assert refused(host) == [fw_logic.REFUSE_WRONG_TOKEN, fw_logic.REFUSE_NOT_ARMED]
     assert host.io.coil.level == 0
 
@@ -106,7 +106,7 @@ def test_fire_after_the_arm_window_is_refused() -> None:
     host = session()
     host.send(T.ARM, L.ARM.pack(1, 5000))  # the board caps the window at 1000 ms
     host.advance(1001, keepalive=True)
-    host.send(T.FIRE, L.FIRE.pack(1, 60))
+    host.send(T.FIRE, host.fire_payload(1, 60))
     assert refused(host) == [fw_logic.REFUSE_NOT_ARMED]
     assert host.io.coil.level == 0
 
@@ -116,7 +116,7 @@ def test_one_arm_one_fire() -> None:
     host.arm_fire(token=5)
     host.frames()
     host.advance(2000, keepalive=True)
-    host.send(T.FIRE, L.FIRE.pack(5, 60))
+    host.send(T.FIRE, host.fire_payload(5, 60))
     assert len(host.executed(T.FIRE)) == 2
     assert refused(host) == [fw_logic.REFUSE_NOT_ARMED]
     assert host.board.solenoid.pulses == 1
@@ -195,7 +195,7 @@ def test_host_silence_switches_off_disarms_shows_the_fault_and_is_reported() -> 
     host.advance(250, step=5)
     reds = [w for w in host.io.matrix.writes if set(w) == {(40, 0, 0)}]
     assert reds, "the matrix shows the fault pattern"
-    host.send(T.FIRE, L.FIRE.pack(9, 60))  # a late FIRE from the old session
+    host.send(T.FIRE, host.fire_payload(9, 60))  # a late FIRE from the old session
     errors = [L.ERROR.unpack(f.payload) for f in host.frames() if f.type == T.ERROR]
     assert errors == [(fw_logic.ERR_NO_SESSION, T.FIRE, 2)]
     assert host.io.coil.level == 0
@@ -385,7 +385,7 @@ def test_duplicate_is_acknowledged_but_not_executed_twice() -> None:
 def test_out_of_sequence_frame_is_not_executed() -> None:
     host = session()
     host.send(T.ARM, L.ARM.pack(1, 1000), seq=1)  # seq 0 never arrived
-    host.send(T.FIRE, L.FIRE.pack(1, 60), seq=2)
+    host.send(T.FIRE, host.fire_payload(1, 60), seq=2)
     assert host.executed(T.ARM) == [] and host.executed(T.FIRE) == []
     assert host.io.coil.level == 0
     assert [f.ack for f in host.frames() if f.type == T.ACK] == [255, 255]
@@ -396,7 +396,7 @@ def test_unknown_type_and_bad_payload_are_acknowledged_and_not_executed() -> Non
     host.send(0x7E, b"\x01")
     host.send(T.ARM, b"\x00\x00\x00\x01")  # 4 bytes, not 6
     host.send(T.EVENT, L.EVENT.pack(0, 1, 0))  # a board-to-host type
-    host.send(T.FIRE, L.FIRE.pack(1, 60))
+    host.send(T.FIRE, host.fire_payload(1, 60))
     frames = host.frames()
     errors = [L.ERROR.unpack(f.payload) for f in frames if f.type == T.ERROR]
     assert errors == [
@@ -410,8 +410,8 @@ def test_unknown_type_and_bad_payload_are_acknowledged_and_not_executed() -> Non
 
 def test_hello_with_another_version_gives_ident_but_no_session() -> None:
     host = FwHost()
-    ident = host.hello(version=2)
-    assert ident.protocol == 1 and not host.board.session
+    ident = host.hello(version=1)
+    assert ident.protocol == L.PROTOCOL_VERSION and not host.board.session
     host.arm_fire()
     assert host.io.coil.level == 0 and host.executed(T.ARM) == []
 
