@@ -191,6 +191,7 @@ class Solenoid:
         self.spent = []
         self.last_end = None
         self.last_on_ms = 0
+        self.last_off_reason = -1
         self.pulses = 0
 
     def configure(self, pulse_ms, cooldown_ms):
@@ -297,6 +298,7 @@ class Solenoid:
         if on_ms < 0:
             on_ms = 0
         self.last_on_ms = on_ms
+        self.last_off_reason = reason
         return self.fired_token, on_ms, reason
 
     def on_ms(self, now):

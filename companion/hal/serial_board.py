@@ -323,6 +323,7 @@ class BoardLink:
         self._queries: dict[int, float] = {}  # query id -> host time sent
         self._query_id = 0
         self._pending: PendingFire | None = None
+        self._unanswered: PendingFire | None = None  # the last one, settled or not
         self._outcomes: dict[int, tuple[FireOutcome, str]] = {}
         self._coil_unconfirmed: tuple[int, float] | None = None  # token, FIRE sent
         self.ident: L.BoardIdent | None = None
@@ -466,7 +467,7 @@ class BoardLink:
                 if wait.reply is not None
                 else f"no answer from the I/O board to FIRE by its deadline ({s.fire_ttl_ms} ms)"
             )
-            self._pending = PendingFire(token, sent, expired, why)
+            self._pending = self._unanswered = PendingFire(token, sent, expired, why)
             self._coil_unconfirmed = (token, sent)
             stale = token.to_bytes(4, "big")
             withdrawn = self._link.cancel(
@@ -479,11 +480,10 @@ class BoardLink:
         return ("unknown", why)
 
     def resolve(self, timeout: float) -> tuple[FireOutcome, str] | None:
-        """Wait (at most *timeout* s) for the board's account of the pending FIRE.
-
-        Returns ``(outcome, detail)`` once known (and forgets the FIRE), or None."""
+        """Wait (at most *timeout* s) for the board's account of the last FIRE that went
+        unanswered; ``(outcome, detail)`` once known (also if it already was), or None."""
         with self._changed:
-            pending = self._pending
+            pending = self._unanswered
             if pending is None:
                 return None
             self._changed.wait_for(lambda: pending.outcome is not None, timeout)

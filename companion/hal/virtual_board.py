@@ -54,6 +54,7 @@ SHIMS_DIR = Path(str(resources.files("companion.hal").joinpath("mpshims")))
 __all__ = [
     "FIRMWARE_DIR",
     "SHIMS_DIR",
+    "FaultWindow",
     "LinkFaults",
     "VirtualBoard",
     "VirtualBoardControls",
@@ -104,43 +105,90 @@ BUTTON_PINS = {
 }
 
 
+@dataclass(frozen=True)
+class FaultWindow:
+    """A stretch of time in which one direction of the link misbehaves: each byte is
+    dropped with probability *drop* or corrupted with *corrupt*, and every chunk is held
+    up *delay_s* (the order of the bytes is kept). The window opens *offset_s* after
+    its *anchor* was marked (:meth:`LinkFaults.mark`; the virtual board marks
+    ``"trigger"`` when the red button's contact first closes and ``"gate"`` when the
+    solenoid gate first goes high) and stays open *length_s*."""
+
+    direction: str  # "to_board" or "to_host"
+    offset_s: float
+    length_s: float
+    drop: float = 0.0
+    corrupt: float = 0.0
+    delay_s: float = 0.0
+    anchor: str = "start"
+
+
 @dataclass
 class LinkFaults:
     """Faults on the USB link, each a probability per byte (drop, corrupt) or per
-    chunk written (delay), in both directions unless *directions* says otherwise."""
+    chunk written (delay), in both directions unless *directions* says otherwise;
+    plus *windows*, scheduled stretches of faults (:class:`FaultWindow`)."""
 
     drop: float = 0.0
     corrupt: float = 0.0
     delay: float = 0.0
     delay_s: tuple[float, float] = (0.005, 0.03)
     directions: tuple[str, ...] = ("to_board", "to_host")
+    windows: list[FaultWindow] = field(default_factory=list)
+    anchors: dict[str, float] = field(default_factory=dict)
     counts: dict[str, int] = field(
         default_factory=lambda: dict.fromkeys(("bytes", "dropped", "corrupted", "delayed"), 0)
     )
 
     @property
     def active(self) -> bool:
-        return bool(self.drop or self.corrupt or self.delay)
+        return bool(self.drop or self.corrupt or self.delay or self.windows)
+
+    def mark(self, anchor: str, t: float | None = None) -> None:
+        """The moment *anchor* happened (now, by default); first mark wins."""
+        self.anchors.setdefault(anchor, time.monotonic() if t is None else t)
+
+    def blackout(self, direction: str, seconds: float, *, anchor: str = "start") -> None:
+        """Drop every byte in *direction* for *seconds* from *anchor* (marked now if not yet)."""
+        if anchor == "start":
+            self.mark("start")
+        self.windows.append(FaultWindow(direction, 0.0, seconds, drop=1.0, anchor=anchor))
+
+    def _open_windows(self, direction: str, now: float) -> list[FaultWindow]:
+        out = []
+        for w in self.windows:
+            at = self.anchors.get(w.anchor)
+            since = None if at is None else now - at - w.offset_s
+            if w.direction == direction and since is not None and 0 <= since < w.length_s:
+                out.append(w)
+        return out
 
     def apply(self, data: bytes, direction: str, rng: random.Random) -> tuple[bytes, float]:
         """The bytes that get through, and how long they are held up."""
         self.counts["bytes"] += len(data)
-        if direction not in self.directions or not self.active:
+        if not self.active:
             return data, 0.0
+        drop = corrupt = stall = 0.0
+        if direction in self.directions:
+            drop, corrupt = self.drop, self.corrupt
+            if self.delay and rng.random() < self.delay:
+                stall = rng.uniform(*self.delay_s)
+        for w in self._open_windows(direction, time.monotonic()):
+            drop, corrupt, stall = max(drop, w.drop), max(corrupt, w.corrupt), stall + w.delay_s
+        if stall:
+            self.counts["delayed"] += 1
+        if not (drop or corrupt):
+            return data, stall
         out = bytearray()
         for byte in data:
             r = rng.random()
-            if r < self.drop:
+            if r < drop:
                 self.counts["dropped"] += 1
                 continue
-            if r < self.drop + self.corrupt:
+            if r < drop + corrupt:
                 self.counts["corrupted"] += 1
                 byte ^= rng.randrange(1, 256)
             out.append(byte)
-        stall = 0.0
-        if self.delay and rng.random() < self.delay:
-            self.counts["delayed"] += 1
-            stall = rng.uniform(*self.delay_s)
         return bytes(out), stall
 
 
@@ -483,6 +531,8 @@ class VirtualBoard:
 
     def _pin_changed(self, pin: Any, level: int) -> None:
         if pin == fw_hw.PIN_SOLENOID:
+            if level:
+                self.faults.mark("gate")  # fault windows anchored at the coil going on
             with self._coil_changed:
                 self._coil_changed.notify_all()
 
@@ -587,6 +637,8 @@ class VirtualBoard:
         now = time.monotonic()
         if name in self.stuck:
             return now
+        if closed and name == "trigger":
+            self.faults.mark("trigger")  # fault windows anchored at the red button
         self.chip.drive(pin, 0 if closed else None)
         self.edges.append((now, name, closed))
         usb = self._usb

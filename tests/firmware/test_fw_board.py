@@ -422,3 +422,87 @@ def test_hello_resets_a_running_session_safely() -> None:
     assert host.io.coil.level == 1
     host.hello()
     assert host.io.coil.level == 0 and not host.board.solenoid.armed
+
+
+# -- FIRE deadlines, spent tokens, the board's own account (protocol 2) ----------------------
+
+
+def test_a_fire_after_its_deadline_is_refused_and_clears_the_arming() -> None:
+    host = session()
+    host.send(T.ARM, L.ARM.pack(4, 1000))
+    payload = host.fire_payload(4, 60, ttl_ms=100)
+    host.advance(101, keepalive=True)  # the FIRE was held up past its deadline
+    host.send(T.FIRE, payload)
+    [(token, reason, _)] = [L.REFUSED.unpack(f.payload) for f in host.messages(T.REFUSED)]
+    assert (token, reason) == (4, fw_logic.REFUSE_LATE)
+    assert not host.board.solenoid.armed
+    host.send(T.FIRE, host.fire_payload(4, 60))  # a retransmitted copy: still nothing
+    assert refused(host) == [fw_logic.REFUSE_NOT_ARMED]
+    assert all(level == 0 for _, level in host.io.coil.history)
+
+
+def test_a_fire_on_its_deadline_still_fires() -> None:
+    host = session()
+    host.send(T.ARM, L.ARM.pack(4, 1000))
+    payload = host.fire_payload(4, 60, ttl_ms=100)
+    host.advance(100, keepalive=True)
+    host.send(T.FIRE, payload)
+    assert [t for t, _, _ in fired(host)] == [4] and host.io.coil.level == 1
+
+
+def test_a_deadline_too_far_ahead_is_refused() -> None:
+    host = session()
+    host.send(T.ARM, L.ARM.pack(4, 1000))
+    host.send(T.FIRE, host.fire_payload(4, 60, ttl_ms=fw_logic.FIRE_DEADLINE_MAX_MS + 1))
+    assert refused(host) == [fw_logic.REFUSE_BAD_DEADLINE]
+    assert host.io.coil.level == 0 and not host.board.solenoid.armed
+
+
+def test_deadlines_work_across_the_tick_wrap() -> None:
+    host = session(start_ms=PERIOD - 100)
+    host.arm_fire(token=3, ttl_ms=500)  # the deadline lies past the wrap
+    assert [t for t, _, _ in fired(host)] == [3]
+    host = session(start_ms=PERIOD - 100)
+    host.send(T.ARM, L.ARM.pack(3, 1000))
+    late = host.fire_payload(3, 60, ttl_ms=150)
+    host.advance(151, keepalive=True)  # now past the wrap, and past the deadline
+    host.send(T.FIRE, late)
+    assert refused(host) == [fw_logic.REFUSE_LATE] and host.io.coil.level == 0
+
+
+def test_a_token_that_fired_is_never_armed_again() -> None:
+    host = session(cooldown_ms=1000)
+    host.arm_fire(token=5)
+    host.advance(1100, keepalive=True)
+    host.arm_fire(token=5)  # a stale ARM + FIRE of the same token, after the cool-down
+    assert refused(host) == [fw_logic.REFUSE_SPENT, fw_logic.REFUSE_NOT_ARMED]
+    assert host.board.solenoid.pulses == 1 and not host.board.solenoid.armed
+
+
+def test_query_answers_with_the_boards_own_account_of_the_coil() -> None:
+    host = session(pulse_ms=60)
+    state = host.query(1)
+    assert (state.coil_on, state.armed, state.last_token, state.pulses) == (False, False, 0, 0)
+    assert state.board_ms == host.now
+    host.send(T.ARM, L.ARM.pack(0xABCD, 1000))
+    assert host.query(2).armed
+    host.send(T.FIRE, host.fire_payload(0xABCD, 60))
+    host.advance(20)
+    state = host.query(3)
+    assert (state.coil_on, state.last_token, state.pulses, state.on_ms) == (True, 0xABCD, 1, 20)
+    host.advance(40)
+    state = host.query(4)
+    assert (state.coil_on, state.armed, state.pulses, state.on_ms) == (False, False, 1, 60)
+    # the COIL_OFF went out before the STATE: in order, like everything the board sends
+    types = [f.type for f in host.delivered]
+    assert types.index(T.COIL_OFF) < len(types) - 1 and types[-1] == T.STATE
+
+
+def test_the_pulse_is_reported_as_long_as_it_really_was() -> None:
+    """COIL_OFF's on_ms is measured to the tick the gate went low, not capped at the
+    commanded length: a main loop that noticed the end late shows (no timer here)."""
+    host = session(pulse_ms=60)
+    host.arm_fire(pulse_ms=60)
+    host.advance(75, step=25)  # a main loop that only gets round every 25 ms
+    [off] = [L.COIL_OFF.unpack(f.payload) for f in host.messages(T.COIL_OFF)]
+    assert off[1] == 75 and host.query().on_ms == 75
