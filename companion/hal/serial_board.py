@@ -800,7 +800,11 @@ class BoardLink:
 
     def _pump(self) -> None:
         ser = self._ser
-        data = ser.read(max(1, ser.in_waiting))
+        data = ser.read(max(1, ser.in_waiting))  # waits (read_timeout_s at most) for a byte
+        if data:
+            waiting = ser.in_waiting  # the rest of the frame: this round, not the next
+            if waiting:
+                data += ser.read(waiting)
         now = self._clock()
         if data:
             for item in self._decoder.feed(data):
