@@ -308,6 +308,7 @@ class TableLoop:
             "Keep your hands off the arena until the board says what it did"
         )
         while True:
+            self.heartbeat()
             outcome = guard.resolve_outcome(0.5)
             if outcome is not None:
                 break
@@ -335,6 +336,7 @@ class TableLoop:
         confirm = getattr(guard, "confirm_coil_off", None)
         said = False
         while True:
+            self.heartbeat()
             if confirm is not None:
                 if confirm(0.5):
                     return

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # seconds of real time each
+
 MPY_WASM = Path(__file__).resolve().parent / "mpy-wasm"
 PACKAGE = MPY_WASM / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
 FUZZ_FRAMES = 20_000

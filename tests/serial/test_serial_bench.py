@@ -10,6 +10,7 @@ import json
 import subprocess
 import sys
 
+import pytest
 from serial_helpers import REPO, subprocess_env
 
 
@@ -37,6 +38,7 @@ def bench_run_module():
     return module
 
 
+@pytest.mark.slow
 def test_serial_latency_bench_runs_with_the_board_in_its_own_process() -> None:
     summary = run_bench("--presses", "20", "--fps-seconds", "0.5", "--bounce-ms", "5")
     assert summary["bench"] == "serial_latency" and summary["target_p99_ms"] == 5.0

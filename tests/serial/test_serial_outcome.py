@@ -24,6 +24,8 @@ from companion.hal.virtual_board import FaultWindow
 from companion.table.loop import TableLoop
 from companion.table.people import SimOperator
 
+pytestmark = pytest.mark.slow  # seconds of real time each
+
 CELL = 12  # c3
 TOKEN = "turn-1-c3"
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 from serial_helpers import virtual_hw, wait_until
@@ -21,6 +22,8 @@ from test_serial_outcome import CELL, TOKEN, table_on
 from companion.hal import Refusal
 from companion.hal.serial_board import FireOutcome
 from companion.hal.virtual_board import FaultWindow
+
+pytestmark = pytest.mark.slow  # seconds of real time each
 
 SCHEDULES = settings(
     max_examples=8,
