@@ -981,26 +981,18 @@ class BoardSolenoidGuard(SolenoidGuard):
 
     def fire(self, press: InputEvent) -> FireResult:
         if self._link.pending_fire is not None:
-            refusal = self.check(press)
-            if refusal is not None:
-                return refusal
-            return FireResult(
-                False,
+            return self._refuse(
+                press,
                 Refusal.OUTCOME_UNKNOWN,
                 "the outcome of the last FIRE is not known yet; nothing fires until the "
                 "I/O board has said what it did",
-                self.armed_token,
             )
         if not self._link.connected:
-            refusal = self.check(press)
-            if refusal is not None:
-                return refusal
-            return FireResult(
-                False,
+            return self._refuse(
+                press,
                 Refusal.DRIVER_FAULT,
                 f"{LINK_FAULT_MARK} the I/O board is not connected ({self._link.status}); "
                 "nothing fires until it is back",
-                self.armed_token,
             )
         self.clear_link_fault()  # latched only because the link dropped: it is back now
         output: BoardSolenoid = self._output  # type: ignore[assignment]
@@ -1015,6 +1007,14 @@ class BoardSolenoidGuard(SolenoidGuard):
             self.clear_link_fault()
             return FireResult(False, Refusal.OUTCOME_UNKNOWN, result.message, token)
         return result
+
+    def _refuse(self, press: InputEvent, reason: Refusal, message: str) -> FireResult:
+        """The guard's own refusal if it has one, else *reason*: without latching a fault
+        and without using up the arming."""
+        refusal = self.check(press)
+        if refusal is not None:
+            return refusal
+        return FireResult(False, reason, message, self.armed_token)
 
     def _latch(self, fault: str) -> None:
         if self._output.outcome_unknown:  # type: ignore[attr-defined]

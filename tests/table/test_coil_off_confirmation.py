@@ -11,6 +11,19 @@ from companion.table.loop import TableLoop
 from companion.table.people import SimOperator
 
 
+def sim_table(hw, clock) -> tuple[TableLoop, RecordingView]:
+    view = RecordingView()
+    table = TableLoop(
+        new_game(BattleRoyaleConfig(players=4)),
+        hw,
+        Roller.seeded(1),
+        view,
+        sleep=clock.sleep,
+        operator=SimOperator(hw),
+    )
+    return table, view
+
+
 def test_a_fault_that_leaves_the_coil_on_keeps_hands_away_until_it_reads_off() -> None:
     hw, clock = sim_hardware()
     with hw:
@@ -30,15 +43,7 @@ def test_a_fault_that_leaves_the_coil_on_keeps_hands_away_until_it_reads_off() -
             switch_off()
 
         coil.on, coil.off = on, off
-        view = RecordingView()
-        table = TableLoop(
-            new_game(BattleRoyaleConfig(players=4)),
-            hw,
-            Roller.seeded(1),
-            view,
-            sleep=clock.sleep,
-            operator=SimOperator(hw),
-        )
+        table, view = sim_table(hw, clock)
         assert table.fire_sequence(12, "turn-1-c3") is False
         [result] = table.fire_results
         assert result.reason is Refusal.DRIVER_FAULT
@@ -52,15 +57,7 @@ def test_a_fault_with_the_coil_off_says_so_at_once() -> None:
     hw, clock = sim_hardware()
     with hw:
         hw.sim.inject_driver_fault("coil open circuit")
-        view = RecordingView()
-        table = TableLoop(
-            new_game(BattleRoyaleConfig(players=4)),
-            hw,
-            Roller.seeded(1),
-            view,
-            sleep=clock.sleep,
-            operator=SimOperator(hw),
-        )
+        table, view = sim_table(hw, clock)
         assert table.fire_sequence(12, "turn-1-c3") is False
         assert not any("confirmed off" in m for m in view.messages)
         assert any("the coil is off; lift the tile c3 out by hand" in m for m in view.messages)
