@@ -186,7 +186,7 @@ CATEGORIES = (
     ("fw_proto.py", "firmware codec and link (fw_proto.py)"),
     ("fw_logic.py", "firmware logic (fw_logic.py)"),
     ("mpshims/", "MicroPython shims (pins, pixels, timers)"),
-    ("virtual_board.py", "virtual board pty threads"),
+    ("virtual_board.py", "virtual board (its USB loop on the pty; the host's pipe to it)"),
     ("threading.py", "thread hand-offs (threading)"),
     ("queue.py", "thread hand-offs (queue)"),
     ("dataclasses.py", "dataclasses"),
@@ -303,6 +303,7 @@ def main(argv: list[str] | None = None) -> int:
         hw = open_virtual_board_hardware(config, unsafe_cooldown_override_s=0.0)
         board = ThreadBoard(hw)
     profile = None
+    load_before = os.getloadavg()[0]
     try:
         profiler = Profiler() if args.profile else None
         latency = measure_latency(hw, board, args.presses, args.bounce_ms / 1000)
@@ -331,6 +332,9 @@ def main(argv: list[str] | None = None) -> int:
         "link": {"retransmits": stats["retransmits"], "decode_errors": stats["decode_errors"]},
         "target_p99_ms": TARGET_P99_MS,
         "ok": latency["ok"],
+        # other work on the machine: the latency's tail follows it
+        "load_average_1min": [round(load_before, 2), round(os.getloadavg()[0], 2)],
+        "cpus": os.cpu_count(),
     }
     print(
         f"red button edge -> coil on, {latency['presses']} presses ({latency['fired']} fired), "
