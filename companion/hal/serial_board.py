@@ -51,7 +51,7 @@ from serial.tools import list_ports
 
 from companion.hal import link as L
 from companion.hal.config import HardwareConfig
-from companion.hal.contracts import DIE_FACES, CellState, FireResult, Frame, Refusal
+from companion.hal.contracts import DIE_FACES, CellState, FireResult, Frame, Pulse, Refusal
 from companion.hal.display import MemoryArenaDisplay
 from companion.hal.events import BUTTON_NAMES, InputEvent, InputHub
 from companion.hal.hardware import Hardware
@@ -1001,6 +1001,11 @@ class BoardSolenoidGuard(SolenoidGuard):
         result = super().fire(press)
         if result.fired:
             self._spent.add(token)
+            reply = output.last_reply
+            if result.pulse is not None and reply is not None and reply[0] == "fired":
+                # the board's account of the pulse, not the host's round trip around it
+                pulse = Pulse(result.pulse.start, reply[1] / 1000, token)
+                return replace(result, pulse=pulse)
         elif output.outcome_unknown:
             self._spent.add(token)
             self._unknown = token

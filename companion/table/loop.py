@@ -279,7 +279,10 @@ class TableLoop:
         press may fire (link trouble, or a stale press)."""
         guard = self.hw.eliminator
         if result.reason is Refusal.OUTCOME_UNKNOWN:
-            return self.wait_fire_outcome(cell)
+            settled = self.wait_fire_outcome(cell)
+            if settled is not None:  # it flew, or may have: the explosion is done, durably
+                self.session.fired(field_name(cell), result.token)
+            return settled
         if result.reason is Refusal.DRIVER_FAULT:
             clear = getattr(guard, "clear_link_fault", None)
             if not getattr(self.hw, "connected", True):

@@ -111,6 +111,7 @@ def test_fire_pulses_the_board_coil_through_the_guard() -> None:
         press = next_event(hw, "press", "trigger")
         result = hw.eliminator.fire(press)
         assert result and result.token == "boom"
+        assert result.pulse.length_s == 0.060  # the board's pulse, not the host's round trip
         wait_until(lambda: vb.pulses)
         [(_, length)] = vb.pulses
         assert 0.05 <= length <= 0.15  # 60 ms timed by the board (CPython thread jitter)
