@@ -23,7 +23,7 @@ import struct
 
 import fw_proto as P
 
-FW_VERSION = (1, 0, 0)
+FW_VERSION = (2, 0, 0)
 
 # capabilities (IDENT caps)
 CAP_SOLENOID = 0x01
@@ -42,6 +42,8 @@ MIN_COOLDOWN_MS = 1000
 MAX_COOLDOWN_MS = 600000
 SILENCE_MS = 1000
 ARM_WINDOW_MAX_MS = 1000
+FIRE_DEADLINE_MAX_MS = 1000  # a FIRE is valid for at most this long ahead
+SPENT_TOKENS = 4  # tokens that fired, never armed again
 DEFAULT_PULSE_MS = 60
 DEFAULT_COOLDOWN_MS = 3000
 DEFAULT_BOUNCE_MS = 20
@@ -67,6 +69,9 @@ REFUSE_ARM_EXPIRED = 3
 REFUSE_COOLING_DOWN = 4
 REFUSE_FAULT = 5
 REFUSE_BAD_PULSE = 6
+REFUSE_LATE = 7  # the FIRE's deadline had passed: the host has given up on it
+REFUSE_BAD_DEADLINE = 8  # the deadline lies further ahead than FIRE_DEADLINE_MAX_MS
+REFUSE_SPENT = 9  # ARM of a token that already fired
 
 ERR_UNKNOWN_TYPE = 1
 ERR_BAD_PAYLOAD = 2
@@ -92,12 +97,14 @@ MAINTENANCE_MAGIC = b"MAINT"
 HELLO_FMT = ">BHHIBH"  # version, nonce, pulse_ms, cooldown_ms, bounce_ms, hold_ms
 IDENT_FMT = ">BHBBB8sHBBBHHIBHBI"
 ARM_FMT = ">IH"  # token, window_ms
-FIRE_FMT = ">IH"  # token, pulse_ms
+FIRE_FMT = ">IHI"  # token, pulse_ms, deadline (board ms)
+QUERY_FMT = ">H"  # query id
 ROLL_FMT = ">BBBBHBBB"  # first, count, final, steps, step_ms, r, g, b
 EVENT_FMT = ">BBI"  # button, kind, board ms
 FIRED_FMT = ">IHI"  # token, pulse_ms, board ms
 COIL_OFF_FMT = ">IHIB"  # token, on_ms, board ms, reason
 REFUSED_FMT = ">IBI"  # token, reason, retry_ms
+STATE_FMT = ">HBBIIHI"  # query id, coil, armed, last fired token, pulses, on ms, board ms
 ERROR_FMT = ">BBB"  # code, type, seq
 
 
@@ -158,13 +165,15 @@ class Button:
 
 
 class Solenoid:
-    """The coil: on only for a FIRE matching a fresh ARM, pulse capped,
-    cool-down enforced, switched off by the firmware itself."""
+    """The coil: on only for a FIRE matching a fresh ARM and arriving before its
+    deadline, pulse capped, cool-down enforced, switched off by the firmware
+    itself; a token fires once and is never armed again."""
 
-    def __init__(self, pin, diff, min_cooldown_ms, timer=None):
+    def __init__(self, pin, diff, min_cooldown_ms, timer=None, ticks=None):
         self.pin = pin
         pin.value(0)
         self.diff = diff
+        self.ticks = ticks
         self.timer_factory = timer
         self.timer = None
         self.min_cooldown_ms = min_cooldown_ms
@@ -176,9 +185,13 @@ class Solenoid:
         self.arm_window = 0
         self.on = False
         self.on_since = 0
+        self.off_at = None  # tick the timer drove the gate low, until off() books it
         self.length = 0
         self.fired_token = 0
+        self.spent = []
         self.last_end = None
+        self.last_on_ms = 0
+        self.last_off_reason = -1
         self.pulses = 0
 
     def configure(self, pulse_ms, cooldown_ms):
@@ -186,17 +199,29 @@ class Solenoid:
         self.cooldown_ms = _clamp(cooldown_ms, self.min_cooldown_ms, MAX_COOLDOWN_MS)
 
     def arm(self, token, window_ms, now):
+        """Arm for *token*; False (and disarmed) if that token already fired."""
+        if token in self.spent:
+            self.disarm()
+            return False
         self.armed = True
         self.token = token
         self.arm_at = now
         self.arm_window = _clamp(window_ms, 1, ARM_WINDOW_MAX_MS)
+        return True
 
     def disarm(self):
         self.armed = False
         self.token = 0
 
-    def fire(self, token, pulse_ms, now):
+    def fire(self, token, pulse_ms, deadline, now):
         """(0, pulse length) when the coil is on, else (refusal, retry_ms)."""
+        ahead = self.diff(deadline, now)
+        if ahead < 0:
+            self.disarm()  # the host has given up on this FIRE: it never fires late
+            return REFUSE_LATE, 0
+        if ahead > FIRE_DEADLINE_MAX_MS:
+            self.disarm()
+            return REFUSE_BAD_DEADLINE, 0
         if not self.armed:
             return REFUSE_NOT_ARMED, 0
         if self.diff(now, self.arm_at) > self.arm_window:
@@ -215,6 +240,10 @@ class Solenoid:
                 return REFUSE_COOLING_DOWN, wait
         length = min(pulse_ms, self.pulse_ms, PULSE_HARD_CAP_MS)
         self.disarm()
+        self.spent.append(token)
+        if len(self.spent) > SPENT_TOKENS:
+            self.spent.pop(0)
+        self.off_at = None
         self.pin.value(1)
         self.on = True
         self.on_since = now
@@ -222,13 +251,20 @@ class Solenoid:
         self.fired_token = token
         self.pulses += 1
         if self.timer_factory is not None:
-            pin = self.pin
-
-            def _off(t):
-                pin.value(0)
-
-            self.timer = self.timer_factory(length, _off)
+            self.timer = self.timer_factory(length, self._timer_off(self.pulses))
         return 0, length
+
+    def _timer_off(self, pulse):
+        pin = self.pin
+        ticks = self.ticks
+        solenoid = self
+
+        def _off(t):
+            pin.value(0)
+            if ticks is not None and solenoid.pulses == pulse and solenoid.off_at is None:
+                solenoid.off_at = ticks()  # when the gate went low, for an honest report
+
+        return _off
 
     def update(self, now):
         """Switch the coil off at the end of the pulse; returns a COIL_OFF report or None."""
@@ -239,7 +275,10 @@ class Solenoid:
         return None
 
     def off(self, now, reason):
-        """Coil off now; returns (token, on_ms, reason) if a pulse ended."""
+        """Coil off now; returns (token, on_ms, reason) if a pulse ended.
+
+        on_ms is measured to the tick the gate went low (the timer's, if it
+        switched the coil off first), not capped: a late switch-off shows."""
         self.pin.value(0)
         if self.timer is not None:
             try:  # noqa: SIM105 - no contextlib on MicroPython
@@ -250,9 +289,23 @@ class Solenoid:
         if not self.on:
             return None
         self.on = False
-        self.last_end = now
-        on_ms = min(self.diff(now, self.on_since), self.length)
+        end = now
+        if self.off_at is not None and self.diff(now, self.off_at) >= 0:
+            end = self.off_at
+        self.off_at = None
+        self.last_end = end
+        on_ms = self.diff(end, self.on_since)
+        if on_ms < 0:
+            on_ms = 0
+        self.last_on_ms = on_ms
+        self.last_off_reason = reason
         return self.fired_token, on_ms, reason
+
+    def on_ms(self, now):
+        """How long the current (or last) pulse has been on."""
+        if self.on:
+            return self.diff(now, self.on_since)
+        return self.last_on_ms
 
 
 class Leds:
@@ -395,7 +448,7 @@ class Board:
         self.diff = io.ticks_diff
         now = io.ticks_ms()
         self.solenoid = Solenoid(
-            io.coil, self.diff, min_cooldown_ms, getattr(io, "coil_timer", None)
+            io.coil, self.diff, min_cooldown_ms, getattr(io, "coil_timer", None), io.ticks_ms
         )
         self.buttons = [Button(pin) for pin in io.buttons]
         watch = getattr(io, "watch_press", None)
@@ -506,6 +559,21 @@ class Board:
             now & 0xFFFFFFFF,
         )
 
+    def state(self, query_id, now):
+        """The STATE payload: what the coil did and does, on the board's own account."""
+        s = self.solenoid
+        coil = 1 if s.on or self.io.coil.value() else 0
+        return struct.pack(
+            STATE_FMT,
+            query_id,
+            coil,
+            1 if s.armed else 0,
+            s.fired_token,
+            s.pulses & 0xFFFFFFFF,
+            min(s.on_ms(now), 0xFFFF),
+            now & 0xFFFFFFFF,
+        )
+
     def _execute(self, frame, now):
         t = frame.type
         p = frame.payload
@@ -517,21 +585,28 @@ class Board:
             ok = n == 6
             if ok:
                 token, window = struct.unpack(ARM_FMT, p)
-                self.solenoid.arm(token, window, now)
+                if not self.solenoid.arm(token, window, now):
+                    self._send(P.T_REFUSED, struct.pack(REFUSED_FMT, token, REFUSE_SPENT, 0), now)
         elif t == P.T_DISARM:
             ok = n == 0
             if ok:
                 self.solenoid.disarm()
                 self._coil_off(now, OFF_HOST)
         elif t == P.T_FIRE:
-            ok = n == 6
+            ok = n == 10
             if ok:
-                token, pulse = struct.unpack(FIRE_FMT, p)
-                reason, value = self.solenoid.fire(token, pulse, now)
+                token, pulse, deadline = struct.unpack(FIRE_FMT, p)
+                reason, value = self.solenoid.fire(token, pulse, deadline, now)
                 if reason == 0:
                     self._send(P.T_FIRED, struct.pack(FIRED_FMT, token, value, now), now)
                 else:
                     self._send(P.T_REFUSED, struct.pack(REFUSED_FMT, token, reason, value), now)
+        elif t == P.T_QUERY:
+            ok = n == 2
+            if ok:
+                self._coil_report(self.solenoid.update(now), now)  # book a pulse just ended
+                query_id = struct.unpack(QUERY_FMT, p)[0]
+                self._send(P.T_STATE, self.state(query_id, now), now)
         elif t == P.T_MATRIX:
             ok = n == self.leds.cells * 3 + 4
             if ok:
@@ -587,6 +662,7 @@ class Board:
     def _coil_report(self, report, now):
         if report is not None and self.session:
             token, on_ms, reason = report
+            on_ms = min(on_ms, 0xFFFF)
             self._send(P.T_COIL_OFF, struct.pack(COIL_OFF_FMT, token, on_ms, now, reason), now)
 
     def _outputs_safe(self, now):

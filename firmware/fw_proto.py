@@ -8,7 +8,7 @@
 # The host has its own, separately written codec (companion/hal/link.py); the
 # byte-exact vectors in protocol_vectors.json prove the two agree.
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 
 HEADER_LEN = 4  # LEN SEQ ACK TYPE
 CRC_LEN = 2
@@ -33,11 +33,13 @@ T_STATUS = 0x15
 T_ROLL = 0x16
 T_MAINTENANCE = 0x17
 T_GOODBYE = 0x18
+T_QUERY = 0x19
 # sequenced, board -> host
 T_EVENT = 0x20
 T_FIRED = 0x21
 T_COIL_OFF = 0x22
 T_REFUSED = 0x23
+T_STATE = 0x24
 
 UNSEQUENCED = (T_ACK, T_HELLO, T_IDENT, T_ERROR)
 

@@ -19,6 +19,7 @@ Example::
     serial_port = "/dev/ttyACM0"   # default: found by the USB ids below
     usb_vid = 0x2E8A        # Raspberry Pi
     usb_pid = 0x0005        # MicroPython on a Pico
+    usb_serial = "E66038B7135A2B2F"  # the board's USB serial number (needed with two Picos)
     baud = 115200
 
     [hardware.pins]         # BCM numbers; keys left out keep their default
@@ -108,11 +109,13 @@ _TOP_KEYS = (
     "serial_port",
     "usb_vid",
     "usb_pid",
+    "usb_serial",
     "baud",
     "pins",
 )
 _PIN_KEYS = (*DEFAULT_PINS, "turn", "die")
 _COLOUR_NAME = re.compile(r"[a-z][a-z0-9_]{0,15}")
+_USB_SERIAL = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _PIN_ALLOWED = f"an integer BCM GPIO number from {BCM_PIN_RANGE.start} to {BCM_PIN_RANGE.stop - 1}"
 
 
@@ -201,6 +204,10 @@ class HardwareConfig:
     :param serial_port: ``serial`` only: the board's port; None finds it by USB ids.
     :param usb_vid: ``serial`` only: USB vendor id to look for (0-0xFFFF).
     :param usb_pid: ``serial`` only: USB product id to look for (0-0xFFFF).
+    :param usb_serial: ``serial`` only: the board's USB serial number (what ``mpremote
+        connect list`` shows; MicroPython uses the RP2040's unique id, which the board
+        also reports as its board id). Every MicroPython Pico has the USB ids
+        2e8a:0005, so with two plugged in only this says which one is the I/O board.
     :param baud: ``serial`` only: baud rate (see :data:`BAUD_RATES`).
     :param pins: the :class:`PinMap`.
     """
@@ -214,6 +221,7 @@ class HardwareConfig:
     serial_port: str | None = None
     usb_vid: int = DEFAULT_USB_VID
     usb_pid: int = DEFAULT_USB_PID
+    usb_serial: str | None = None
     baud: int = 115200
     pins: PinMap = field(default_factory=PinMap)
 
@@ -256,6 +264,8 @@ class HardwareConfig:
         }
         if self.serial_port is not None:  # TOML has no null: left out means "find it"
             mapping["serial_port"] = self.serial_port
+        if self.usb_serial is not None:
+            mapping["usb_serial"] = self.usb_serial
         mapping.update(usb_vid=self.usb_vid, usb_pid=self.usb_pid, baud=self.baud, pins=pins)
         return mapping
 
@@ -416,6 +426,15 @@ def _check_values(flat: Mapping[str, Any]) -> list[ConfigProblem]:
         value = flat[key]
         if not (_is_int(value) and 0 <= value <= 0xFFFF):
             add(key, "a USB id: an integer from 0 to 0xFFFF (e.g. 0x2E8A)")
+    serial_number = flat["usb_serial"]
+    if serial_number is not None and not (
+        isinstance(serial_number, str) and _USB_SERIAL.fullmatch(serial_number)
+    ):
+        add(
+            "usb_serial",
+            'the board\'s USB serial number, 1 to 64 letters and digits (e.g. "E66038B7135A2B2F"; '
+            "mpremote connect list shows it)",
+        )
     if not (_is_int(flat["baud"]) and flat["baud"] in BAUD_RATES):
         add("baud", "one of " + ", ".join(map(str, BAUD_RATES)))
 

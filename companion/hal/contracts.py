@@ -84,6 +84,8 @@ class Refusal(StrEnum):
     ALREADY_FIRED = "already_fired_for_press"  #: this press already fired once
     COOLING_DOWN = "cooling_down"  #: the last pulse ended less than cooldown_s ago
     DRIVER_FAULT = "driver_fault"  #: the solenoid driver failed; latched until cleared
+    #: no answer to a FIRE (I/O board link): it may have fired; the board's account is awaited
+    OUTCOME_UNKNOWN = "outcome_unknown"
     CLOSED = "closed"  #: the hardware has been closed
 
 

@@ -7,7 +7,9 @@ host's own implementation of it, written separately from the firmware's
 
 A frame on the wire is ``COBS(body) 0x00`` with
 ``body = LEN SEQ ACK TYPE PAYLOAD[LEN] CRC16_BE`` and the CRC-16/CCITT-FALSE
-computed over ``LEN .. PAYLOAD``.
+computed over ``LEN .. PAYLOAD``: :func:`binascii.crc_hqx` with the initial
+value 0xFFFF, and COBS from the ``cobs`` package (the firmware has its own of
+both, since MicroPython has neither).
 
 Nothing here does I/O or reads a clock: :class:`ReliableLink` takes the time
 as an argument, so it is tested deterministically. The serial backend
@@ -16,11 +18,15 @@ as an argument, so it is tested deterministically. The serial backend
 
 from __future__ import annotations
 
+import binascii
+import math
 import struct
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import IntEnum
+
+from cobs import cobs
 
 __all__ = [
     "HELLO",
@@ -28,7 +34,10 @@ __all__ = [
     "MAX_ENCODED",
     "MAX_PAYLOAD",
     "PROTOCOL_VERSION",
+    "BOARD_TICKS_PERIOD",
+    "BoardClock",
     "BoardIdent",
+    "BoardState",
     "DecodeError",
     "Frame",
     "FrameDecoder",
@@ -42,7 +51,7 @@ __all__ = [
     "encode_frame",
 ]
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 MAX_PAYLOAD = 120
 _HEADER = 4
 _CRC = 2
@@ -67,10 +76,12 @@ class MsgType(IntEnum):
     ROLL = 0x16
     MAINTENANCE = 0x17
     GOODBYE = 0x18
+    QUERY = 0x19
     EVENT = 0x20
     FIRED = 0x21
     COIL_OFF = 0x22
     REFUSED = 0x23
+    STATE = 0x24
 
     @property
     def sequenced(self) -> bool:
@@ -95,56 +106,25 @@ class DecodeError(IntEnum):
 
 
 def crc16_ccitt_false(data: bytes | bytearray | memoryview, crc: int = 0xFFFF) -> int:
-    """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, MSB first, no final xor).
+    """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, MSB first, no final xor):
+    :func:`binascii.crc_hqx` with 0xFFFF as the initial value.
 
     ``crc16_ccitt_false(b"123456789") == 0x29B1``.
     """
-    for byte in bytes(data):
-        crc ^= byte << 8
-        for _ in range(8):
-            crc = (crc << 1) ^ 0x1021 if crc & 0x8000 else crc << 1
-        crc &= 0xFFFF
-    return crc
+    return binascii.crc_hqx(data, crc)
 
 
 def cobs_encode(data: bytes | bytearray) -> bytes:
     """COBS-encode *data*: the result has no zero byte (the delimiter is not added)."""
-    out = bytearray()
-    block = bytearray()
-    data = bytes(data)
-    for index, byte in enumerate(data):
-        if byte == 0:
-            out.append(len(block) + 1)
-            out += block
-            block.clear()
-            continue
-        block.append(byte)
-        if len(block) == 254:
-            out.append(255)
-            out += block
-            block.clear()
-            if index == len(data) - 1:
-                return bytes(out)  # a full block at the very end needs no closing code
-    out.append(len(block) + 1)
-    out += block
-    return bytes(out)
+    return cobs.encode(data)
 
 
 def cobs_decode(data: bytes | bytearray) -> bytes | None:
     """Decode COBS *data* (no delimiter); None if it is not valid COBS."""
-    data = bytes(data)
-    out = bytearray()
-    pos = 0
-    while pos < len(data):
-        code = data[pos]
-        block = data[pos + 1 : pos + code]
-        if code == 0 or len(block) != code - 1 or 0 in block:
-            return None
-        out += block
-        pos += code
-        if code < 255 and pos < len(data):
-            out.append(0)
-    return bytes(out)
+    try:
+        return cobs.decode(data)
+    except cobs.DecodeError:
+        return None
 
 
 # -- frames ---------------------------------------------------------------------------------
@@ -212,17 +192,21 @@ class FrameDecoder:
     def feed(self, data: bytes | bytearray) -> list[Frame | DecodeError]:
         """Consume *data*; return the frames and errors it completes, in order."""
         results: list[Frame | DecodeError] = []
-        for byte in bytes(data):
-            if byte != 0:
-                if self._discarding:
-                    continue
-                if len(self._chunk) >= MAX_ENCODED:
+        data = bytes(data)
+        start, size = 0, len(data)
+        while start < size:
+            zero = data.find(0, start)
+            end = size if zero < 0 else zero
+            if end > start and not self._discarding:
+                if len(self._chunk) + end - start > MAX_ENCODED:
                     self._chunk.clear()
                     self._discarding = True
                     self._count(DecodeError.OVERSIZE, results)
-                    continue
-                self._chunk.append(byte)
-                continue
+                else:
+                    self._chunk += data[start:end]
+            if zero < 0:
+                break
+            start = zero + 1
             if self._discarding:
                 self._discarding = False
                 continue
@@ -248,12 +232,14 @@ class FrameDecoder:
 HELLO = struct.Struct(">BHHIBH")  # version, nonce, pulse_ms, cooldown_ms, bounce_ms, hold_ms
 IDENT = struct.Struct(">BHBBB8sHBBBHHIBHBI")
 ARM = struct.Struct(">IH")  # token, window_ms
-FIRE = struct.Struct(">IH")  # token, pulse_ms
+FIRE = struct.Struct(">IHI")  # token, pulse_ms, deadline (board ms)
+QUERY = struct.Struct(">H")  # query id
 ROLL = struct.Struct(">BBBBHBBB")  # first, count, final, steps, step_ms, r, g, b
 EVENT = struct.Struct(">BBI")  # button, kind, board ms
 FIRED = struct.Struct(">IHI")  # token, pulse_ms, board ms
 COIL_OFF = struct.Struct(">IHIB")  # token, on_ms, board ms, reason
 REFUSED = struct.Struct(">IBI")  # token, reason, retry_ms
+STATE = struct.Struct(">HBBIIHI")  # query id, coil, armed, last token, pulses, on ms, board ms
 ERROR = struct.Struct(">BBB")  # code, type, seq
 
 #: Capability bits in IDENT.
@@ -285,7 +271,11 @@ REFUSALS = {
     4: "cooling down",
     5: "board fault",
     6: "bad pulse length",
+    7: "too late (its deadline had passed)",
+    8: "deadline too far ahead",
+    9: "token already fired",
 }
+REFUSE_LATE = 7
 #: ERROR codes.
 ERRORS = {1: "unknown type", 2: "bad payload", 3: "no session", 4: "bad version"}
 ERR_NO_SESSION = 3
@@ -352,6 +342,94 @@ class BoardIdent:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class BoardState:
+    """The board's own account of its coil: STATE, the answer to QUERY."""
+
+    query_id: int
+    coil_on: bool
+    armed: bool
+    last_token: int  #: the token of the last FIRE that switched the coil on (0: none)
+    pulses: int  #: pulses since the board booted
+    on_ms: int  #: how long the current (or last) pulse has been on
+    board_ms: int
+
+    @classmethod
+    def parse(cls, payload: bytes) -> BoardState:
+        """Parse a STATE payload; raises :exc:`struct.error` if it is not one."""
+        f = STATE.unpack(payload)
+        return cls(f[0], bool(f[1]), bool(f[2]), f[3], f[4], f[5], f[6])
+
+
+# -- the board's clock ----------------------------------------------------------------------
+
+#: The board's millisecond stamps are MicroPython ``ticks_ms`` values: they wrap here.
+BOARD_TICKS_PERIOD = 1 << 30
+
+
+class BoardClock:
+    """
+    What the host knows of the board's millisecond clock: a lower bound on it.
+
+    A message the board stamped with its clock (IDENT, EVENT, FIRED, COIL_OFF,
+    STATE) was stamped no later than the host received it, so ``board_ms -
+    host_ms`` at receipt is a lower bound on the offset between the two clocks.
+    The tightest bound is kept and loosened by *drift* (1000 ppm covers a
+    crystal's error and the host clock's NTP slew) per second since it was
+    taken. From it the host writes FIRE deadlines on the board's clock, which
+    the board checks itself (PROTOCOL.md, "FIRE deadline"): a FIRE the host
+    has given up on can never switch the coil on, however late it arrives.
+    Only a lower bound matters for that: a loose bound shortens the time a
+    FIRE may take, never lengthens it.
+    """
+
+    def __init__(self, drift: float = 1e-3, period: int = BOARD_TICKS_PERIOD) -> None:
+        if not 0 <= drift < 0.1:
+            raise ValueError("drift must be a small fraction (1e-3 is 1000 ppm)")
+        self.drift = drift
+        self.period = period
+        self._low: float | None = None  # ms, unwrapped
+        self._at = 0.0  # host seconds when _low was taken
+
+    @property
+    def synced(self) -> bool:
+        """Whether the board has stamped a message yet."""
+        return self._low is not None
+
+    def _bound(self, now: float) -> float:
+        assert self._low is not None
+        return self._low - self.drift * max(0.0, now - self._at) * 1000
+
+    def sample(self, board_ms: int, received: float) -> None:
+        """A message stamped *board_ms* by the board arrived at host time *received* (s)."""
+        candidate = board_ms - received * 1000
+        if self._low is None:
+            self._low, self._at = candidate, received
+            return
+        current = self._bound(received)
+        half = self.period // 2
+        # the representative (modulo the tick period) nearest the current bound
+        candidate = current + (candidate - current + half) % self.period - half
+        if candidate > current:
+            self._low, self._at = candidate, received
+
+    def board_ms(self, now: float) -> int:
+        """A board tick the board's clock has certainly reached at host time *now*."""
+        if self._low is None:
+            raise RuntimeError("no board time yet (before the handshake)")
+        return math.floor(now * 1000 + self._bound(now)) % self.period
+
+    def deadline(self, sent: float, ttl_ms: int) -> int:
+        """The FIRE deadline (a board tick) for a FIRE sent at host time *sent*: the
+        board refuses it once its clock has passed this tick."""
+        return (self.board_ms(sent) + ttl_ms) % self.period
+
+    def expired_after(self, sent: float, ttl_ms: int) -> float:
+        """The host time after which the board's clock has certainly passed
+        :meth:`deadline` (*sent*, *ttl_ms*): from then on that FIRE cannot fire."""
+        return sent + (ttl_ms + 2) / (1000 * (1 - self.drift))
+
+
 # -- reliability ----------------------------------------------------------------------------
 
 
@@ -369,6 +447,9 @@ class ReliableLink:
     :param max_retries: timeouts of the oldest frame before :exc:`LinkBroken`.
     :param coalesce: types of which at most one may wait in the queue (later ones
         replace it: whole LED images, where only the newest matters).
+    :param urgent: types that wait in a lane of their own, sent before anything else
+        that waits (in their own order): the solenoid's commands do not queue behind
+        LED images.
 
     Methods take the current time *now* in seconds; nothing here sleeps.
     """
@@ -382,6 +463,7 @@ class ReliableLink:
         max_retries: int = 20,
         queue_max: int = 512,
         coalesce: Iterable[int] = (MsgType.MATRIX, MsgType.STATUS, MsgType.PING),
+        urgent: Iterable[int] = (MsgType.ARM, MsgType.DISARM, MsgType.FIRE, MsgType.QUERY),
     ) -> None:
         if not 1 <= window <= 64:
             raise ValueError("window must be 1..64")
@@ -391,6 +473,7 @@ class ReliableLink:
         self.max_retries = max_retries
         self.queue_max = queue_max
         self.coalesce = frozenset(int(t) for t in coalesce)
+        self.urgent = frozenset(int(t) for t in urgent)
         self.retransmits = 0
         self.duplicates = 0
         self.out_of_order = 0
@@ -402,6 +485,7 @@ class ReliableLink:
         self._expected = 0
         self._in_flight: deque[tuple[int, int, bytes]] = deque()
         self._queue: deque[tuple[int, bytes]] = deque()
+        self._urgent: deque[tuple[int, bytes]] = deque()
         self._timer = now
         self._retries = 0
         self.last_send = now
@@ -417,25 +501,28 @@ class ReliableLink:
 
     @property
     def queued(self) -> int:
-        return len(self._queue)
+        return len(self._queue) + len(self._urgent)
 
     @property
     def idle(self) -> bool:
         """Nothing in flight and nothing queued."""
-        return not self._in_flight and not self._queue
+        return not self._in_flight and not self._queue and not self._urgent
 
     def send(self, ftype: int, payload: bytes, now: float) -> None:
         """Send a sequenced message now, or queue it until the window has room."""
-        if len(self._in_flight) < self.window and not self._queue:
+        if len(self._in_flight) < self.window and not self._queue and not self._urgent:
             self._transmit(ftype, payload, now)
+            return
+        if len(self._queue) + len(self._urgent) >= self.queue_max:
+            raise LinkBroken(f"{self.queued} messages waiting: the board is not keeping up")
+        if ftype in self.urgent:
+            self._urgent.append((ftype, payload))
             return
         if ftype in self.coalesce:
             for i, (queued_type, _) in enumerate(self._queue):
                 if queued_type == ftype:
                     del self._queue[i]
                     break
-        if len(self._queue) >= self.queue_max:
-            raise LinkBroken(f"{len(self._queue)} messages waiting: the board is not keeping up")
         self._queue.append((ftype, payload))
 
     def _transmit(self, ftype: int, payload: bytes, now: float) -> None:
@@ -474,9 +561,28 @@ class ReliableLink:
             self._in_flight.popleft()
         self._timer = now
         self._retries = 0
-        while self._queue and len(self._in_flight) < self.window:
-            ftype, payload = self._queue.popleft()
+        while (self._urgent or self._queue) and len(self._in_flight) < self.window:
+            ftype, payload = (self._urgent or self._queue).popleft()
             self._transmit(ftype, payload, now)
+
+    def cancel(self, stale: Callable[[int, bytes], bool]) -> int:
+        """Withdraw messages that must no longer reach the peer (``stale(type, payload)``).
+
+        Queued ones are dropped. Ones in flight keep their SEQ but become a PING
+        (go-back-N cannot skip a number): if the peer executed the original it
+        ignores the copy as a duplicate, otherwise it executes a no-op. Returns
+        how many were withdrawn."""
+        withdrawn = 0
+        for lane in (self._urgent, self._queue):
+            kept = [(ftype, payload) for ftype, payload in lane if not stale(ftype, payload)]
+            withdrawn += len(lane) - len(kept)
+            lane.clear()
+            lane.extend(kept)
+        for i, (seq, ftype, payload) in enumerate(self._in_flight):
+            if stale(ftype, payload):
+                self._in_flight[i] = (seq, MsgType.PING, b"")
+                withdrawn += 1
+        return withdrawn
 
     def poll(self, now: float) -> None:
         """Retransmit everything in flight after a timeout; raise :exc:`LinkBroken`

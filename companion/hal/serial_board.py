@@ -9,8 +9,16 @@ same roles as every backend:
 * ``hw.eliminator`` is a :class:`~companion.hal.safety.SolenoidGuard` (a
   :class:`BoardSolenoidGuard`): the host-side rules stay in force. Its output
   (:class:`BoardSolenoid`), when switched on, sends the board ARM + FIRE with
-  a fresh random token; the board pulses the coil itself, with its own cap
-  and cool-down, and switches it off itself. ``off()`` sends DISARM.
+  a fresh random token and a deadline on the board's clock; the board pulses
+  the coil itself, with its own cap and cool-down, switches it off itself,
+  and never fires a FIRE that arrives after its deadline. ``off()`` sends
+  DISARM.
+* a FIRE with no answer by its deadline is *outcome unknown*
+  (:data:`~companion.hal.Refusal.OUTCOME_UNKNOWN`), never a driver fault: the
+  host withdraws the stale ARM/FIRE frames, asks the board for its STATE
+  (coil, last fired token, pulse count) as soon as the link allows, and
+  :meth:`BoardSolenoidGuard.resolve_outcome` says what happened. A token whose
+  FIRE may have fired is never armed again.
 * buttons arrive as the board's debounced press / release / long-press
   events, emitted on the hardware's single input queue;
 * status LEDs and the arena display send whole images (STATUS, MATRIX); the
@@ -28,8 +36,10 @@ wait is bounded; the thread is a daemon and stops on close.
 from __future__ import annotations
 
 import contextlib
+import enum
 import logging
 import random
+import struct
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -41,7 +51,7 @@ from serial.tools import list_ports
 
 from companion.hal import link as L
 from companion.hal.config import HardwareConfig
-from companion.hal.contracts import DIE_FACES, CellState, FireResult, Frame, Refusal
+from companion.hal.contracts import DIE_FACES, CellState, FireResult, Frame, Pulse, Refusal
 from companion.hal.display import MemoryArenaDisplay
 from companion.hal.events import BUTTON_NAMES, InputEvent, InputHub
 from companion.hal.hardware import Hardware
@@ -50,6 +60,8 @@ from companion.hal.safety import SolenoidDriverError, SolenoidGuard
 
 __all__ = [
     "CELL_COLOURS",
+    "FireOutcome",
+    "FireOutcomeUnknown",
     "PICO_USB_PID",
     "PICO_USB_VID",
     "BoardLink",
@@ -59,6 +71,7 @@ __all__ = [
     "BoardSolenoidGuard",
     "LinkSettings",
     "SerialHardware",
+    "SpentToken",
     "check_board",
     "find_pico_port",
     "open_serial",
@@ -104,6 +117,8 @@ TURN_SLOTS = 6  # status LEDs 0-5: turn colours; 6-9: die faces
 HOST_STATUS_LEDS = 10
 ARM_WINDOW_MS = 1000
 ARM_REFRESH_S = 0.3
+#: The board refuses a FIRE whose deadline lies further ahead (fw_logic.FIRE_DEADLINE_MAX_MS).
+FIRE_TTL_MAX_MS = 1000
 
 
 class BoardNotFound(RuntimeError):
@@ -115,18 +130,57 @@ class BoardRefused(RuntimeError):
     what to flash."""
 
 
+class FireOutcomeUnknown(SolenoidDriverError):
+    """The board did not answer a FIRE before its deadline (or the link dropped):
+    it may have fired. Not a driver fault: the board's STATE will tell."""
+
+
+class SpentToken(ValueError):
+    """An explosion whose FIRE may have fired is never armed again."""
+
+
+class FireOutcome(enum.StrEnum):
+    """What the board's account says about a FIRE whose answer was lost."""
+
+    FIRED = "fired"  #: the board fired it (its STATE names the token)
+    NOT_FIRED = "not_fired"  #: the board did not fire it, and now never will (deadline passed)
+    #: the board restarted before it said: it may have fired (the coil is off now)
+    UNKNOWABLE = "unknowable"
+
+
 def find_pico_port(
     vid: int = PICO_USB_VID,
     pid: int = PICO_USB_PID,
+    serial_number: str | None = None,
     *,
     comports: Callable[[], Iterable[Any]] | None = None,
 ) -> str | None:
-    """The device path of the first serial port with USB ids *vid*:*pid*, or None."""
-    ports = (comports or list_ports.comports)()
-    found = sorted(p.device for p in ports if p.vid == vid and p.pid == pid)
-    if len(found) > 1:
-        log.warning("several I/O boards found (%s); using %s", ", ".join(found), found[0])
-    return found[0] if found else None
+    """The device path of the serial port with USB ids *vid*:*pid* (and USB serial
+    number *serial_number*, if given), or None if there is none.
+
+    Every Pico running MicroPython has the ids 2e8a:0005, so with two of them
+    plugged in the ids do not say which one drives the table: then, unless
+    *serial_number* picks one, this raises :exc:`BoardNotFound` naming them all.
+    """
+    ports = sorted(
+        (p for p in (comports or list_ports.comports)() if p.vid == vid and p.pid == pid),
+        key=lambda p: p.device,
+    )
+    if serial_number is not None:
+        wanted = serial_number.strip().lower()
+        found = [p for p in ports if (getattr(p, "serial_number", None) or "").lower() == wanted]
+        return found[0].device if found else None
+    if len(ports) > 1:
+        listed = ", ".join(
+            f"{p.device} (serial number {getattr(p, 'serial_number', None) or 'unknown'})"
+            for p in ports
+        )
+        raise BoardNotFound(
+            f"{len(ports)} boards with USB id {vid:04x}:{pid:04x}: {listed}. Every MicroPython "
+            "Pico has this id, so it does not say which one drives the table: set "
+            "hardware.usb_serial to the serial number of the I/O board (or hardware.serial_port)"
+        )
+    return ports[0].device if ports else None
 
 
 def check_board(ident: L.BoardIdent, port: str) -> None:
@@ -161,6 +215,7 @@ class LinkSettings:
     port: str | None = None
     vid: int = PICO_USB_VID
     pid: int = PICO_USB_PID
+    usb_serial: str | None = None
     baud: int = 115200
     pulse_ms: int = 60
     cooldown_ms: int = 3000
@@ -176,7 +231,10 @@ class LinkSettings:
     max_retries: int = 20
     window: int = 8
     backoff_s: tuple[float, float] = (0.05, 1.0)
-    fire_reply_s: float = 1.5
+    #: how long a FIRE stays valid on the board (its deadline; the board allows <= 1000)
+    fire_ttl_ms: int = 500
+    #: after the deadline, how long to wait for an answer still on its way
+    fire_reply_margin_s: float = 0.05
     close_flush_s: float = 0.3
 
 
@@ -195,10 +253,27 @@ class _FireWait:
     reply: tuple[Any, ...] | None = None
 
 
+@dataclass
+class PendingFire:
+    """A FIRE the board has not answered: it may have fired (see :class:`FireOutcome`)."""
+
+    token: int  #: the board token of the ARM + FIRE
+    sent: float  #: host time the FIRE was sent
+    expired: float  #: host time from which the board refuses it (its deadline has passed)
+    why: str  #: why its answer is missing
+    outcome: FireOutcome | None = None
+    detail: str = ""
+
+
 class BoardLink:
     """
     The connection to one I/O board: a daemon thread that finds the port,
     handshakes, pumps frames, keeps the link alive and reconnects with back-off.
+
+    It also keeps the host's account of the board's coil (PROTOCOL.md, "The
+    host's account of the coil"): the board's clock (for FIRE deadlines), its
+    pulse count since boot, whether the coil is confirmed off, and the FIRE
+    whose outcome is unknown, if any.
 
     Callbacks run on the link thread: *on_event(button, kind, board_ms)*,
     *on_connect(ident)* after every handshake, *on_disconnect(reason)*.
@@ -213,16 +288,19 @@ class BoardLink:
         on_disconnect: Callable[[str], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
         opener: Callable[..., Any] | None = None,
-        finder: Callable[[int, int], str | None] | None = None,
+        finder: Callable[..., str | None] | None = None,
     ) -> None:
+        if not 1 <= settings.fire_ttl_ms <= FIRE_TTL_MAX_MS:
+            raise ValueError(f"fire_ttl_ms must be 1..{FIRE_TTL_MAX_MS} (the board's limit)")
         self.settings = settings
         self.on_event = on_event
         self.on_connect = on_connect
         self.on_disconnect = on_disconnect
         self._clock = clock
         self._opener = opener or serial.Serial
-        self._finder = finder or (lambda vid, pid: find_pico_port(vid, pid))
+        self._finder = finder or find_pico_port
         self._wlock = threading.RLock()
+        self._changed = threading.Condition(self._wlock)
         self._ser: Any = None
         self._port: str | None = None
         self._link = L.ReliableLink(
@@ -241,6 +319,13 @@ class BoardLink:
         self._arm_sent = 0.0
         self._fire_waits: list[_FireWait] = []
         self._rng = random.SystemRandom()
+        self._board_clock = L.BoardClock()
+        self._queries: dict[int, float] = {}  # query id -> host time sent
+        self._query_id = 0
+        self._pending: PendingFire | None = None
+        self._unanswered: PendingFire | None = None  # the last one, settled or not
+        self._outcomes: dict[int, tuple[FireOutcome, str]] = {}
+        self._coil_unconfirmed: tuple[int, float] | None = None  # token, FIRE sent
         self.ident: L.BoardIdent | None = None
         self.failure: Exception | None = None
         self.status = "not connected yet"
@@ -249,6 +334,12 @@ class BoardLink:
         self.errors_from_board: list[tuple[str, int, int]] = []
         self.coil_reports: list[tuple[int, int, int, int]] = []  # token, on_ms, board ms, reason
         self.notices: list[str] = []
+        #: The host's account of the board's pulses since it booted (None before its STATE).
+        self.board_pulses: int | None = None
+        #: Every STATE whose pulse count or token disagreed with the host's account.
+        self.mismatches: list[str] = []
+        #: The board's last STATE.
+        self.board_state: L.BoardState | None = None
 
     # -- public -------------------------------------------------------------------------
 
@@ -310,10 +401,16 @@ class BoardLink:
                 return False
         return True
 
+    def _new_token(self) -> int:
+        while True:
+            token = self._rng.getrandbits(32)
+            if token:  # 0 means "none" in STATE
+                return token
+
     def arm(self) -> None:
         """The guard armed: arm the board with a fresh token, and keep it armed."""
         with self._wlock:
-            self._arm_token = self._rng.getrandbits(32)
+            self._arm_token = self._new_token()
             self._arm_sent = self._clock()
             token = self._arm_token
         self.send(L.MsgType.ARM, L.ARM.pack(token, ARM_WINDOW_MS))
@@ -327,37 +424,103 @@ class BoardLink:
     def armed(self) -> bool:
         return self._arm_token is not None
 
-    def fire(self, pulse_ms: int) -> tuple[Any, ...]:
-        """ARM + FIRE with the current token; wait (bounded) for FIRED or REFUSED.
+    @property
+    def pending_fire(self) -> PendingFire | None:
+        """The FIRE whose outcome is not known yet, if any."""
+        return self._pending
 
-        Returns ``("fired", pulse_ms, board_ms)`` or ``("refused", reason, retry_ms)``;
-        raises :exc:`SolenoidDriverError` if the board is away or does not answer.
+    def fire(self, pulse_ms: int) -> tuple[Any, ...]:
+        """ARM + FIRE with the current token and a deadline; wait for FIRED or REFUSED.
+
+        Returns ``("fired", pulse_ms, board_ms)``, ``("refused", reason, retry_ms,
+        code)``, ``("not sent", why)`` (nothing reached the board: it did not fire) or
+        ``("unknown", why)``: no answer by the FIRE's deadline, or the link dropped
+        after it was sent. Then the FIRE is :attr:`pending_fire`: its stale frames are
+        withdrawn, the board is asked for its STATE, and :meth:`resolve` tells the
+        outcome. While a FIRE is pending no other FIRE is sent.
         """
+        s = self.settings
         with self._wlock:
-            token = self._arm_token if self._arm_token is not None else self._rng.getrandbits(32)
+            if self._pending is not None:
+                return ("unknown", "the outcome of the last FIRE is not known yet")
+            token = self._arm_token if self._arm_token is not None else self._new_token()
             self._arm_token = None  # one arming, one fire
+            if not self.connected or self._broken or not self._board_clock.synced:
+                return ("not sent", f"the I/O board is not connected ({self.status})")
+            sent = self._clock()
+            deadline = self._board_clock.deadline(sent, s.fire_ttl_ms)
+            expired = self._board_clock.expired_after(sent, s.fire_ttl_ms)
             wait = _FireWait(token, threading.Event())
             self._fire_waits.append(wait)
-        try:
-            sent = self.send(L.MsgType.ARM, L.ARM.pack(token, ARM_WINDOW_MS)) and self.send(
-                L.MsgType.FIRE, L.FIRE.pack(token, pulse_ms)
+            armed = self.send(L.MsgType.ARM, L.ARM.pack(token, ARM_WINDOW_MS))
+            fired = armed and self.send(L.MsgType.FIRE, L.FIRE.pack(token, pulse_ms, deadline))
+            if not fired:
+                self._fire_waits.remove(wait)
+                return ("not sent", f"the I/O board is not connected ({self.status})")
+        wait.event.wait(max(0.0, expired - self._clock()) + s.fire_reply_margin_s)
+        with self._wlock:
+            self._fire_waits.remove(wait)
+            if wait.reply is not None and wait.reply[0] != "lost":
+                return wait.reply
+            why = (
+                wait.reply[1]
+                if wait.reply is not None
+                else f"no answer from the I/O board to FIRE by its deadline ({s.fire_ttl_ms} ms)"
             )
-            if not sent:
-                raise SolenoidDriverError(
-                    f"{LINK_FAULT_MARK} the I/O board is not connected ({self.status})"
+            self._pending = self._unanswered = PendingFire(token, sent, expired, why)
+            self._coil_unconfirmed = (token, sent)
+            stale = token.to_bytes(4, "big")
+            withdrawn = self._link.cancel(
+                lambda ftype, payload: (
+                    ftype in (L.MsgType.ARM, L.MsgType.FIRE) and payload[:4] == stale
                 )
-            if not wait.event.wait(self.settings.fire_reply_s):
-                raise SolenoidDriverError(
-                    f"no answer from the I/O board to FIRE within {self.settings.fire_reply_s} s"
-                )
-            assert wait.reply is not None
-            if wait.reply[0] == "lost":
-                raise SolenoidDriverError(f"{LINK_FAULT_MARK} {wait.reply[1]}")
-            return wait.reply
-        finally:
-            with self._wlock:
-                if wait in self._fire_waits:
-                    self._fire_waits.remove(wait)
+            )
+            log.warning("FIRE outcome unknown (%s); %d stale frame(s) withdrawn", why, withdrawn)
+        self._query()
+        return ("unknown", why)
+
+    def resolve(self, timeout: float) -> tuple[FireOutcome, str] | None:
+        """Wait (at most *timeout* s) for the board's account of the last FIRE that went
+        unanswered; ``(outcome, detail)`` once known (also if it already was), or None."""
+        with self._changed:
+            pending = self._unanswered
+            if pending is None:
+                return None
+            self._changed.wait_for(lambda: pending.outcome is not None, timeout)
+            if pending.outcome is None:
+                return None
+            return pending.outcome, pending.detail
+
+    def confirm_coil_off(self, timeout: float) -> bool:
+        """Wait (at most *timeout* s) until the board has confirmed the coil is off: its
+        COIL_OFF for the last pulse, a STATE asked for after that FIRE, or a new session
+        (HELLO switches the coil off)."""
+        with self._changed:
+            return self._changed.wait_for(lambda: self._coil_unconfirmed is None, timeout)
+
+    @property
+    def coil_confirmed_off(self) -> bool:
+        return self._coil_unconfirmed is None
+
+    def query(self, timeout: float = 1.0) -> L.BoardState | None:
+        """Ask the board for its STATE and wait (at most *timeout* s) for the answer,
+        which comes after everything sent before it has been executed; None if none came."""
+        query_id = self._query()
+        if query_id is None:
+            return None
+        with self._changed:
+            self._changed.wait_for(
+                lambda: self.board_state is not None and self.board_state.query_id == query_id,
+                timeout,
+            )
+            state = self.board_state
+        return state if state is not None and state.query_id == query_id else None
+
+    @property
+    def outcomes(self) -> dict[int, tuple[FireOutcome, str]]:
+        """How every FIRE that went unanswered turned out, by board token."""
+        with self._wlock:
+            return dict(self._outcomes)
 
     def flush(self, timeout: float = 1.0) -> bool:
         """Wait (at most *timeout* s) until the board has acknowledged everything sent."""
@@ -371,6 +534,105 @@ class BoardLink:
     def request_maintenance(self) -> bool:
         """Ask the board to restart into maintenance mode (REPL free for mpremote)."""
         return self.send(L.MsgType.MAINTENANCE, L.MAINTENANCE_MAGIC)
+
+    # -- the host's account of the coil -----------------------------------------------------
+
+    def _query(self) -> int | None:
+        with self._wlock:
+            self._query_id = (self._query_id + 1) & 0xFFFF
+            query_id = self._query_id
+            self._queries[query_id] = self._clock()
+            while len(self._queries) > 64:  # answers lost with a session
+                del self._queries[next(iter(self._queries))]
+            return query_id if self.send(L.MsgType.QUERY, L.QUERY.pack(query_id)) else None
+
+    def _settle(self, outcome: FireOutcome, detail: str) -> None:
+        """The pending FIRE's outcome is known (call with the lock held)."""
+        pending = self._pending
+        assert pending is not None
+        pending.outcome, pending.detail = outcome, detail
+        self._outcomes[pending.token] = (outcome, detail)
+        self._pending = None
+        log.warning("outcome of the unanswered FIRE: %s (%s)", outcome, detail)
+        self._changed.notify_all()
+
+    def _fired(self, token: int, pulse_ms: int, board_ms: int, now: float) -> None:
+        with self._changed:
+            self._board_clock.sample(board_ms, now)
+            if self.board_pulses is not None:
+                self.board_pulses += 1
+            sent = self._pending.sent if self._pending is not None else now
+            self._coil_unconfirmed = (token, sent)
+            if self._pending is not None and self._pending.token == token:
+                self._settle(FireOutcome.FIRED, f"the board's FIRED arrived late ({pulse_ms} ms)")
+            self._changed.notify_all()
+        self._fire_reply(token, ("fired", pulse_ms, board_ms))
+
+    def _refused(self, token: int, code: int, retry_ms: int) -> None:
+        reason = L.REFUSALS.get(code, str(code))
+        with self._changed:
+            if self._pending is not None and self._pending.token == token:
+                self._settle(FireOutcome.NOT_FIRED, f"the board's REFUSED arrived late: {reason}")
+        self._fire_reply(token, ("refused", reason, retry_ms, code))
+
+    def _coil_off(self, report: tuple[int, int, int, int], now: float) -> None:
+        token, _, board_ms, _ = report
+        with self._changed:
+            self._board_clock.sample(board_ms, now)
+            self.coil_reports.append(report)
+            if self._coil_unconfirmed is not None and self._coil_unconfirmed[0] == token:
+                self._coil_unconfirmed = None
+                self._changed.notify_all()
+
+    def _state(self, state: L.BoardState, now: float) -> None:
+        with self._changed:
+            asked = self._queries.pop(state.query_id, None)
+            if asked is None:
+                log.warning("I/O board: STATE for a query not asked (%d)", state.query_id)
+                return
+            self._board_clock.sample(state.board_ms, now)
+            self.board_state = state
+            expected = self.board_pulses
+            pending = self._pending
+            if pending is not None and asked >= pending.sent:
+                # asked after the FIRE: the board executed (or refused) it before answering
+                fired = state.last_token == pending.token
+                if expected is not None and fired:
+                    expected += 1
+                self._settle(
+                    FireOutcome.FIRED if fired else FireOutcome.NOT_FIRED,
+                    f"the board's STATE: {state.pulses} pulse(s) since boot, last token "
+                    f"{state.last_token:08x}, coil {'on' if state.coil_on else 'off'}",
+                )
+            if expected is not None and state.pulses != expected:
+                note = (
+                    f"the board counts {state.pulses} pulse(s) since boot, the host knew of "
+                    f"{expected}"
+                )
+                log.error("I/O board: %s", note)
+                self.mismatches.append(note)
+            self.board_pulses = state.pulses
+            unconfirmed = self._coil_unconfirmed
+            if unconfirmed is not None and asked >= unconfirmed[1] and not state.coil_on:
+                self._coil_unconfirmed = None
+            self._changed.notify_all()
+
+    def _new_session(self, ident: L.BoardIdent, received: float) -> None:
+        """A handshake succeeded: HELLO switched the coil off; a restarted board forgot."""
+        with self._changed:
+            self._board_clock = L.BoardClock()
+            self._board_clock.sample(ident.board_ms, received)
+            self._queries.clear()
+            self._coil_unconfirmed = None
+            restarted = self.connects > 0 and bool(ident.flags & L.FLAG_FIRST_SESSION)
+            if restarted:
+                self.board_pulses = 0
+                if self._pending is not None:
+                    self._settle(
+                        FireOutcome.UNKNOWABLE,
+                        "the I/O board restarted before it said whether it fired",
+                    )
+            self._changed.notify_all()
 
     # -- the thread ---------------------------------------------------------------------
 
@@ -412,22 +674,45 @@ class BoardLink:
                 log.exception("I/O board link error")
                 self._drop(f"internal error: {exc}")
 
+    def _open(self, port: str) -> Any:
+        s = self.settings
+        try:
+            return self._opener(
+                port=port,
+                baudrate=s.baud,
+                timeout=s.read_timeout_s,
+                write_timeout=s.write_timeout_s,
+                exclusive=True,  # a second program on the board's port would garble the link
+            )
+        except serial.SerialException as exc:
+            if "lock" in str(exc).lower():
+                raise serial.SerialException(
+                    f"{port} is in use by another program (another companion, mpremote, a "
+                    "serial terminal?); close it first"
+                ) from exc
+            raise
+
     def _connect(self) -> None:
         s = self.settings
-        port = s.port or self._finder(s.vid, s.pid)
+        port = s.port or self._finder(s.vid, s.pid, s.usb_serial)
         if port is None:
+            which = f" with USB serial number {s.usb_serial}" if s.usb_serial else ""
             raise BoardNotFound(
-                f"no Raspberry Pi Pico with USB id {s.vid:04x}:{s.pid:04x} found; plug the I/O "
-                "board in, or set hardware.serial_port"
+                f"no Raspberry Pi Pico with USB id {s.vid:04x}:{s.pid:04x}{which} found; plug "
+                "the I/O board in, or set hardware.serial_port"
             )
-        ser = self._opener(
-            port=port, baudrate=s.baud, timeout=s.read_timeout_s, write_timeout=s.write_timeout_s
-        )
+        ser = self._open(port)
         try:
             with contextlib.suppress(Exception):
                 ser.reset_input_buffer()
-            ident = self._handshake(ser, port)
+            ident, received = self._handshake(ser, port)
             check_board(ident, port)
+            if s.usb_serial and ident.board_id_hex.lower() != s.usb_serial.strip().lower():
+                raise BoardRefused(
+                    f"the I/O board on {port} is board {ident.board_id_hex}, not the configured "
+                    f"hardware.usb_serial = {s.usb_serial}; plug in that board or correct the "
+                    "configuration"
+                )
         except BaseException:
             with contextlib.suppress(Exception):
                 ser.close()
@@ -439,6 +724,7 @@ class BoardLink:
             self._broken = None
             self._link.reset(now)
             self._last_rx = now
+            self._new_session(ident, received)
             self.ident = ident
             self.failure = None
             self.connects += 1
@@ -449,6 +735,7 @@ class BoardLink:
         )
         self._notice_flags(ident)
         log.info("%s", self.status)
+        self._query()  # the board's account first: pulse count, coil, an unanswered FIRE
         if self.on_connect is not None:
             self.on_connect(ident)
         with self._wlock:
@@ -473,7 +760,7 @@ class BoardLink:
             log.warning("I/O board: %s", note)
             self.notices.append(note)
 
-    def _handshake(self, ser: Any, port: str) -> L.BoardIdent:
+    def _handshake(self, ser: Any, port: str) -> tuple[L.BoardIdent, float]:
         s = self.settings
         decoder = L.FrameDecoder()
         for _ in range(s.handshake_tries):
@@ -485,6 +772,7 @@ class BoardLink:
             deadline = self._clock() + s.handshake_timeout_s
             while self._clock() < deadline and not self._closing.is_set():
                 data = ser.read(max(1, ser.in_waiting))
+                received = self._clock()
                 for item in decoder.feed(data):
                     if isinstance(item, L.DecodeError) or item.type != L.MsgType.IDENT:
                         continue
@@ -504,7 +792,7 @@ class BoardLink:
                             f"companion cannot read ({exc}). {FLASH_HINT}"
                         ) from None
                     if ident.nonce == nonce:
-                        return ident
+                        return ident, received
         raise _HandshakeFailed(
             f"the device on {port} did not answer as a companion I/O board "
             f"({s.handshake_tries} HELLOs, no IDENT); is the firmware flashed? {FLASH_HINT}"
@@ -512,7 +800,11 @@ class BoardLink:
 
     def _pump(self) -> None:
         ser = self._ser
-        data = ser.read(max(1, ser.in_waiting))
+        data = ser.read(max(1, ser.in_waiting))  # waits (read_timeout_s at most) for a byte
+        if data:
+            waiting = ser.in_waiting  # the rest of the frame: this round, not the next
+            if waiting:
+                data += ser.read(waiting)
         now = self._clock()
         if data:
             for item in self._decoder.feed(data):
@@ -552,28 +844,30 @@ class BoardLink:
         with self._wlock:
             message = self._link.receive(frame, now)
         if message is not None:
-            self._message(message)
+            self._message(message, now)
 
-    def _message(self, frame: L.Frame) -> None:
-        kind = frame.kind
+    def _message(self, frame: L.Frame, now: float) -> None:
+        ftype = frame.type
         p = frame.payload
         try:
-            if kind is L.MsgType.EVENT:
+            if ftype == L.MsgType.EVENT:
                 button, code, board_ms = L.EVENT.unpack(p)
+                with self._wlock:
+                    self._board_clock.sample(board_ms, now)
                 if button < len(L.BOARD_BUTTONS) and code in L.EVENT_KINDS and self.on_event:
                     self.on_event(L.BOARD_BUTTONS[button], L.EVENT_KINDS[code], board_ms)
-            elif kind is L.MsgType.FIRED:
-                token, pulse_ms, board_ms = L.FIRED.unpack(p)
-                self._fire_reply(token, ("fired", pulse_ms, board_ms))
-            elif kind is L.MsgType.REFUSED:
-                token, reason, retry_ms = L.REFUSED.unpack(p)
-                self._fire_reply(token, ("refused", L.REFUSALS.get(reason, str(reason)), retry_ms))
-            elif kind is L.MsgType.COIL_OFF:
-                self.coil_reports.append(L.COIL_OFF.unpack(p))
+            elif ftype == L.MsgType.FIRED:
+                self._fired(*L.FIRED.unpack(p), now)
+            elif ftype == L.MsgType.REFUSED:
+                self._refused(*L.REFUSED.unpack(p))
+            elif ftype == L.MsgType.COIL_OFF:
+                self._coil_off(L.COIL_OFF.unpack(p), now)
+            elif ftype == L.MsgType.STATE:
+                self._state(L.BoardState.parse(p), now)
             else:
-                log.warning("I/O board sent an unexpected message type 0x%02x", frame.type)
-        except Exception as exc:  # struct.error and friends: a malformed message
-            log.warning("I/O board sent a malformed 0x%02x message: %s", frame.type, exc)
+                log.warning("I/O board sent an unexpected message type 0x%02x", ftype)
+        except (struct.error, ValueError) as exc:  # a malformed message
+            log.warning("I/O board sent a malformed 0x%02x message: %s", ftype, exc)
 
     def _fire_reply(self, token: int, reply: tuple[Any, ...]) -> None:
         with self._wlock:
@@ -630,14 +924,31 @@ class BoardSolenoid:
 
     fault = None
 
+    @property
+    def outcome_unknown(self) -> bool:
+        """Whether the last :meth:`on` got no answer (see :meth:`BoardLink.fire`)."""
+        return self.last_reply is not None and self.last_reply[0] == "unknown"
+
     def on(self) -> None:
+        self.last_reply = None
         reply = self._link.fire(self._pulse_ms)
         self.last_reply = reply
-        if reply[0] != "fired":
+        kind = reply[0]
+        if kind == "fired":
+            self._on = True
+            return
+        if kind == "unknown":
+            raise FireOutcomeUnknown(f"{LINK_FAULT_MARK} {reply[1]}: it may have fired")
+        if kind == "not sent":
+            raise SolenoidDriverError(f"{LINK_FAULT_MARK} {reply[1]}; nothing fired")
+        if reply[3] == L.REFUSE_LATE:
             raise SolenoidDriverError(
-                f"the I/O board refused to fire: {reply[1]} (retry after {reply[2]} ms)"
+                f"{LINK_FAULT_MARK} the FIRE reached the I/O board after its deadline (link "
+                "trouble): the board refused it, nothing fired"
             )
-        self._on = True
+        raise SolenoidDriverError(
+            f"the I/O board refused to fire: {reply[1]} (retry after {reply[2]} ms)"
+        )
 
     def off(self) -> None:
         self._on = False
@@ -646,13 +957,21 @@ class BoardSolenoid:
 
 class BoardSolenoidGuard(SolenoidGuard):
     """The :class:`SolenoidGuard` with the board kept in step: arming arms the
-    board too, and nothing fires while the board is away."""
+    board too, nothing fires while the board is away, a FIRE the board did not
+    answer is *outcome unknown* until the board's account settles it, and an
+    explosion whose FIRE may have fired is never armed again."""
 
     def __init__(self, output: BoardSolenoid, *, link: BoardLink, **kwargs: Any) -> None:
         self._link = link
+        self._spent: set[Any] = set()
+        self._unknown: Any = None  # the explosion token of the pending FIRE
         super().__init__(output, **kwargs)
 
     def arm(self, token: Any) -> None:
+        if token in self._spent:
+            raise SpentToken(
+                f"the explosion {token!r} may already have fired: it is never armed again"
+            )
         super().arm(token)
         self._link.arm()
 
@@ -661,19 +980,71 @@ class BoardSolenoidGuard(SolenoidGuard):
         self._link.disarm()
 
     def fire(self, press: InputEvent) -> FireResult:
+        if self._link.pending_fire is not None:
+            return self._refuse(
+                press,
+                Refusal.OUTCOME_UNKNOWN,
+                "the outcome of the last FIRE is not known yet; nothing fires until the "
+                "I/O board has said what it did",
+            )
         if not self._link.connected:
-            refusal = self.check(press)
-            if refusal is not None:
-                return refusal
-            return FireResult(
-                False,
+            return self._refuse(
+                press,
                 Refusal.DRIVER_FAULT,
                 f"{LINK_FAULT_MARK} the I/O board is not connected ({self._link.status}); "
                 "nothing fires until it is back",
-                self.armed_token,
             )
         self.clear_link_fault()  # latched only because the link dropped: it is back now
-        return super().fire(press)
+        output: BoardSolenoid = self._output  # type: ignore[assignment]
+        output.last_reply = None
+        token = self.armed_token
+        result = super().fire(press)
+        if result.fired:
+            self._spent.add(token)
+            reply = output.last_reply
+            if result.pulse is not None and reply is not None and reply[0] == "fired":
+                # the board's account of the pulse, not the host's round trip around it
+                pulse = Pulse(result.pulse.start, reply[1] / 1000, token)
+                return replace(result, pulse=pulse)
+        elif output.outcome_unknown:
+            self._spent.add(token)
+            self._unknown = token
+            self.clear_link_fault()
+            return FireResult(False, Refusal.OUTCOME_UNKNOWN, result.message, token)
+        return result
+
+    def _refuse(self, press: InputEvent, reason: Refusal, message: str) -> FireResult:
+        """The guard's own refusal if it has one, else *reason*: without latching a fault
+        and without using up the arming."""
+        refusal = self.check(press)
+        if refusal is not None:
+            return refusal
+        return FireResult(False, reason, message, self.armed_token)
+
+    def _latch(self, fault: str) -> None:
+        if self._output.outcome_unknown:  # type: ignore[attr-defined]
+            log.warning("solenoid: %s", fault)  # not a driver fault: the board will tell
+            return
+        super()._latch(fault)
+
+    def resolve_outcome(self, timeout: float) -> FireOutcome | None:
+        """Wait (at most *timeout* s) for the board's account of the FIRE that returned
+        :data:`Refusal.OUTCOME_UNKNOWN`; None while it is still unknown.
+
+        :data:`FireOutcome.NOT_FIRED` makes the explosion armable again (the board
+        refuses that FIRE from its deadline on); the other outcomes never do."""
+        settled = self._link.resolve(timeout)
+        if settled is None:
+            return None
+        outcome = settled[0]
+        if outcome is FireOutcome.NOT_FIRED:
+            self._spent.discard(self._unknown)
+        self._unknown = None
+        return outcome
+
+    def confirm_coil_off(self, timeout: float) -> bool:
+        """Wait (at most *timeout* s) until the board confirms the coil is off."""
+        return self._link.confirm_coil_off(timeout)
 
     def clear_link_fault(self) -> bool:
         """Forget a fault latched only because the link dropped mid-fire."""
@@ -867,13 +1238,15 @@ def open_serial(
     settings: LinkSettings | None = None,
     closers: Iterable[Callable[[], Any]] = (),
     opener: Callable[..., Any] | None = None,
-    finder: Callable[[int, int], str | None] | None = None,
+    finder: Callable[..., str | None] | None = None,
 ) -> SerialHardware:
     """
     Open the table on the RP2040 I/O board and return its :class:`SerialHardware`.
 
     :param port: the serial port; default ``config.serial_port``, else found by
-        the USB ids ``config.usb_vid``:``config.usb_pid``.
+        the USB ids ``config.usb_vid``:``config.usb_pid`` and, if configured, the
+        USB serial number ``config.usb_serial`` (which the board's IDENT must then
+        also carry as its board id).
     :param connect_timeout_s: how long to wait for the first session. Raises
         :exc:`BoardRefused` for a board this host does not understand and
         :exc:`BoardNotFound` when none answers in time.
@@ -889,6 +1262,7 @@ def open_serial(
         port=port or config.serial_port,
         vid=config.usb_vid,
         pid=config.usb_pid,
+        usb_serial=config.usb_serial,
         baud=config.baud,
         pulse_ms=config.pulse_ms,
         cooldown_ms=int(round(cooldown * 1000)),

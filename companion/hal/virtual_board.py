@@ -54,11 +54,14 @@ SHIMS_DIR = Path(str(resources.files("companion.hal").joinpath("mpshims")))
 __all__ = [
     "FIRMWARE_DIR",
     "SHIMS_DIR",
+    "FaultWindow",
     "LinkFaults",
     "VirtualBoard",
     "VirtualBoardControls",
+    "VirtualBoardProcess",
     "load_firmware",
     "open_virtual_board",
+    "serve",
 ]
 
 
@@ -104,43 +107,90 @@ BUTTON_PINS = {
 }
 
 
+@dataclass(frozen=True)
+class FaultWindow:
+    """A stretch of time in which one direction of the link misbehaves: each byte is
+    dropped with probability *drop* or corrupted with *corrupt*, and every chunk is held
+    up *delay_s* (the order of the bytes is kept). The window opens *offset_s* after
+    its *anchor* was marked (:meth:`LinkFaults.mark`; the virtual board marks
+    ``"trigger"`` when the red button's contact first closes and ``"gate"`` when the
+    solenoid gate first goes high) and stays open *length_s*."""
+
+    direction: str  # "to_board" or "to_host"
+    offset_s: float
+    length_s: float
+    drop: float = 0.0
+    corrupt: float = 0.0
+    delay_s: float = 0.0
+    anchor: str = "start"
+
+
 @dataclass
 class LinkFaults:
     """Faults on the USB link, each a probability per byte (drop, corrupt) or per
-    chunk written (delay), in both directions unless *directions* says otherwise."""
+    chunk written (delay), in both directions unless *directions* says otherwise;
+    plus *windows*, scheduled stretches of faults (:class:`FaultWindow`)."""
 
     drop: float = 0.0
     corrupt: float = 0.0
     delay: float = 0.0
     delay_s: tuple[float, float] = (0.005, 0.03)
     directions: tuple[str, ...] = ("to_board", "to_host")
+    windows: list[FaultWindow] = field(default_factory=list)
+    anchors: dict[str, float] = field(default_factory=dict)
     counts: dict[str, int] = field(
         default_factory=lambda: dict.fromkeys(("bytes", "dropped", "corrupted", "delayed"), 0)
     )
 
     @property
     def active(self) -> bool:
-        return bool(self.drop or self.corrupt or self.delay)
+        return bool(self.drop or self.corrupt or self.delay or self.windows)
+
+    def mark(self, anchor: str, t: float | None = None) -> None:
+        """The moment *anchor* happened (now, by default); first mark wins."""
+        self.anchors.setdefault(anchor, time.monotonic() if t is None else t)
+
+    def blackout(self, direction: str, seconds: float, *, anchor: str = "start") -> None:
+        """Drop every byte in *direction* for *seconds* from *anchor* (marked now if not yet)."""
+        if anchor == "start":
+            self.mark("start")
+        self.windows.append(FaultWindow(direction, 0.0, seconds, drop=1.0, anchor=anchor))
+
+    def _open_windows(self, direction: str, now: float) -> list[FaultWindow]:
+        out = []
+        for w in self.windows:
+            at = self.anchors.get(w.anchor)
+            since = None if at is None else now - at - w.offset_s
+            if w.direction == direction and since is not None and 0 <= since < w.length_s:
+                out.append(w)
+        return out
 
     def apply(self, data: bytes, direction: str, rng: random.Random) -> tuple[bytes, float]:
         """The bytes that get through, and how long they are held up."""
         self.counts["bytes"] += len(data)
-        if direction not in self.directions or not self.active:
+        if not self.active:
             return data, 0.0
+        drop = corrupt = stall = 0.0
+        if direction in self.directions:
+            drop, corrupt = self.drop, self.corrupt
+            if self.delay and rng.random() < self.delay:
+                stall = rng.uniform(*self.delay_s)
+        for w in self._open_windows(direction, time.monotonic()):
+            drop, corrupt, stall = max(drop, w.drop), max(corrupt, w.corrupt), stall + w.delay_s
+        if stall:
+            self.counts["delayed"] += 1
+        if not (drop or corrupt):
+            return data, stall
         out = bytearray()
         for byte in data:
             r = rng.random()
-            if r < self.drop:
+            if r < drop:
                 self.counts["dropped"] += 1
                 continue
-            if r < self.drop + self.corrupt:
+            if r < drop + corrupt:
                 self.counts["corrupted"] += 1
                 byte ^= rng.randrange(1, 256)
             out.append(byte)
-        stall = 0.0
-        if self.delay and rng.random() < self.delay:
-            self.counts["delayed"] += 1
-            stall = rng.uniform(*self.delay_s)
         return bytes(out), stall
 
 
@@ -156,25 +206,89 @@ class _StampedLog(list):
 
 
 class _VirtualUsb:
-    """The firmware's link object (read / write / wait) on the pty master."""
+    """The firmware's link object (read / write / wait) on the pty master.
+
+    The firmware's own loop reads and writes the pty, as the Pico's main loop polls its
+    USB serial port: no thread of the virtual board stands between the host and the
+    firmware. Link faults are applied on the way; bytes that a fault holds up wait, in
+    order, until their time (later bytes queue behind them)."""
 
     def __init__(self, board: VirtualBoard) -> None:
         self.board = board
-        self.inbound: deque[bytes] = deque()
-        self.wake = threading.Event()
+        self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_r, False)
+        os.set_blocking(self._wake_w, False)
+        self._inbound: deque[tuple[float, bytes]] = deque()  # (release time, bytes)
+        self._outbound: deque[tuple[float, bytes]] = deque()
+
+    def close(self) -> None:
+        for fd in (self._wake_r, self._wake_w):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+    def wake(self) -> None:
+        """End the firmware's current wait (a button edge, a halt)."""
+        with contextlib.suppress(OSError):
+            os.write(self._wake_w, b"\x00")
 
     def read(self) -> bytes:
+        self._pull()
+        now = time.monotonic()
         chunks = []
-        while self.inbound:
-            chunks.append(self.inbound.popleft())
+        while self._inbound and self._inbound[0][0] <= now:
+            chunks.append(self._inbound.popleft()[1])
+        self._flush(now)
         return b"".join(chunks)
 
     def write(self, data: bytes | bytearray) -> None:
-        self.board._to_host(bytes(data))
+        board = self.board
+        if not board.plugged:
+            return
+        data, stall = board.faults.apply(bytes(data), "to_host", board._rng)
+        now = time.monotonic()
+        release = now + stall
+        if self._outbound:
+            release = max(release, self._outbound[-1][0])
+        if release > now:
+            self._outbound.append((release, data))
+        else:
+            board._write_pty(data)
 
     def wait(self, ms: int) -> None:
-        if self.wake.wait(ms / 1000):
-            self.wake.clear()
+        now = time.monotonic()
+        timeout = ms / 1000
+        for held in (self._inbound, self._outbound):
+            if held:
+                timeout = min(timeout, max(0.0, held[0][0] - now))
+        fds = [self._wake_r]
+        master = self.board._master
+        if master is not None:
+            fds.append(master)
+        try:
+            ready, _, _ = select.select(fds, [], [], timeout)
+        except (OSError, ValueError):  # the pty went away meanwhile (unplugged)
+            time.sleep(timeout)
+            return
+        if self._wake_r in ready:
+            with contextlib.suppress(OSError):
+                os.read(self._wake_r, 4096)
+
+    def _pull(self) -> None:
+        board = self.board
+        data = board._read_pty()
+        if not data:
+            return
+        data, stall = board.faults.apply(data, "to_board", board._rng)
+        now = time.monotonic()
+        release = now + stall
+        if self._inbound:
+            release = max(release, self._inbound[-1][0])
+        if data:
+            self._inbound.append((release, data))
+
+    def _flush(self, now: float) -> None:
+        while self._outbound and self._outbound[0][0] <= now:
+            self.board._write_pty(self._outbound.popleft()[1])
 
 
 class _VirtualIO(fw_hw.PicoIO):
@@ -236,11 +350,7 @@ class VirtualBoard:
         self._coil_changed = threading.Condition()
         self._master: int | None = None
         self._slave: int | None = None
-        self._pump: threading.Thread | None = None
-        self._pump_stop = threading.Event()
-        self._writer: threading.Thread | None = None
-        self._out: deque[bytes] = deque()
-        self._out_ready = threading.Event()
+        self._pty_lock = threading.Lock()  # the firmware's loop reads and writes the pty
         self._fw_thread: threading.Thread | None = None
         self._fw_stop = threading.Event()
         self._usb: _VirtualUsb | None = None
@@ -337,93 +447,51 @@ class VirtualBoard:
             tmp.unlink()
         os.symlink(target, tmp)
         os.replace(tmp, self.port)
-        self._pump_stop = threading.Event()
-        self._out.clear()
-        self._pump = threading.Thread(
-            target=self._pump_run,
-            args=(master, self._pump_stop),
-            name="virtual-board-rx",
-            daemon=True,
-        )
-        self._writer = threading.Thread(
-            target=self._writer_run,
-            args=(master, self._pump_stop),
-            name="virtual-board-tx",
-            daemon=True,
-        )
-        self._pump.start()
-        self._writer.start()
         self.plugged = True
 
     def _unplug_usb(self) -> None:
         if not self.plugged:
             return
         self.plugged = False
-        self._pump_stop.set()
-        self._out_ready.set()
-        for thread in (self._pump, self._writer):
-            if thread is not None:
-                thread.join(1.0)
         with contextlib.suppress(FileNotFoundError):
             os.unlink(self.port)
-        for fd in (self._master, self._slave):
-            if fd is not None:
-                with contextlib.suppress(OSError):
-                    os.close(fd)
-        self._master = self._slave = None
+        with self._pty_lock:
+            for fd in (self._master, self._slave):
+                if fd is not None:
+                    with contextlib.suppress(OSError):
+                        os.close(fd)
+            self._master = self._slave = None
 
-    def _pump_run(self, master: int, stop: threading.Event) -> None:
-        """Host -> board: read the pty, apply faults, hand the bytes to the firmware."""
-        while not stop.is_set():
+    def _read_pty(self) -> bytes:
+        """What the host wrote (non-blocking; empty when unplugged)."""
+        with self._pty_lock:
+            if self._master is None:
+                return b""
             try:
-                ready, _, _ = select.select([master], [], [], 0.05)
-                if not ready:
-                    continue
-                data = os.read(master, 4096)
-            except (OSError, ValueError):
-                if stop.wait(0.01):
-                    return
-                continue
-            if not data:
-                continue
-            data, stall = self.faults.apply(data, "to_board", self._rng)
-            if stall and stop.wait(stall):
-                return
-            usb = self._usb
-            if usb is not None and data:
-                usb.inbound.append(data)
-                usb.wake.set()
+                return os.read(self._master, 4096)
+            except OSError:  # nothing there (EAGAIN), or no host on the other side (EIO)
+                return b""
 
-    def _to_host(self, data: bytes) -> None:
-        if not self.plugged:
-            return
-        self._out.append(data)
-        self._out_ready.set()
-
-    def _writer_run(self, master: int, stop: threading.Event) -> None:
-        """Board -> host: apply faults, write to the pty (dropped if the host does not read)."""
-        while not stop.is_set():
-            self._out_ready.wait(0.05)
-            self._out_ready.clear()
-            while self._out and not stop.is_set():
-                data, stall = self.faults.apply(self._out.popleft(), "to_host", self._rng)
-                if stall and stop.wait(stall):
+    def _write_pty(self, data: bytes) -> None:
+        """Bytes to the host (dropped if unplugged, or if the host does not read)."""
+        with self._pty_lock:
+            while data and self._master is not None and self.plugged:
+                try:
+                    written = os.write(self._master, data)
+                except BlockingIOError:
+                    self.dropped_writes += 1
                     return
-                while data:
-                    try:
-                        written = os.write(master, data)
-                    except BlockingIOError:
-                        self.dropped_writes += 1
-                        break
-                    except OSError:
-                        return
-                    data = data[written:]
+                except OSError:
+                    return
+                data = data[written:]
 
     # -- firmware -----------------------------------------------------------------------
 
     def _boot(self, cause: int) -> None:
         self.chip.reset_cause = cause
         self._fw_stop = threading.Event()
+        while self._read_pty():  # bytes sent while the chip was down are lost
+            pass
         usb = _VirtualUsb(self)
         with self.chip.selected():
             io = _VirtualIO(self, usb, self._fw_stop)
@@ -461,11 +529,13 @@ class VirtualBoard:
             return
         self._fw_stop.set()
         if self._usb is not None:
-            self._usb.wake.set()
+            self._usb.wake()
         if self._fw_thread is not None:
             self._fw_thread.join(2.0)
         self.chip.stop_timers()
         self.powered = False
+        if self._usb is not None:
+            self._usb.close()
         self._usb = None
 
     # -- records ------------------------------------------------------------------------
@@ -483,6 +553,8 @@ class VirtualBoard:
 
     def _pin_changed(self, pin: Any, level: int) -> None:
         if pin == fw_hw.PIN_SOLENOID:
+            if level:
+                self.faults.mark("gate")  # fault windows anchored at the coil going on
             with self._coil_changed:
                 self._coil_changed.notify_all()
 
@@ -587,11 +659,13 @@ class VirtualBoard:
         now = time.monotonic()
         if name in self.stuck:
             return now
+        if closed and name == "trigger":
+            self.faults.mark("trigger")  # fault windows anchored at the red button
         self.chip.drive(pin, 0 if closed else None)
         self.edges.append((now, name, closed))
         usb = self._usb
         if usb is not None:
-            usb.wake.set()
+            usb.wake()
         return now
 
     def press(self, name: str) -> float:
@@ -601,11 +675,21 @@ class VirtualBoard:
         return self.edge(name, False)
 
     def tap(self, name: str, duration_s: float = 0.05) -> None:
-        """Press, hold *duration_s*, release, then wait out the debounce time."""
+        """Press, hold *duration_s*, release, then wait until the firmware's debounce
+        would see a new press: it reports the release at the end of the press's bounce
+        window at the earliest, then ignores edges for another bounce window."""
         self.press(name)
         time.sleep(duration_s)
         self.release(name)
-        time.sleep(0.025)
+        bounce = self.bounce_s(name)
+        time.sleep(max(0.0, bounce - duration_s) + bounce + 0.005)
+
+    def bounce_s(self, name: str) -> float:
+        """The firmware's debounce time for button *name* (from the last HELLO)."""
+        board = self.board
+        if board is None:
+            return fw_logic.DEFAULT_BOUNCE_MS / 1000
+        return board.buttons[list(BUTTON_PINS).index(name)].bounce_ms / 1000
 
     def bounce_press(self, name: str, bounces: int = 3, spacing_s: float = 0.001) -> None:
         """A bouncy press: closes, then opens and closes *bounces* times, stays closed."""
@@ -761,3 +845,142 @@ class VirtualBoardControls:
                     state[name] = on
                     changes.append((t, name, on))
         return changes
+
+
+# -- a virtual board in a process of its own --------------------------------------------------
+
+
+def serve(argv: list[str] | None = None) -> int:
+    """``python -m companion.hal.virtual_board``: a virtual board in a process of its own,
+    so its firmware does not share the host's interpreter (and lock), as a real board does not.
+
+    Prints one JSON line ``{"port": PATH}``, then answers commands, one per line on standard
+    input, each with one JSON line (times are ``time.monotonic()``, the same clock in every
+    process on the machine):
+
+    * ``press NAME`` / ``release NAME``: a contact edge: ``{"edge": t}``;
+    * ``fire TIMEOUT``: closes the red button's contact and waits for the coil:
+      ``{"edge": t, "rise": t or null}``;
+    * ``counts``: ``{"pulses": n, "firmware_pulses": n, "matrix_images": n}``;
+    * ``quit`` (or the end of input): unplugs the board and exits.
+    """
+    import argparse
+    import json
+
+    parser = argparse.ArgumentParser(prog="python -m companion.hal.virtual_board")
+    parser.add_argument("--min-cooldown-ms", type=int, default=fw_logic.MIN_COOLDOWN_MS)
+    parser.add_argument("--silence-ms", type=int, default=fw_logic.SILENCE_MS)
+    args = parser.parse_args(argv)
+    board = VirtualBoard(min_cooldown_ms=args.min_cooldown_ms, silence_ms=args.silence_ms)
+    board.start()
+
+    def say(reply: dict[str, Any]) -> None:
+        sys.stdout.write(json.dumps(reply) + "\n")
+        sys.stdout.flush()
+
+    try:
+        say({"port": board.port})
+        for line in sys.stdin:
+            words = line.split()
+            if not words:
+                continue
+            command = words[0]
+            if command == "quit":
+                break
+            try:
+                if command in ("press", "release"):
+                    say({"edge": board.edge(words[1], command == "press")})
+                elif command == "fire":
+                    edge = board.press("trigger")
+                    say({"edge": edge, "rise": board.wait_rise(edge, float(words[1]))})
+                elif command == "counts":
+                    firmware = board.board.solenoid.pulses if board.board is not None else 0
+                    say(
+                        {
+                            "pulses": len(board.pulses),
+                            "firmware_pulses": firmware,
+                            "matrix_images": len(board.matrix_images),
+                        }
+                    )
+                else:
+                    say({"error": f"unknown command {command!r}"})
+            except (IndexError, ValueError) as exc:
+                say({"error": str(exc)})
+    finally:
+        board.close()
+    return 0
+
+
+class VirtualBoardProcess:
+    """A virtual board started with :func:`serve` in a child process; :attr:`port` is its
+    serial port, for the host's ``serial`` profile in this process."""
+
+    def __init__(self, *, min_cooldown_ms: int = fw_logic.MIN_COOLDOWN_MS) -> None:
+        import json
+        import subprocess
+
+        self._json = json
+        self._child = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "companion.hal.virtual_board",
+                "--min-cooldown-ms",
+                str(min_cooldown_ms),
+            ],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        self.port: str = self._ask(None)["port"]
+
+    def _ask(self, command: str | None) -> dict[str, Any]:
+        assert self._child.stdin is not None and self._child.stdout is not None
+        if command is not None:
+            self._child.stdin.write(command + "\n")
+            self._child.stdin.flush()
+        line = self._child.stdout.readline()
+        if not line:
+            raise RuntimeError(f"the virtual board process ended ({self._child.poll()})")
+        reply = self._json.loads(line)
+        if "error" in reply:
+            raise ValueError(reply["error"])
+        return reply
+
+    def press(self, name: str) -> float:
+        return self._ask(f"press {name}")["edge"]
+
+    def release(self, name: str) -> float:
+        return self._ask(f"release {name}")["edge"]
+
+    def fire(self, timeout: float = 2.0) -> tuple[float, float | None]:
+        """Close the red button's contact; (edge, coil on) on the board's side, in monotonic s."""
+        reply = self._ask(f"fire {timeout}")
+        return reply["edge"], reply["rise"]
+
+    def counts(self) -> dict[str, int]:
+        """Coil pulses at the pin and in the firmware, arena images applied."""
+        return self._ask("counts")
+
+    def close(self) -> None:
+        if self._child.poll() is None:
+            stdin = self._child.stdin
+            with contextlib.suppress(OSError, ValueError):
+                if stdin is not None:
+                    stdin.write("quit\n")
+                    stdin.close()
+            try:
+                self._child.wait(5)
+            except Exception:
+                self._child.kill()
+                self._child.wait(5)
+
+    def __enter__(self) -> VirtualBoardProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+if __name__ == "__main__":
+    raise SystemExit(serve())

@@ -292,32 +292,109 @@ class TableLoop:
                 if result.fired:
                     self.session.fired(field_name(cell), token)  # durable after the pulse
                     self.view.message(f"Eliminator fired ({result.pulse.length_s * 1000:.0f} ms)")
+                    self.wait_coil_off()
                     return True
                 if result.reason == Refusal.COOLING_DOWN:
                     self.view.message(f"solenoid cooling down: {result.retry_after_s:.1f} s")
                     self.rest(result.retry_after_s or 0.1)
                     guard.arm(token)
                     continue
-                if result.reason is Refusal.DRIVER_FAULT and not getattr(
-                    self.hw, "connected", True
-                ):
-                    self.pause_for_board()  # the board went away: not a coil fault
-                    clear = getattr(guard, "clear_link_fault", None)
-                    if clear is not None:
-                        clear()
-                    guard.arm(token)
-                    continue
-                if result.reason in (Refusal.DRIVER_FAULT, Refusal.CLOSED):
-                    self.view.message(
-                        f"solenoid fault ({result.message}): lift the tile "
-                        f"{field_name(cell)} out by hand"
-                    )
-                    return False
-                # a stale or repeated press: keep waiting for a fresh one
+                settled = self.settle_failed_fire(result, cell)
+                if settled is not None:
+                    return settled
+                # nothing fired (a stale or repeated press, or link trouble): a fresh press
                 guard.arm(token)
         finally:
             guard.disarm()
             self.blink = set()
+
+    def settle_failed_fire(self, result: Any, cell: int) -> bool | None:
+        """What a fire that did not fire means for the people at the table.
+
+        Returns True if the Eliminator did fire after all (an unanswered FIRE the I/O
+        board then accounted for), False if the players must lift the tile out by hand
+        (said only once the coil is confirmed off), None if nothing fired and a fresh
+        press may fire (link trouble, or a stale press)."""
+        guard = self.hw.eliminator
+        if result.reason is Refusal.OUTCOME_UNKNOWN:
+            settled = self.wait_fire_outcome(cell)
+            if settled is not None:  # it flew, or may have: the explosion is done, durably
+                self.session.fired(field_name(cell), result.token)
+            return settled
+        if result.reason is Refusal.DRIVER_FAULT:
+            clear = getattr(guard, "clear_link_fault", None)
+            if not getattr(self.hw, "connected", True):
+                self.pause_for_board()  # the board went away before the FIRE: nothing fired
+                if clear is not None:
+                    clear()
+                return None
+            if clear is not None and clear():
+                self.view.message("link trouble: nothing fired; hit the red button again")
+                return None
+        if result.reason in (Refusal.DRIVER_FAULT, Refusal.CLOSED):
+            self.wait_coil_off()
+            self.view.message(
+                f"solenoid fault ({result.message}): the coil is off; lift the tile "
+                f"{field_name(cell)} out by hand"
+            )
+            return False
+        return None
+
+    def wait_fire_outcome(self, cell: int) -> bool | None:
+        """The I/O board did not answer a FIRE: say so, keep hands away, and wait (in
+        bounded steps, pausing while the board is away) for its account of the coil."""
+        guard = self.hw.eliminator
+        self.view.message(
+            "no answer from the I/O board: the Eliminator may or may not have fired. "
+            "Keep your hands off the arena until the board says what it did"
+        )
+        while True:
+            self.heartbeat()
+            outcome = guard.resolve_outcome(0.5)
+            if outcome is not None:
+                break
+            if not getattr(self.hw, "connected", True):
+                self.pause_for_board()
+            elif self.terminal is not None and self.terminal.poll(0) in ("quit", "q"):
+                raise TableStopped("quit")
+        if outcome == "not_fired":
+            self.view.message("the I/O board did not fire: hit the red button again")
+            return None
+        self.wait_coil_off()
+        if outcome == "fired":
+            self.view.message("the I/O board confirms: the Eliminator fired")
+            return True
+        self.view.message(
+            f"the I/O board restarted before it said whether it fired; the coil is off: if "
+            f"the tile {field_name(cell)} is still in the arena, lift it out by hand"
+        )
+        return False
+
+    def wait_coil_off(self) -> None:
+        """Return once the board (or, on the gpio and sim profiles, the guard) confirms the
+        coil is off; until then say so and wait, in bounded steps."""
+        guard = self.hw.eliminator
+        confirm = getattr(guard, "confirm_coil_off", None)
+        said = False
+        while True:
+            self.heartbeat()
+            if confirm is not None:
+                if confirm(0.5):
+                    return
+            elif not getattr(guard, "is_on", False):
+                return
+            else:
+                guard.off()
+                self.sleep(POLL_S)
+            if not said:
+                self.view.message(
+                    "waiting for the coil to be confirmed off: keep your hands off the arena"
+                )
+                said = True
+            if not getattr(self.hw, "connected", True):
+                self.pause_for_board()
+            elif self.terminal is not None and self.terminal.poll(0) in ("quit", "q"):
+                raise TableStopped("quit")
 
 
 class TrackedTable(TableLoop):

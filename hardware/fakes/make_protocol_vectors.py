@@ -77,9 +77,9 @@ def main() -> int:
     matrix = bytes((i * 7) % 256 for i in range(75)) + (0x01000010).to_bytes(4, "big")
     status = bytes([60, 0, 60] + [0] * 21 + [60, 40, 0] + [0] * 3) + (0x0000).to_bytes(2, "big")
     ident = L.BoardIdent(
-        1,
+        L.PROTOCOL_VERSION,
         0x1234,
-        (1, 0, 0),
+        (2, 0, 0),
         bytes.fromhex("e66038b7135a2b2f"),
         0xFF,
         5,
@@ -94,16 +94,22 @@ def main() -> int:
         123456,
     )
     messages = [
-        ("hello", "HELLO", ">BHHIBH", [1, 0x1234, 60, 3000, 20, 1000]),
+        ("hello", "HELLO", ">BHHIBH", [L.PROTOCOL_VERSION, 0x1234, 60, 3000, 20, 1000]),
         ("ident", "IDENT", ">BHBBB8sHBBBHHIBHBI", None),
         ("arm", "ARM", ">IH", [0xDEADBEEF, 1000]),
-        ("fire", "FIRE", ">IH", [0xDEADBEEF, 60]),
+        ("fire", "FIRE", ">IHI", [0xDEADBEEF, 60, 5500]),
+        ("fire deadline across the tick wrap", "FIRE", ">IHI", [0xDEADBEEF, 250, 120]),
+        ("query", "QUERY", ">H", [0x0102]),
         ("roll", "ROLL", ">BBBBHBBB", [6, 4, 2, 12, 50, 255, 255, 255]),
         ("event press trigger", "EVENT", ">BBI", [0, 1, 1000]),
         ("event long confirm", "EVENT", ">BBI", [3, 3, 4294967295]),
         ("fired", "FIRED", ">IHI", [0xDEADBEEF, 60, 5000]),
         ("coil off", "COIL_OFF", ">IHIB", [0xDEADBEEF, 60, 5060, 0]),
         ("refused cooling", "REFUSED", ">IBI", [0xDEADBEEF, 4, 2500]),
+        ("refused late", "REFUSED", ">IBI", [0xDEADBEEF, 7, 0]),
+        ("refused spent", "REFUSED", ">IBI", [0xDEADBEEF, 9, 0]),
+        ("state after a pulse", "STATE", ">HBBIIHI", [0x0102, 0, 0, 0xDEADBEEF, 3, 60, 5061]),
+        ("state coil on", "STATE", ">HBBIIHI", [7, 1, 0, 0xDEADBEEF, 1, 12, 1073741823]),
         ("error no session", "ERROR", ">BBB", [3, 0x11, 7]),
     ]
     msg_entries = []
@@ -111,9 +117,9 @@ def main() -> int:
         if values is None:
             payload = ident.pack()
             values = [
-                1,
+                L.PROTOCOL_VERSION,
                 0x1234,
-                1,
+                2,
                 0,
                 0,
                 ident.board_id.hex(),
@@ -152,10 +158,12 @@ def main() -> int:
         frame_entry("roll", T.ROLL, 6, 9, payloads["roll"]),
         frame_entry("goodbye", T.GOODBYE, 7, 9, b""),
         frame_entry("maintenance", T.MAINTENANCE, 8, 9, L.MAINTENANCE_MAGIC),
+        frame_entry("query", T.QUERY, 9, 9, payloads["query"]),
         frame_entry("event", T.EVENT, 0, 255, payloads["event press trigger"]),
         frame_entry("fired", T.FIRED, 1, 2, payloads["fired"]),
         frame_entry("coil off", T.COIL_OFF, 2, 2, payloads["coil off"]),
         frame_entry("refused", T.REFUSED, 3, 2, payloads["refused cooling"]),
+        frame_entry("state", T.STATE, 4, 9, payloads["state after a pulse"]),
         frame_entry("error", T.ERROR, 0, 0, payloads["error no session"]),
         frame_entry("zeros", 0x14, 0, 0, bytes(79)),
         frame_entry("seq wraps", T.PING, 255, 254, b""),

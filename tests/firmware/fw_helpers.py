@@ -143,7 +143,7 @@ class FwHost:
 
     def hello(
         self,
-        version: int = 1,
+        version: int = L.PROTOCOL_VERSION,
         nonce: int = 0x1234,
         pulse_ms: int = 60,
         cooldown_ms: int = 3000,
@@ -189,6 +189,19 @@ class FwHost:
     def executed(self, ftype: int) -> list[bytes]:
         return [p for t, p in self.board.log if t == ftype]
 
-    def arm_fire(self, token: int = 0xC0FFEE, pulse_ms: int = 60, window_ms: int = 1000) -> None:
+    def fire_payload(self, token: int, pulse_ms: int = 60, ttl_ms: int = 500) -> bytes:
+        """A FIRE payload whose deadline is *ttl_ms* ahead of the board's clock now."""
+        return L.FIRE.pack(token, pulse_ms, (self.now + ttl_ms) % PERIOD)
+
+    def arm_fire(
+        self, token: int = 0xC0FFEE, pulse_ms: int = 60, window_ms: int = 1000, ttl_ms: int = 500
+    ) -> None:
         self.send(L.MsgType.ARM, L.ARM.pack(token, window_ms))
-        self.send(L.MsgType.FIRE, L.FIRE.pack(token, pulse_ms))
+        self.send(L.MsgType.FIRE, self.fire_payload(token, pulse_ms, ttl_ms))
+
+    def query(self, query_id: int = 1) -> L.BoardState:
+        """QUERY the board and return its STATE (acknowledged, like a host would)."""
+        self.send(L.MsgType.QUERY, L.QUERY.pack(query_id))
+        states = [L.BoardState.parse(f.payload) for f in self.messages(L.MsgType.STATE)]
+        assert states and states[-1].query_id == query_id, states
+        return states[-1]

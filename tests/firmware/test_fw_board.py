@@ -40,7 +40,7 @@ def test_outputs_off_at_boot() -> None:
 def test_ident_says_who_the_board_is() -> None:
     host = FwHost(reset_cause="watchdog")
     ident = host.hello(nonce=0xBEEF)
-    assert ident.nonce == 0xBEEF and ident.protocol == 1
+    assert ident.nonce == 0xBEEF and ident.protocol == L.PROTOCOL_VERSION
     assert ident.firmware == fw_logic.FW_VERSION and ident.board_id == b"TESTBRD1"
     assert ident.caps & L.REQUIRED_CAPS == L.REQUIRED_CAPS
     assert (ident.matrix_size, ident.status_leds, ident.buttons) == (5, 12, 4)
@@ -88,7 +88,7 @@ def refused(host: FwHost) -> list[int]:
 
 def test_fire_without_arm_is_refused() -> None:
     host = session()
-    host.send(T.FIRE, L.FIRE.pack(1, 60))
+    host.send(T.FIRE, host.fire_payload(1, 60))
     assert refused(host) == [fw_logic.REFUSE_NOT_ARMED]
     assert all(level == 0 for _, level in host.io.coil.history)
 
@@ -96,8 +96,8 @@ def test_fire_without_arm_is_refused() -> None:
 def test_wrong_token_is_refused_and_drops_the_arming() -> None:
     host = session()
     host.send(T.ARM, L.ARM.pack(1, 1000))
-    host.send(T.FIRE, L.FIRE.pack(2, 60))
-    host.send(T.FIRE, L.FIRE.pack(1, 60))  # no second guess
+    host.send(T.FIRE, host.fire_payload(2, 60))
+    host.send(T.FIRE, host.fire_payload(1, 60))  # no second guess
     assert refused(host) == [fw_logic.REFUSE_WRONG_TOKEN, fw_logic.REFUSE_NOT_ARMED]
     assert host.io.coil.level == 0
 
@@ -106,7 +106,7 @@ def test_fire_after_the_arm_window_is_refused() -> None:
     host = session()
     host.send(T.ARM, L.ARM.pack(1, 5000))  # the board caps the window at 1000 ms
     host.advance(1001, keepalive=True)
-    host.send(T.FIRE, L.FIRE.pack(1, 60))
+    host.send(T.FIRE, host.fire_payload(1, 60))
     assert refused(host) == [fw_logic.REFUSE_NOT_ARMED]
     assert host.io.coil.level == 0
 
@@ -116,7 +116,7 @@ def test_one_arm_one_fire() -> None:
     host.arm_fire(token=5)
     host.frames()
     host.advance(2000, keepalive=True)
-    host.send(T.FIRE, L.FIRE.pack(5, 60))
+    host.send(T.FIRE, host.fire_payload(5, 60))
     assert len(host.executed(T.FIRE)) == 2
     assert refused(host) == [fw_logic.REFUSE_NOT_ARMED]
     assert host.board.solenoid.pulses == 1
@@ -195,7 +195,7 @@ def test_host_silence_switches_off_disarms_shows_the_fault_and_is_reported() -> 
     host.advance(250, step=5)
     reds = [w for w in host.io.matrix.writes if set(w) == {(40, 0, 0)}]
     assert reds, "the matrix shows the fault pattern"
-    host.send(T.FIRE, L.FIRE.pack(9, 60))  # a late FIRE from the old session
+    host.send(T.FIRE, host.fire_payload(9, 60))  # a late FIRE from the old session
     errors = [L.ERROR.unpack(f.payload) for f in host.frames() if f.type == T.ERROR]
     assert errors == [(fw_logic.ERR_NO_SESSION, T.FIRE, 2)]
     assert host.io.coil.level == 0
@@ -385,7 +385,7 @@ def test_duplicate_is_acknowledged_but_not_executed_twice() -> None:
 def test_out_of_sequence_frame_is_not_executed() -> None:
     host = session()
     host.send(T.ARM, L.ARM.pack(1, 1000), seq=1)  # seq 0 never arrived
-    host.send(T.FIRE, L.FIRE.pack(1, 60), seq=2)
+    host.send(T.FIRE, host.fire_payload(1, 60), seq=2)
     assert host.executed(T.ARM) == [] and host.executed(T.FIRE) == []
     assert host.io.coil.level == 0
     assert [f.ack for f in host.frames() if f.type == T.ACK] == [255, 255]
@@ -396,7 +396,7 @@ def test_unknown_type_and_bad_payload_are_acknowledged_and_not_executed() -> Non
     host.send(0x7E, b"\x01")
     host.send(T.ARM, b"\x00\x00\x00\x01")  # 4 bytes, not 6
     host.send(T.EVENT, L.EVENT.pack(0, 1, 0))  # a board-to-host type
-    host.send(T.FIRE, L.FIRE.pack(1, 60))
+    host.send(T.FIRE, host.fire_payload(1, 60))
     frames = host.frames()
     errors = [L.ERROR.unpack(f.payload) for f in frames if f.type == T.ERROR]
     assert errors == [
@@ -410,8 +410,8 @@ def test_unknown_type_and_bad_payload_are_acknowledged_and_not_executed() -> Non
 
 def test_hello_with_another_version_gives_ident_but_no_session() -> None:
     host = FwHost()
-    ident = host.hello(version=2)
-    assert ident.protocol == 1 and not host.board.session
+    ident = host.hello(version=1)
+    assert ident.protocol == L.PROTOCOL_VERSION and not host.board.session
     host.arm_fire()
     assert host.io.coil.level == 0 and host.executed(T.ARM) == []
 
@@ -422,3 +422,87 @@ def test_hello_resets_a_running_session_safely() -> None:
     assert host.io.coil.level == 1
     host.hello()
     assert host.io.coil.level == 0 and not host.board.solenoid.armed
+
+
+# -- FIRE deadlines, spent tokens, the board's own account (protocol 2) ----------------------
+
+
+def test_a_fire_after_its_deadline_is_refused_and_clears_the_arming() -> None:
+    host = session()
+    host.send(T.ARM, L.ARM.pack(4, 1000))
+    payload = host.fire_payload(4, 60, ttl_ms=100)
+    host.advance(101, keepalive=True)  # the FIRE was held up past its deadline
+    host.send(T.FIRE, payload)
+    [(token, reason, _)] = [L.REFUSED.unpack(f.payload) for f in host.messages(T.REFUSED)]
+    assert (token, reason) == (4, fw_logic.REFUSE_LATE)
+    assert not host.board.solenoid.armed
+    host.send(T.FIRE, host.fire_payload(4, 60))  # a retransmitted copy: still nothing
+    assert refused(host) == [fw_logic.REFUSE_NOT_ARMED]
+    assert all(level == 0 for _, level in host.io.coil.history)
+
+
+def test_a_fire_on_its_deadline_still_fires() -> None:
+    host = session()
+    host.send(T.ARM, L.ARM.pack(4, 1000))
+    payload = host.fire_payload(4, 60, ttl_ms=100)
+    host.advance(100, keepalive=True)
+    host.send(T.FIRE, payload)
+    assert [t for t, _, _ in fired(host)] == [4] and host.io.coil.level == 1
+
+
+def test_a_deadline_too_far_ahead_is_refused() -> None:
+    host = session()
+    host.send(T.ARM, L.ARM.pack(4, 1000))
+    host.send(T.FIRE, host.fire_payload(4, 60, ttl_ms=fw_logic.FIRE_DEADLINE_MAX_MS + 1))
+    assert refused(host) == [fw_logic.REFUSE_BAD_DEADLINE]
+    assert host.io.coil.level == 0 and not host.board.solenoid.armed
+
+
+def test_deadlines_work_across_the_tick_wrap() -> None:
+    host = session(start_ms=PERIOD - 100)
+    host.arm_fire(token=3, ttl_ms=500)  # the deadline lies past the wrap
+    assert [t for t, _, _ in fired(host)] == [3]
+    host = session(start_ms=PERIOD - 100)
+    host.send(T.ARM, L.ARM.pack(3, 1000))
+    late = host.fire_payload(3, 60, ttl_ms=150)
+    host.advance(151, keepalive=True)  # now past the wrap, and past the deadline
+    host.send(T.FIRE, late)
+    assert refused(host) == [fw_logic.REFUSE_LATE] and host.io.coil.level == 0
+
+
+def test_a_token_that_fired_is_never_armed_again() -> None:
+    host = session(cooldown_ms=1000)
+    host.arm_fire(token=5)
+    host.advance(1100, keepalive=True)
+    host.arm_fire(token=5)  # a stale ARM + FIRE of the same token, after the cool-down
+    assert refused(host) == [fw_logic.REFUSE_SPENT, fw_logic.REFUSE_NOT_ARMED]
+    assert host.board.solenoid.pulses == 1 and not host.board.solenoid.armed
+
+
+def test_query_answers_with_the_boards_own_account_of_the_coil() -> None:
+    host = session(pulse_ms=60)
+    state = host.query(1)
+    assert (state.coil_on, state.armed, state.last_token, state.pulses) == (False, False, 0, 0)
+    assert state.board_ms == host.now
+    host.send(T.ARM, L.ARM.pack(0xABCD, 1000))
+    assert host.query(2).armed
+    host.send(T.FIRE, host.fire_payload(0xABCD, 60))
+    host.advance(20)
+    state = host.query(3)
+    assert (state.coil_on, state.last_token, state.pulses, state.on_ms) == (True, 0xABCD, 1, 20)
+    host.advance(40)
+    state = host.query(4)
+    assert (state.coil_on, state.armed, state.pulses, state.on_ms) == (False, False, 1, 60)
+    # the COIL_OFF went out before the STATE: in order, like everything the board sends
+    types = [f.type for f in host.delivered]
+    assert types.index(T.COIL_OFF) < len(types) - 1 and types[-1] == T.STATE
+
+
+def test_the_pulse_is_reported_as_long_as_it_really_was() -> None:
+    """COIL_OFF's on_ms is measured to the tick the gate went low, not capped at the
+    commanded length: a main loop that noticed the end late shows (no timer here)."""
+    host = session(pulse_ms=60)
+    host.arm_fire(pulse_ms=60)
+    host.advance(75, step=25)  # a main loop that only gets round every 25 ms
+    [off] = [L.COIL_OFF.unpack(f.payload) for f in host.messages(T.COIL_OFF)]
+    assert off[1] == 75 and host.query().on_ms == 75

@@ -3,13 +3,14 @@ raises, and never executes a command from a corrupt frame."""
 
 from __future__ import annotations
 
-from fw_helpers import FwHost, fw_proto
+from fw_helpers import PERIOD, FwHost, fw_proto
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.hal import link as L
 
 T = L.MsgType
+START_MS = 1000  # FwHost's clock starts here
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -44,10 +45,12 @@ def session_stream(token: int) -> tuple[list[bytes], list[tuple[int, bytes]]]:
         (T.STATUS, bytes(30) + b"\x00\x00"),
         (T.ARM, L.ARM.pack(token, 1000)),
         (T.PING, b""),
-        (T.FIRE, L.FIRE.pack(token, 60)),
+        (T.FIRE, L.FIRE.pack(token, 60, (START_MS + 200) % PERIOD)),
         (T.DISARM, b""),
     ]
-    hello = L.encode_frame(T.HELLO, L.HELLO.pack(1, 7, 60, 1000, 20, 1000), ack=0xFF)
+    hello = L.encode_frame(
+        T.HELLO, L.HELLO.pack(L.PROTOCOL_VERSION, 7, 60, 1000, 20, 1000), ack=0xFF
+    )
     frames = [hello] + [L.encode_frame(t, p, seq=i, ack=0xFF) for i, (t, p) in enumerate(commands)]
     return frames, commands
 

@@ -73,6 +73,8 @@ FORMATS = {
     "IDENT": fw_logic.IDENT_FMT,
     "ARM": fw_logic.ARM_FMT,
     "FIRE": fw_logic.FIRE_FMT,
+    "QUERY": fw_logic.QUERY_FMT,
+    "STATE": fw_logic.STATE_FMT,
     "ROLL": fw_logic.ROLL_FMT,
     "EVENT": fw_logic.EVENT_FMT,
     "FIRED": fw_logic.FIRED_FMT,
@@ -96,5 +98,5 @@ def test_board_ident_matches_the_vector_layout() -> None:
 
     host = FwHost()
     ident = host.hello()
-    assert ident.protocol == 1 and ident.firmware == fw_logic.FW_VERSION
+    assert ident.protocol == fw_proto.PROTOCOL_VERSION and ident.firmware == fw_logic.FW_VERSION
     assert ident.board_id == b"TESTBRD1"

@@ -22,7 +22,6 @@ from companion.hal.serial_board import (  # noqa: E402
     open_virtual_board_hardware,
 )
 from companion.hal.virtual_board import LinkFaults, VirtualBoard  # noqa: E402, F401
-from companion.table.loop import TrackedTable  # noqa: E402
 
 VECTORS = json.loads((REPO / "firmware" / "protocol_vectors.json").read_text(encoding="utf-8"))
 
@@ -88,54 +87,3 @@ class RecordingView:
 
     def prompt(self, text: str, options: Any = ()) -> None:
         self.prompts.append(text)
-
-
-class PausingTable(TrackedTable):
-    """The tracked table with the pause-while-the-board-is-away change proposed for
-    companion/table/loop.py (see the report): while ``hw.connected`` is False it says
-    so, waits (bounded steps) and, once the board is back, presses again for a
-    simulated operator (the press may have been lost with the board)."""
-
-    def wait_for(
-        self, buttons, prompt, kinds=("press",), *, seat=None, operator_presses=None, operate=True
-    ):
-        buttons, kinds = set(buttons), set(kinds)
-        self.view.prompt(prompt)
-        pressing = (
-            operate
-            and self.operator is not None
-            and (self.terminal is None or (seat is not None and self.seat_is_bot(seat)))
-        )
-        if pressing:
-            self.operator.press(operator_presses or sorted(buttons)[0])
-        while True:
-            if not getattr(self.hw, "connected", True):
-                self.pause_for_board()
-                if pressing:
-                    self.operator.press(operator_presses or sorted(buttons)[0])
-                continue
-            event = self.hw.next_input(timeout=0.05)
-            if event is not None and event.button in buttons and event.kind in kinds:
-                return event
-
-    def pause_for_board(self) -> None:
-        self.view.message(f"{self.hw.link_status}: table paused until the I/O board is back")
-        while not self.hw.wait_connected(0.5):
-            pass
-        self.view.message("I/O board back: table resumed")
-
-    def fire_sequence(self, cell, token):
-        from companion.hal import Refusal
-
-        while True:
-            fired = super().fire_sequence(cell, token)
-            last = self.fire_results[-1] if self.fire_results else None
-            if (
-                fired
-                or last is None
-                or last.reason is not Refusal.DRIVER_FAULT
-                or getattr(self.hw, "connected", True)
-            ):
-                return fired
-            self.pause_for_board()  # refused only because the board was away: try again
-            self.hw.eliminator.clear_link_fault()

@@ -26,7 +26,7 @@ def test_roles_and_handshake() -> None:
         assert isinstance(hw.trigger, Trigger) and isinstance(hw.buttons, Buttons)
         assert isinstance(hw.eliminator, Eliminator) and isinstance(hw.eliminator, SolenoidGuard)
         assert isinstance(hw.status_leds, StatusLeds) and isinstance(hw.display, ArenaDisplay)
-        assert hw.connected and hw.board.firmware_version == "1.0.0"
+        assert hw.connected and hw.board.firmware_version == "2.0.0"
         assert hw.board.flags & L.FLAG_FIRST_SESSION
         assert "connected on" in hw.link_status and hw.virtual_board.port in hw.link_status
 
@@ -111,6 +111,7 @@ def test_fire_pulses_the_board_coil_through_the_guard() -> None:
         press = next_event(hw, "press", "trigger")
         result = hw.eliminator.fire(press)
         assert result and result.token == "boom"
+        assert result.pulse.length_s == 0.060  # the board's pulse, not the host's round trip
         wait_until(lambda: vb.pulses)
         [(_, length)] = vb.pulses
         assert 0.05 <= length <= 0.15  # 60 ms timed by the board (CPython thread jitter)

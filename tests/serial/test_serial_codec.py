@@ -59,6 +59,8 @@ STRUCTS = {
     "IDENT": L.IDENT,
     "ARM": L.ARM,
     "FIRE": L.FIRE,
+    "QUERY": L.QUERY,
+    "STATE": L.STATE,
     "ROLL": L.ROLL,
     "EVENT": L.EVENT,
     "FIRED": L.FIRED,
@@ -76,7 +78,7 @@ def test_message_payloads(case: dict) -> None:
     assert packer.pack(*values) == bytes.fromhex(case["payload"])
     if case["type"] == "IDENT":
         ident = L.BoardIdent.parse(bytes.fromhex(case["payload"]))
-        assert ident.firmware_version == "1.0.0" and ident.pack().hex() == case["payload"]
+        assert ident.firmware_version == "2.0.0" and ident.pack().hex() == case["payload"]
         assert ident.cap_names[:4] == ["solenoid", "matrix", "status-leds", "buttons"]
 
 
@@ -124,19 +126,56 @@ def test_images_waiting_in_the_queue_are_replaced_by_newer_ones() -> None:
     link.send(T.ARM, L.ARM.pack(1, 1), 0.0)
     for i in range(5):
         link.send(T.MATRIX, bytes([i]) * 79, 0.0)
-    link.send(T.FIRE, L.FIRE.pack(1, 60), 0.0)
+    link.send(T.FIRE, L.FIRE.pack(1, 60, 0), 0.0)
     assert link.queued == 2  # one MATRIX (the newest) and the FIRE
     wire.take()
     link.receive(L.Frame(T.ACK, 0, 0), 0.0)
+    [fire] = wire.take()  # the solenoid's commands do not wait behind LED images
+    assert fire.type == T.FIRE
+    link.receive(L.Frame(T.ACK, 0, 1), 0.0)
     [matrix] = wire.take()
     assert matrix.payload == bytes([4]) * 79
+
+
+def test_solenoid_commands_keep_their_order_in_their_own_lane() -> None:
+    wire = Wire()
+    link = L.ReliableLink(wire, window=1)
+    link.send(T.STATUS, b"\x00\x00", 0.0)  # in flight
+    link.send(T.MATRIX, bytes(79), 0.0)
+    link.send(T.DISARM, b"", 0.0)
+    link.send(T.ARM, L.ARM.pack(2, 1000), 0.0)
+    link.send(T.FIRE, L.FIRE.pack(2, 60, 0), 0.0)
+    link.send(T.QUERY, L.QUERY.pack(1), 0.0)
+    wire.take()
+    order = []
+    for seq in range(5):
+        link.receive(L.Frame(T.ACK, 0, seq), 0.0)
+        order += [f.type for f in wire.take()]
+    assert order == [T.DISARM, T.ARM, T.FIRE, T.QUERY, T.MATRIX]
+
+
+def test_stale_frames_are_withdrawn_from_the_queue_and_neutralised_in_flight() -> None:
+    wire = Wire()
+    link = L.ReliableLink(wire, window=2, rto_s=0.05)
+    link.send(T.ARM, L.ARM.pack(7, 1000), 0.0)
+    link.send(T.FIRE, L.FIRE.pack(7, 60, 0), 0.0)
+    link.send(T.ARM, L.ARM.pack(7, 1000), 0.0)  # waiting
+    link.send(T.MATRIX, bytes(79), 0.0)
+    wire.take()
+    stale = L.ARM.pack(7, 0)[:4]
+    withdrawn = link.cancel(lambda t, p: t in (T.ARM, T.FIRE) and p[:4] == stale)
+    assert withdrawn == 3 and link.in_flight == 2 and link.queued == 1
+    link.poll(0.06)  # the retransmission keeps the numbers, not the commands
+    assert [(f.type, f.seq) for f in wire.take()] == [(T.PING, 0), (T.PING, 1)]
+    link.receive(L.Frame(T.ACK, 0, 1), 0.07)
+    assert [f.type for f in wire.take()] == [T.MATRIX]
 
 
 def test_retransmits_everything_in_flight_then_gives_up() -> None:
     wire = Wire()
     link = L.ReliableLink(wire, window=4, rto_s=0.05, max_retries=3)
     link.send(T.ARM, L.ARM.pack(1, 1), 0.0)
-    link.send(T.FIRE, L.FIRE.pack(1, 60), 0.0)
+    link.send(T.FIRE, L.FIRE.pack(1, 60, 0), 0.0)
     wire.take()
     link.poll(0.04)
     assert wire.take() == []

@@ -26,9 +26,11 @@ def test_load_serial_keys() -> None:
             "serial_port": "/dev/ttyACM1",
             "usb_vid": 0x1234,
             "usb_pid": 0x5678,
+            "usb_serial": "E66038B7135A2B2F",
             "baud": 921600,
         }
     )
+    assert config.usb_serial == "E66038B7135A2B2F"
     assert (config.serial_port, config.usb_vid, config.usb_pid, config.baud) == (
         "/dev/ttyACM1",
         0x1234,
@@ -37,6 +39,7 @@ def test_load_serial_keys() -> None:
     )
     assert load_hardware_config(config.to_mapping()) == config
     assert "serial_port" not in HardwareConfig(profile="serial").to_mapping()
+    assert "usb_serial" not in HardwareConfig(profile="serial").to_mapping()
 
 
 @pytest.mark.parametrize(
@@ -48,6 +51,9 @@ def test_load_serial_keys() -> None:
         ("usb_vid", 0x10000),
         ("usb_pid", "0005"),
         ("usb_pid", True),
+        ("usb_serial", ""),
+        ("usb_serial", "E6 60"),
+        ("usb_serial", 0xE660),
         ("baud", 1234),
         ("baud", 115200.0),
     ],

@@ -9,12 +9,12 @@ import threading
 import time
 
 import pytest
-from serial_helpers import LinkFaults, PausingTable, RecordingView, virtual_hw, wait_until
+from serial_helpers import LinkFaults, RecordingView, virtual_hw, wait_until
 
 from companion.dice import Roller
 from companion.games.battle_royale import BattleRoyaleConfig, new_game
 from companion.hal import link as L
-from companion.hal.serial_board import BoardLink, SerialArenaDisplay
+from companion.hal.serial_board import BoardLink, FireOutcome, SerialArenaDisplay
 from companion.table.loop import TrackedTable
 from companion.table.people import BotAgent, SimOperator
 
@@ -40,7 +40,8 @@ def play(hw, table_class=TrackedTable, seed: int = SEED):
 @pytest.fixture
 def sent(monkeypatch) -> set[tuple[int, bytes]]:
     """Every (type, payload) the host's link sent."""
-    record: set[tuple[int, bytes]] = set()
+    # PING: also what a withdrawn stale ARM/FIRE in flight becomes (ReliableLink.cancel)
+    record: set[tuple[int, bytes]] = {(int(L.MsgType.PING), b"")}
     original = BoardLink.send
 
     def send(self, ftype, payload=b""):
@@ -51,24 +52,34 @@ def sent(monkeypatch) -> set[tuple[int, bytes]]:
     return record
 
 
+def host_pulses(table, hw) -> int:
+    """The pulses the host reported: fires that fired, and unanswered FIREs the board's
+    account showed fired."""
+    fired = sum(1 for r in table.fire_results if r)
+    return fired + sum(o is FireOutcome.FIRED for o, _ in hw.link.outcomes.values())
+
+
 def check_game(table, state, hw, sent) -> None:
     vb = hw.virtual_board
     assert state.is_terminal and state.winners
-    fired = [r for r in table.fire_results if r]
-    assert fired, "the seed has explosions"
-    # every pulse at the coil answers a FIRE the host sent for a trigger press; a FIRE whose
-    # answer was lost in an unplug counts as a fault on the host (the tile is lifted by hand)
-    fires = [(t, p) for t, ftype, p in vb.commands if ftype == L.MsgType.FIRE]
-    assert len(fired) <= len(fires) <= len(fired) + hw.link.disconnects
-    wait_until(lambda: len(vb.pulses) == len(fires) and not vb.coil_on)
-    for (start, length), (t_fire, _) in zip(vb.pulses, fires, strict=True):
-        # wall-clock stamps of CPython threads on a loaded 2-core CI machine (the log is
-        # stamped after the fact): wide margins here; the firmware's own account of each
-        # pulse is checked to the tick just below
-        assert abs(start - t_fire) < 0.5 and length <= 0.3
-    # the firmware's own account of every pulse: the configured 60 ms (to the tick)
-    wait_until(lambda: len(hw.link.coil_reports) >= len(fired) - hw.link.disconnects)
-    assert all(58 <= on_ms <= 60 for _, on_ms, _, _ in hw.link.coil_reports)
+    assert any(table.fire_results), "the seed has explosions"
+    wait_until(lambda: not vb.coil_on)
+    # one account of the pulses: the coil pin and the host agree, and so do the firmware and
+    # the host on the pulses since the board last booted (an unplug powers it off)
+    board_state = hw.link.query(2.0)
+    assert board_state is not None and not board_state.coil_on
+    assert host_pulses(table, hw) == len(vb.pulses)
+    assert hw.link.board_pulses == vb.board.solenoid.pulses == board_state.pulses
+    assert hw.link.mismatches == []
+    # the firmware's own account of every pulse it reported: the commanded 60 ms, ended by
+    # the board itself (or by the host's DISARM after the pulse), never cut short, never
+    # beyond the 250 ms cap; on_ms is measured on the board's clock to the tick the gate went
+    # low (the exact timing is checked on a manual clock in tests/firmware)
+    fired = {L.FIRED.unpack(p)[0] for _, ftype, p in vb.commands if ftype == L.MsgType.FIRE}
+    assert fired  # FIRE commands ran
+    wait_until(lambda: len(hw.link.coil_reports) >= len(vb.pulses) - hw.link.disconnects)
+    for _token, on_ms, _, reason in hw.link.coil_reports:
+        assert reason in (0, 1) and 60 <= on_ms <= 250, (on_ms, reason)
     # no command the host did not send
     for _, ftype, payload in vb.commands:
         assert (ftype, payload) in sent
@@ -100,7 +111,7 @@ def test_a_whole_game(sent) -> None:
 def test_a_whole_game_with_one_percent_bad_bytes(sent) -> None:
     faults = LinkFaults(drop=0.005, corrupt=0.005, delay=0.01)
     with virtual_hw(faults=faults, seed=7) as hw:
-        table, state, _ = play(hw, PausingTable)
+        table, state, _ = play(hw)
         check_game(table, state, hw, sent)
         counts = faults.counts
         assert counts["dropped"] + counts["corrupted"] > 50
@@ -127,7 +138,7 @@ def test_unplug_mid_game_pauses_and_resumes(sent) -> None:
 
         thread = threading.Thread(target=unplug_later, daemon=True)
         thread.start()
-        table, state, view = play(hw, PausingTable)
+        table, state, view = play(hw)
         thread.join(5)
         assert [e for e, _ in events] == ["unplug", "replug"]
         paused = [m for m in view.messages if "paused" in m]

@@ -13,6 +13,10 @@ import time
 import pytest
 from serial_helpers import REPO, VirtualBoard, subprocess_env, wait_until
 
+from companion.hal.virtual_board import fw_logic
+
+OFF_PULSE_END = fw_logic.OFF_PULSE_END
+
 CHILD = textwrap.dedent(
     """
     import sys, time
@@ -81,21 +85,25 @@ def test_host_killed_while_armed(tmp_path, board: VirtualBoard) -> None:
 
 @pytest.mark.slow
 def test_host_killed_while_the_coil_is_on(tmp_path, board: VirtualBoard) -> None:
+    """The board ends the pulse itself at the 250 ms cap, with no host.
+
+    Asserted on the firmware's own account, not on wall-clock stamps of the virtual board's
+    threads: the one-shot timer drives the gate low (that is what ``wait_coil`` sees), and the
+    main loop books the end on its next round, so the test waits for that booking before it
+    reads it (reading ``solenoid.on`` the instant the pin fell raced the loop: the flake). The
+    exact timing of the cap is checked on a manual clock (tests/firmware)."""
     child = start_host(tmp_path, board, "fire")
     try:
         wait_until(lambda: board.armed)
         board.tap("trigger", 0.01)
-        on = board.wait_coil(True, timeout=3.0)
-        assert on is not None
+        assert board.wait_coil(True, timeout=3.0) is not None
         os.kill(child.pid, signal.SIGKILL)
-        off = board.wait_coil(False, timeout=1.0)
-        # the board's own 250 ms cap, plus CPython thread jitter on the virtual board (wide:
-        # a loaded 2-core CI machine delays the board's thread; the firmware's commanded
-        # length is checked exactly below)
-        assert off is not None and off - on <= 0.25 + 0.2
-        [(_, length)] = board.pulses
-        assert 0.2 <= length <= 0.45
-        assert board.board.solenoid.length == 250 and not board.board.solenoid.on
+        assert board.wait_coil(False, timeout=1.0) is not None  # off without the host
+        solenoid = board.board.solenoid
+        wait_until(lambda: not solenoid.on, timeout=1.0)  # the firmware booked the end
+        assert solenoid.length == 250 and solenoid.pulses == 1
+        assert solenoid.last_off_reason == OFF_PULSE_END  # its own timer or loop, not silence
+        assert solenoid.last_on_ms >= 250  # measured on its clock to the tick the gate fell
         time.sleep(1.3)
         assert not board.session and not board.armed and len(board.pulses) == 1
     finally:
