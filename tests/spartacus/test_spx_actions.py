@@ -121,11 +121,12 @@ def test_hex_map_names_distance_and_errors() -> None:
     assert len(gap.hexes) == 4 and not gap.in_reach(*gap.starts, 2)  # no hex between
 
 
-def test_builtin_data_is_labelled() -> None:
+def test_builtin_data_says_where_each_value_comes_from() -> None:
     raw = json.loads(DATA_FILE.read_text("utf-8"))
     for section in ("gladiators", "slaves", "equipment", "intrigue", "houses"):
         for entry in raw[section]:
-            assert entry.get("label"), (section, entry["id"])
+            assert entry.get("source"), (section, entry["id"])
+            assert entry["source"].startswith("rulebook") or entry.get("guessed"), entry["id"]
     assert raw["abilities"][0]["source"].startswith("rulebook: Spartacus")
     assert len(DATA.starters("gladiator")) == 8 == len(DATA.starters("slave"))
 
@@ -134,15 +135,15 @@ def test_builtin_data_is_labelled() -> None:
     ("patch", "message"),
     [
         (lambda d: d["abilities"][0]["trigger"].update(roll="speed"), "trigger.roll"),
-        (lambda d: d["abilities"][0].update(effect="heal"), "effect must be one of"),
-        (lambda d: d["equipment"][0].update(type="hat"), "type must be one of"),
-        (lambda d: d["equipment"][0]["effects"].append({"effect": "fly"}), "each effect needs"),
-        (lambda d: d["gladiators"][0].update(attack=0), "1..8 dice"),
+        (lambda d: d["abilities"][0].update(effect="ignore_wound"), "effect of a attack"),
+        (lambda d: d["equipment"][0].update(type="hat"), "type: must be one of"),
+        (lambda d: d["equipment"][0]["effects"].append({"effect": "fly"}), "effects.1..effect"),
+        (lambda d: d["gladiators"][0].update(attack=0), "1..8"),
         (lambda d: d["gladiators"][0].update(ability="nope"), "unknown ability"),
         (lambda d: d["intrigue"][0].update(effects=[{"teleport": 1}]), "unknown effect"),
-        (lambda d: d["intrigue"][0].update(kind="trap"), "kind must be one of"),
+        (lambda d: d["intrigue"][0].update(kind="trap"), "kind: must be one of"),
         (lambda d: d["arenas"]["default"].update(rows=["."]), "start hexes"),
-        (lambda d: d.update(houses=d["houses"][:1]), "at least 2 houses"),
+        (lambda d: d.update(houses=d["houses"][:1]), "houses: needs at least 2 entries"),
     ],
 )
 def test_data_errors_name_the_entry(patch, message: str) -> None:

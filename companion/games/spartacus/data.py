@@ -1,8 +1,11 @@
 """Spartacus component data: arenas, houses, market and intrigue cards, abilities.
 
-Loaded from ``companion/data/spartacus.json`` or a file of the user's and
-validated with errors that name the entry and say what to fix. The rulebook
-prints rules, not card texts: entries labelled "default" are guesses.
+Loaded from ``companion/data/spartacus.json`` or a file of the user's, checked against
+the declared fields of ``companion/data/spartacus.schema.json`` (:mod:`.cards`: errors
+name the entry and say what to fix), then built into the typed entries below. The
+rulebook prints rules, not card texts: each entry lists the fields whose values are
+guesses (``guessed``); market entries with ``count`` n are the cards ``<id>-1`` ..
+``<id>-n``.
 
 Two small vocabularies make cards data:
 
@@ -22,8 +25,11 @@ Two small vocabularies make cards data:
   ``pay_each`` (the player pays n to every other house), ``thwart`` (a
   reaction that thwarts a scheme), ``peek`` (the player looks at a random
   hand card of the target); ``condition`` (``no_gold``, ``no_slaves``) limits
-  a reaction's targets; ``manual`` text is applied by the players with
-  corrections.
+  a reaction's targets; ``cost`` is gold paid to the bank when a scheme
+  succeeds; ``manual`` text is applied by the players with corrections;
+- a *house rule* (:class:`HouseRule`) is an intrigue-turn ability with costs
+  (``exhaust`` a ready gladiator or slave, ``pay`` gold) and effects from the
+  intrigue vocabulary on a ``target``, or a named manual step.
 """
 
 from __future__ import annotations
@@ -33,34 +39,8 @@ from typing import Any
 
 from companion.games.core.data import DataFile
 from companion.games.core.errors import DataError
-from companion.games.spartacus.hexmap import HexMap, HexMapError
-
-ROLLS = ("attack", "defence")
-PATTERNS = ("pair", "triple")
-ABILITY_EFFECTS = {"attack": ("extra_wound",), "defence": ("wound_attacker", "ignore_wound")}
-EQUIPMENT_TYPES = ("weapon", "armour", "special")
-EQUIPMENT_EFFECTS = (
-    "reroll_attack",
-    "reroll_defence",
-    "reach",
-    "quick_attack",
-    "ignore_wound",
-    "extra_wound",
-    "net",
-)
-INTRIGUE_KINDS = ("scheme", "reaction", "guard")
-CARD_EFFECTS = (
-    "gain_gold",
-    "gold_per_ready_slave",
-    "influence",
-    "draw",
-    "discard",
-    "pay_each",
-    "thwart",
-    "peek",
-)
-CONDITIONS = ("no_gold", "no_slaves")
-EXHAUST_EFFECTS = ("gain_gold", "peek")
+from companion.games.spartacus.cards import INVALID, check, market_ids
+from companion.games.spartacus.hexmap import HexMap
 
 
 @dataclass(frozen=True)
@@ -104,6 +84,8 @@ class MarketCard:
     exhaust: tuple[tuple[str, Any], ...] = ()
     manual: str = ""
     label: str = ""
+    guessed: tuple[str, ...] = ()
+    source: str = ""
 
     @property
     def is_fighter(self) -> bool:
@@ -125,6 +107,9 @@ class IntrigueCard:
     condition: str | None = None
     manual: str = ""
     label: str = ""
+    cost: int = 0  # gold to the bank when the scheme succeeds
+    guessed: tuple[str, ...] = ()
+    source: str = ""
 
     def effect(self, name: str) -> Any:
         for key, value in self.effects:
@@ -138,6 +123,35 @@ class IntrigueCard:
 
 
 @dataclass(frozen=True)
+class HouseRule:
+    """A house card's special rule, used in the house's intrigue turn: an ability in the
+    card vocabulary (``effects``, with the costs ``exhaust`` and ``pay``, on a ``target``:
+    self, other or any), or a named manual step (``manual``) the table prompts for."""
+
+    id: str
+    title: str
+    text: str = ""
+    manual: str = ""
+    exhaust: str | None = None  # gladiator or slave: exhaust one ready card of the house
+    pay: int = 0
+    target: str = "self"
+    effects: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def is_manual(self) -> bool:
+        return not self.effects
+
+
+#: The stand-in for a house whose special rules are not in the data file.
+UNTRANSCRIBED_RULES = HouseRule(
+    "house-card",
+    "House card",
+    manual="apply your house card's special rules by hand (corrections): they are not in the "
+    "data file yet",
+)
+
+
+@dataclass(frozen=True)
 class House:
     id: str
     title: str
@@ -146,6 +160,13 @@ class House:
     guards: int
     gold: int
     rule: str = ""
+    rules: tuple[HouseRule, ...] | None = None  # None: not transcribed yet
+    hand_limit: tuple[int, ...] | None = None  # the house card's own scale, if any
+
+    @property
+    def special_rules(self) -> tuple[HouseRule, ...]:
+        """The rules the engine knows, or the one manual stand-in when not transcribed."""
+        return (UNTRANSCRIBED_RULES,) if self.rules is None else self.rules
 
 
 @dataclass(frozen=True)
@@ -159,8 +180,10 @@ class SpartacusData:
     intrigue: dict[str, IntrigueCard]
     source: str = field(default="", compare=False)
 
-    def hand_limit(self, influence: int) -> int:
-        limits = self.hand_limits
+    def hand_limit(self, influence: int, house: str | None = None) -> int:
+        """Cards a house may hold at ``influence`` (its own card's scale if it prints one)."""
+        own = self.houses[house].hand_limit if house is not None else None
+        limits = own or self.hand_limits
         return limits[max(0, min(influence, len(limits) - 1))]
 
     def ability(self, ability_id: str | None) -> Ability | None:
@@ -176,209 +199,145 @@ class SpartacusData:
         return [c.id for c in self.intrigue.values() for _ in range(c.count)]
 
 
-def _need(entry: dict[str, Any], key: str, kind: type, where: str) -> Any:
-    value = entry.get(key)
-    if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-        raise DataError(f"{where}: '{key}' must be a whole number, got {value!r}")
-    if kind is str and (not isinstance(value, str) or not value):
-        raise DataError(f"{where}: '{key}' must be non-empty text, got {value!r}")
-    return value
-
-
-def _ability(entry: Any, where: str) -> Ability:
-    if not isinstance(entry, dict):
-        raise DataError(f"{where}: an ability must be an object")
-    aid = _need(entry, "id", str, where)
-    where = f"{where} ({aid})"
-    trigger = entry.get("trigger")
-    if not isinstance(trigger, dict):
-        raise DataError(f"{where}: needs a 'trigger' object with 'roll' and 'pattern'")
-    roll, pattern = trigger.get("roll"), trigger.get("pattern")
-    if roll not in ROLLS:
-        raise DataError(f"{where}: trigger.roll must be one of {ROLLS}, got {roll!r}")
-    if pattern not in PATTERNS:
-        raise DataError(f"{where}: trigger.pattern must be one of {PATTERNS}, got {pattern!r}")
-    face = trigger.get("face")
-    if face is not None and (not isinstance(face, int) or not 1 <= face <= 6):
-        raise DataError(f"{where}: trigger.face must be 1..6, got {face!r}")
-    effect = entry.get("effect")
-    if effect not in ABILITY_EFFECTS[roll]:
-        raise DataError(
-            f"{where}: a {roll} trigger's effect must be one of "
-            f"{ABILITY_EFFECTS[roll]}, got {effect!r}"
-        )
-    amount = entry.get("amount", 1)
-    if not isinstance(amount, int) or isinstance(amount, bool) or amount < 1:
-        raise DataError(f"{where}: 'amount' must be a whole number >= 1, got {amount!r}")
-    return Ability(aid, str(entry.get("title", aid)), roll, pattern, effect, amount, face)
-
-
-def _equip_effects(raw: Any, where: str) -> tuple[EquipEffect, ...]:
-    if not isinstance(raw, list) or not raw:
-        raise DataError(f"{where}: equipment needs a non-empty 'effects' list")
-    out = []
-    for e in raw:
-        if not isinstance(e, dict) or e.get("effect") not in EQUIPMENT_EFFECTS:
-            raise DataError(
-                f"{where}: each effect needs 'effect', one of {EQUIPMENT_EFFECTS}; got {e!r}"
-            )
-        value = e.get("value", 2 if e["effect"] == "reach" else 1)
-        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise DataError(f"{where}: effect value must be a whole number >= 1, got {value!r}")
-        out.append(EquipEffect(e["effect"], value, bool(e.get("once_per_fight", False))))
-    return tuple(out)
-
-
-def _card_effects(raw: Any, where: str, allowed: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:
-    items: list[tuple[str, Any]] = []
+def _effects(raw: Any) -> tuple[tuple[str, Any], ...]:
+    """A checked ``effects`` value (a list of one-key objects, or one object) as pairs."""
     entries = raw if isinstance(raw, list) else [raw]
-    for e in entries:
-        if not isinstance(e, dict):
-            raise DataError(f'{where}: effects must be objects like {{"gain_gold": 2}}')
-        for key, value in e.items():
-            if key not in allowed:
-                raise DataError(f"{where}: unknown effect {key!r}; known: {', '.join(allowed)}")
-            if key == "discard" and value not in ("slave", "gladiator"):
-                raise DataError(f"{where}: discard must be 'slave' or 'gladiator'")
-            if key in ("gain_gold", "gold_per_ready_slave", "draw", "pay_each", "influence") and (
-                not isinstance(value, int) or isinstance(value, bool)
-            ):
-                raise DataError(f"{where}: {key} needs a whole number, got {value!r}")
-            items.append((key, value))
-    return tuple(items)
+    return tuple((key, value) for e in entries for key, value in e.items())
 
 
-def _fighter(entry: dict[str, Any], kind: str, where: str, abilities: dict) -> MarketCard:
-    cid = _need(entry, "id", str, where)
-    where = f"{where} ({cid})"
-    stats = {}
-    for key in ("attack", "defence", "speed"):
-        value = entry.get(key, 1)
-        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 8:
-            raise DataError(f"{where}: '{key}' must be 1..8 dice, got {value!r}")
-        stats[key] = value
-    ability = entry.get("ability")
-    if ability is not None and ability not in abilities:
-        raise DataError(f"{where}: unknown ability {ability!r}; known: {sorted(abilities)}")
-    exhaust = _card_effects(entry["exhaust"], where, EXHAUST_EFFECTS) if "exhaust" in entry else ()
-    return MarketCard(
-        cid,
-        str(entry.get("title", cid)),
-        kind,
-        _need(entry, "value", int, where),
-        ability=ability,
-        starter=bool(entry.get("starter", False)),
-        exhaust=exhaust,
-        manual=str(entry.get("manual", "")),
-        label=str(entry.get("label", "")),
-        **stats,
+def _ability(entry: dict[str, Any]) -> Ability:
+    trigger = entry["trigger"]
+    return Ability(
+        entry["id"],
+        str(entry.get("title", entry["id"])),
+        trigger["roll"],
+        trigger["pattern"],
+        entry["effect"],
+        entry.get("amount", 1),
+        trigger.get("face"),
+    )
+
+
+def _market(entry: dict[str, Any], kind: str) -> list[MarketCard]:
+    """The cards of one market entry (``count`` copies: ``<id>-1`` .. ``<id>-n``)."""
+    common: dict[str, Any] = {
+        "title": str(entry.get("title", entry["id"])),
+        "kind": kind,
+        "value": entry["value"],
+        "label": str(entry.get("label", "")),
+        "guessed": tuple(entry.get("guessed", ())),
+        "source": str(entry.get("source", "")),
+    }
+    if kind == "equipment":
+        common["equipment_type"] = entry["type"]
+        common["effects"] = tuple(
+            EquipEffect(
+                e["effect"],
+                e.get("value", 2 if e["effect"] == "reach" else 1),
+                e.get("once_per_fight", False),
+            )
+            for e in entry["effects"]
+        )
+    else:
+        common.update(
+            attack=entry.get("attack", 1),
+            defence=entry.get("defence", 1),
+            speed=entry.get("speed", 1),
+            ability=entry.get("ability"),
+            starter=entry.get("starter", False),
+            exhaust=_effects(entry["exhaust"]) if "exhaust" in entry else (),
+            manual=str(entry.get("manual", "")),
+        )
+    return [MarketCard(cid, **common) for cid in market_ids(entry)]
+
+
+def _house_rule(entry: dict[str, Any]) -> HouseRule:
+    ability = entry.get("ability") or {}
+    return HouseRule(
+        entry["id"],
+        str(entry.get("title", entry["id"])),
+        str(entry.get("text", "")),
+        str(entry.get("manual", "")),
+        ability.get("exhaust"),
+        ability.get("pay", 0),
+        ability.get("target", "self"),
+        _effects(ability["effects"]) if ability else (),
+    )
+
+
+def _house(entry: dict[str, Any]) -> House:
+    rules = entry.get("rules")
+    limit = entry.get("hand_limit")
+    return House(
+        entry["id"],
+        str(entry.get("title", entry["id"])),
+        entry["gladiators"],
+        entry["slaves"],
+        entry["guards"],
+        entry["gold"],
+        rule=str(entry.get("rule", "")),
+        rules=None if rules is None else tuple(_house_rule(r) for r in rules),
+        hand_limit=None if limit is None else tuple(limit),
+    )
+
+
+def _intrigue(entry: dict[str, Any]) -> IntrigueCard:
+    return IntrigueCard(
+        entry["id"],
+        str(entry.get("title", entry["id"])),
+        entry["kind"],
+        entry["influence"],
+        entry["value"],
+        entry.get("count", 1),
+        _effects(entry.get("effects", [])),
+        entry.get("condition"),
+        str(entry.get("manual", "")),
+        str(entry.get("label", "")),
+        cost=entry.get("cost", 0),
+        guessed=tuple(entry.get("guessed", ())),
+        source=str(entry.get("source", "")),
     )
 
 
 def parse_data(data: Any, source: str = "spartacus data") -> SpartacusData:
-    """Validate a Spartacus data document."""
-    if not isinstance(data, dict):
-        raise DataError(f"{source}: expected a JSON object")
-    arenas: dict[str, HexMap] = {}
-    for name, entry in (data.get("arenas") or {}).items():
-        try:
-            arenas[name] = HexMap.parse(entry.get("rows", []), str(entry.get("label", "")))
-        except (HexMapError, AttributeError) as exc:
-            raise DataError(f"{source}: arena {name!r}: {exc}") from None
-    if not arenas:
-        raise DataError(f"{source}: needs at least one arena in 'arenas'")
-    lengths = {}
-    for name, entry in (data.get("game_lengths") or {}).items():
-        lengths[name] = _need(entry, "influence", int, f"{source}: game length {name!r}")
-    limits = (data.get("hand_limit") or {}).get("by_influence")
-    if (
-        not isinstance(limits, list)
-        or not limits
-        or not all(isinstance(n, int) and n >= 0 for n in limits)
-    ):
-        raise DataError(
-            f"{source}: hand_limit.by_influence must be a list of card counts, "
-            "one per influence value from 0"
-        )
-    houses = {}
-    for i, entry in enumerate(data.get("houses") or []):
-        where = f"{source}: house #{i}"
-        hid = _need(entry, "id", str, where)
-        houses[hid] = House(
-            hid,
-            str(entry.get("title", hid)),
-            *(_need(entry, k, int, where) for k in ("gladiators", "slaves", "guards", "gold")),
-            rule=str(entry.get("rule", "")),
-        )
-    if len(houses) < 2:
-        raise DataError(f"{source}: needs at least 2 houses")
-    abilities = {}
-    for i, entry in enumerate(data.get("abilities") or []):
-        ability = _ability(entry, f"{source}: ability #{i}")
-        abilities[ability.id] = ability
-    market: dict[str, MarketCard] = {}
+    """Check a Spartacus data document against its schema (:mod:`.cards`) and build it.
 
-    def add(card: MarketCard, where: str) -> None:
-        if card.id in market:
-            raise DataError(f"{where}: card id {card.id!r} is used twice")
-        market[card.id] = card
-
-    for i, entry in enumerate(data.get("gladiators") or []):
-        add(_fighter(entry, "gladiator", f"{source}: gladiator #{i}", abilities), source)
-    for i, entry in enumerate(data.get("slaves") or []):
-        add(_fighter(entry, "slave", f"{source}: slave #{i}", abilities), source)
-    for i, entry in enumerate(data.get("equipment") or []):
-        where = f"{source}: equipment #{i}"
-        eid = _need(entry, "id", str, where)
-        etype = entry.get("type")
-        if etype not in EQUIPMENT_TYPES:
-            raise DataError(f"{where} ({eid}): type must be one of {EQUIPMENT_TYPES}")
-        add(
-            MarketCard(
-                eid,
-                str(entry.get("title", eid)),
-                "equipment",
-                _need(entry, "value", int, where),
-                equipment_type=etype,
-                effects=_equip_effects(entry.get("effects"), f"{where} ({eid})"),
-                label=str(entry.get("label", "")),
-            ),
-            where,
+    An invalid document raises :class:`DataError` naming its first problem (``companion
+    spartacus cards check FILE`` lists them all); missing cards and guesses are fine.
+    """
+    report = check(data)
+    invalid = report.at(INVALID)
+    if invalid:
+        more = (
+            f" (and {len(invalid) - 1} more: 'companion spartacus cards check' lists them)"
+            if len(invalid) > 1
+            else ""
         )
-    intrigue: dict[str, IntrigueCard] = {}
-    for i, entry in enumerate(data.get("intrigue") or []):
-        where = f"{source}: intrigue card #{i}"
-        cid = _need(entry, "id", str, where)
-        kind = entry.get("kind")
-        if kind not in INTRIGUE_KINDS:
-            raise DataError(f"{where} ({cid}): kind must be one of {INTRIGUE_KINDS}")
-        condition = entry.get("condition")
-        if condition is not None and condition not in CONDITIONS:
-            raise DataError(f"{where} ({cid}): condition must be one of {CONDITIONS}")
-        count = entry.get("count", 1)
-        if not isinstance(count, int) or count < 1:
-            raise DataError(f"{where} ({cid}): count must be >= 1")
-        if cid in intrigue:
-            raise DataError(f"{where}: card id {cid!r} is used twice")
-        intrigue[cid] = IntrigueCard(
-            cid,
-            str(entry.get("title", cid)),
-            kind,
-            _need(entry, "influence", int, where),
-            _need(entry, "value", int, where),
-            count,
-            _card_effects(entry.get("effects", []), f"{where} ({cid})", CARD_EFFECTS),
-            condition,
-            str(entry.get("manual", "")),
-            str(entry.get("label", "")),
-        )
-    clash = sorted(set(intrigue) & set(market))
-    if clash:
-        raise DataError(f"{source}: ids used by both a market and an intrigue card: {clash}")
-    if not any(c.kind == "guard" for c in intrigue.values()):
-        raise DataError(f"{source}: the intrigue deck needs guard cards (kind 'guard')")
+        raise DataError(f"{source}: {invalid[0]}{more}")
+    arenas = {
+        name: HexMap.parse(entry["rows"], str(entry.get("label") or entry.get("source", "")))
+        for name, entry in data["arenas"].items()
+    }
+    lengths = {name: entry["influence"] for name, entry in data["game_lengths"].items()}
+    houses = {e["id"]: _house(e) for e in data["houses"]}
+    abilities = {e["id"]: _ability(e) for e in data.get("abilities", [])}
+    market = {
+        card.id: card
+        for section, kind in (("gladiators", "gladiator"), ("slaves", "slave"))
+        for entry in data[section]
+        for card in _market(entry, kind)
+    }
+    market.update((c.id, c) for e in data["equipment"] for c in _market(e, "equipment"))
+    intrigue = {e["id"]: _intrigue(e) for e in data["intrigue"]}
     return SpartacusData(
-        arenas, lengths, tuple(limits), houses, abilities, market, intrigue, source
+        arenas,
+        lengths,
+        tuple(data["hand_limit"]["by_influence"]),
+        houses,
+        abilities,
+        market,
+        intrigue,
+        source,
     )
 
 
