@@ -1,5 +1,5 @@
 """Spartacus at the table: ``companion spartacus fight``, ``play spartacus``, ``demo --game
-spartacus`` and ``spartacus resume``.
+spartacus``, ``spartacus resume`` and ``spartacus cards check``.
 
 - ``run_fight``: the combat assistant. Enter two fighters (a card id, or a name with
   dice) and their equipment; the companion runs the fight: initiative, movement on the hex
@@ -8,6 +8,11 @@ spartacus`` and ``spartacus resume``.
 - ``run_play``: a full tracked game (houses, gold, influence, the arena, bets), people at
   the terminal and bots.
 - ``run_demo``: a full game of bots on simulated hardware (simulated people press ROLL).
+
+- ``run_cards_check``: checks a transcription of the box's cards against the data schema
+  (``companion/data/spartacus.schema.json``) and lists what is invalid, missing or guessed.
+  Exit codes: 0 valid and complete, 1 valid but incomplete (:data:`EXIT_INCOMPLETE`),
+  2 invalid or unreadable.
 
 Every action is journalled before it takes effect (``GameSession.commit`` then
 ``apply``); ``companion spartacus resume <journal>`` continues after a power cut.
@@ -28,6 +33,7 @@ from companion.cli import CommandError
 
 DEFAULT_I = "spartacus+gladius"
 DEFAULT_II = "agron+helm"
+EXIT_COMPLETE, EXIT_INCOMPLETE, EXIT_INVALID = 0, 1, 2
 
 
 def configure_parser(sub: Any) -> None:
@@ -68,6 +74,73 @@ def configure_parser(sub: Any) -> None:
     resume.add_argument("journal", help="the journal file (.jsonl)")
     resume.add_argument("--hardware", choices=("sim", "gpio"), default="sim")
     resume.set_defaults(handler="companion.commands.spartacus:run_resume")
+    cards = tools.add_parser("cards", help="the card data: check a transcription of the box")
+    card_tools = cards.add_subparsers(dest="cards_tool", metavar="ACTION", required=True)
+    check = card_tools.add_parser(
+        "check",
+        help="check a data file: what is invalid, what of the box is missing, what is guessed",
+        description="Checks a Spartacus data file (your transcription of the box's cards) "
+        "against companion/data/spartacus.schema.json. Exit 0: valid and complete; 1: valid "
+        "but incomplete (cards of the box missing, house rules not transcribed, values "
+        "labelled as guesses); 2: invalid (one line per problem) or not readable.",
+    )
+    check.add_argument("file", help="the data file (JSON); 'builtin' checks the shipped one")
+    check.add_argument(
+        "--no-guesses", action="store_true", help="do not list the guessed values one by one"
+    )
+    check.set_defaults(handler="companion.commands.spartacus:run_cards_check")
+
+
+def run_cards_check(args: argparse.Namespace, out: Any = None) -> int:
+    """``companion spartacus cards check FILE``: the report, and 0 / 1 / 2 (see above)."""
+    import json
+    from importlib import resources
+    from pathlib import Path
+
+    from companion.games.spartacus.cards import GUESS, INVALID, MISSING, check
+
+    out = out or sys.stdout
+    if args.file == "builtin":
+        name = "companion/data/spartacus.json"
+        text = resources.files("companion.data").joinpath("spartacus.json").read_text("utf-8")
+    else:
+        name = args.file
+        try:
+            text = Path(args.file).read_text("utf-8")
+        except OSError as exc:
+            raise CommandError(f"cannot read {args.file}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise CommandError(f"{args.file}: not a text file (expected JSON in UTF-8)") from None
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CommandError(
+            f"{name}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+        ) from None
+    report = check(document)
+    invalid, missing, guesses = report.at(INVALID), report.at(MISSING), report.at(GUESS)
+    if invalid:
+        for problem in invalid:
+            print(f"{name}: {problem}", file=sys.stderr)
+        print(
+            f"{name}: invalid: {len(invalid)} problem{'s' if len(invalid) != 1 else ''}",
+            file=sys.stderr,
+        )
+        return EXIT_INVALID
+    for problem in missing:
+        print(f"missing: {problem}", file=out)
+    if guesses and not args.no_guesses:
+        for problem in guesses:
+            print(f"guess: {problem}", file=out)
+    if report.complete:
+        print(f"{name}: valid and complete", file=out)
+        return EXIT_COMPLETE
+    print(
+        f"{name}: valid but incomplete: {len(missing)} missing, {len(guesses)} "
+        f"entr{'ies' if len(guesses) != 1 else 'y'} with guessed values",
+        file=out,
+    )
+    return EXIT_INCOMPLETE
 
 
 def parse_fighter(text: str, data: Any) -> Any:

@@ -94,6 +94,11 @@ def games() -> dict[str, tuple[Game[Any], Callable[[int], Any], Callable[[random
             lambda n: SpartacusConfig(players=n),
             lambda rng: (SimpleBot if rng.random() < 0.5 else KindBot)(rng),
         ),
+        "spartacus-assist": (
+            get_game("spartacus"),
+            lambda n: SpartacusConfig(players=n, mode="assist", opening="dice"),
+            KindBot,
+        ),
     }
 
 
@@ -179,7 +184,7 @@ def scramble(name: str, state: Any, seat: int, rng: random.Random) -> bool:
         deck = list(state.hands[seat])
         changed |= shuffle_cards(state.hands[seat], deck)
         changed |= shuffle_cards(state.draw_piles[seat], deck)
-    elif name == "spartacus":
+    elif name.startswith("spartacus"):
         intrigue = list(state.data.intrigue)
         changed |= shuffle_cards(state.hands[seat], intrigue)
         shuffle_cards(state.intrigue_deck, intrigue)  # hidden from everyone
@@ -197,7 +202,9 @@ def scramble(name: str, state: Any, seat: int, rng: random.Random) -> bool:
     return changed
 
 
-ENGINES = st.sampled_from(["battle-royale", "assist", "gladiatoren", "skirmish", "spartacus"])
+ENGINES = st.sampled_from(
+    ["battle-royale", "assist", "gladiatoren", "skirmish", "spartacus", "spartacus-assist"]
+)
 
 
 @pytest.mark.slow

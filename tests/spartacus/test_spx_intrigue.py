@@ -122,14 +122,19 @@ def test_r13_rulebook_guards_fail_then_hold() -> None:
     assert state.intrigue_discard["zur-rebellion-aufstacheln"] == 1
 
 
-def test_r13_only_the_target_uses_guards() -> None:
+def test_r13_only_the_target_uses_guards_at_any_point_of_the_answers() -> None:
+    """Guards answer schemes against their owner, and like every reaction not only when
+    the owner is asked ("nicht nur waehrend des eigenen Zuges")."""
     state = intrigue(SALLY, [4, 7, 4, 4])
     give_hand(state, SALLY, "skandal")
     play(state, "scheme skandal batiatus")
     play(state, "pass")  # John
     assert state.current_player == LIZ
-    with pytest.raises(IllegalActionError, match="only the scheme's target"):
-        play(state, "guard wache table")
+    assert not any(isinstance(a, A.UseGuard) for a in state.legal_actions_for(LIZ))
+    assert A.UseGuard("wache", "table") in state.legal_actions_for(PETE)
+    assert state.actor(A.UseGuard("wache", "table")) == PETE
+    play(state, "guard wache table", "roll batiatus guard 5")  # Pete, before Liz answers
+    assert state.phase == "intrigue_turn" and state.influence[PETE] == 4
 
 
 def test_r10_rulebook_a_thwarted_banquet_costs_nothing() -> None:

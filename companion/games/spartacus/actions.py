@@ -10,13 +10,17 @@ An action is a frozen dataclass: it can be compared, hashed, listed by
 - fight choices: ``net I yes``, ``first II``, ``step NE``, ``attack``,
   ``quick-attack``, ``end``, ``reroll I 3``, ``keep II``, ``wound I speed``;
 - round choices: ``pay``, ``release varro``, ``sell wache``,
-  ``scheme skandal glaber`` (``+solonius`` supporters), ``thwart <card>``,
-  ``guard <card> hand|table``, ``pass``, ``discard <card>``, ``post-guard``,
-  ``exhaust <card> <target>``, ``react <card> <target>``, ``done``,
+  ``scheme skandal glaber`` (``+solonius`` supporters), ``thwart <card> [by]``,
+  ``guard <card> hand|table``, ``pass``, ``discard <card>``, ``post-guard <card> [by]``,
+  ``exhaust <card> <target>``, ``react <card> <target> [by]``, ``done``,
   ``trade <from> <to> <card> <gold>``, ``sell-bank <card>``, ``bid <n>``,
   ``invite <house>``, ``accept <fighter> [equipment ...]``, ``decline``,
-  ``bet <kind> <n>``, ``thumbs up|down``;
-- corrections (``is_correction``): ``gold <house> <+-n>``, ``give <from> <to> <n>``,
+  ``bet <kind> <n>``, ``thumbs up|down``, ``house-rule <rule> <target> [card]``;
+  ``by`` names the house playing a card out of its turn (left out: the house asked now);
+- assist mode (physical cards): ``reveal <card>`` (a starting card dealt, an auction card
+  turned up);
+- corrections (``is_correction``): ``gold <house> <+-n>`` (to or from the bank),
+  ``gold <from> <to> <n>`` (between two houses, any amount: journalled as ``give``),
   ``influence <house> <+-n>``, ``lose-card <house> <card>``,
   ``exhaust-card <house> <card>``, ``ready-card <house> <card>``.
 """
@@ -43,6 +47,8 @@ class Action(core.Action):
 
 
 def _show(name: str, value: Any) -> str:
+    if value is None:
+        return ""
     if name == "faces":
         return faces_text(value)
     if name == "supporters":
@@ -168,9 +174,10 @@ class PlayScheme(Action, kind="scheme"):
 
 
 class Thwart(Action, kind="thwart"):
-    """Play a reaction that thwarts the scheme on the table."""
+    """Play a reaction that thwarts the scheme on the table (``by``: a house not asked now)."""
 
     card: str
+    by: str | None = None
 
 
 class UseGuard(Action, kind="guard"):
@@ -191,9 +198,11 @@ class DiscardCard(Action, kind="discard"):
 
 
 class PostGuard(Action, kind="post-guard"):
-    """Lay a guard from the hand onto the table (it becomes property)."""
+    """Lay a guard from the hand onto the table (it becomes property), at any time
+    (``by``: a house not asked now)."""
 
     card: str
+    by: str | None = None
 
 
 class ExhaustCard(Action, kind="exhaust"):
@@ -204,10 +213,28 @@ class ExhaustCard(Action, kind="exhaust"):
 
 
 class React(Action, kind="react"):
-    """Play a reaction with an effect (not a thwart) on ``target``."""
+    """Play a reaction with an effect (not a thwart) on ``target``, at any time
+    (``by``: a house not asked now)."""
 
     card: str
     target: str
+    by: str | None = None
+
+
+class UseHouseRule(Action, kind="house-rule"):
+    """Use a house card's special rule (data) in the house's intrigue turn: ``card`` is the
+    ready gladiator or slave it exhausts, if it exhausts one."""
+
+    rule: str
+    target: str
+    card: str | None = None
+
+
+class Reveal(Action, kind="reveal"):
+    """Assist mode (physical cards): the card that turned up - a starting card dealt to the
+    house asked, or the auction card."""
+
+    card: str
 
 
 class Done(Action, kind="done"):
@@ -268,11 +295,16 @@ class AdjustGold(Action, kind="gold", correction=True):
 
 
 class GiveGold(Action, kind="give", correction=True):
-    """Gold changed hands between two houses (allowed at any time)."""
+    """Gold changed hands between two houses, any amount, at any time ("Gold kann jederzeit
+    zwischen zwei Spielern wechseln"). Typed and shown as ``gold <from> <to> <n>``."""
 
     giver: str
     receiver: str
     amount: int
+
+    @property
+    def notation(self) -> str:
+        return f"gold {self.giver} {self.receiver} {self.amount}"
 
 
 class AdjustInfluence(Action, kind="influence", correction=True):
@@ -316,6 +348,8 @@ ACTION_TYPES: dict[str, type[Action]] = core.action_types(
         Release,
         SellCard,
         PlayScheme,
+        UseHouseRule,
+        Reveal,
         Thwart,
         UseGuard,
         Pass,
@@ -408,8 +442,16 @@ def _convert(cls: type[Action], name: str, raw: Any) -> Any:
 
 
 def _parse_list(cls: type[Action], values: list[str]) -> Action | None:
-    """Kinds whose last field takes the rest of the words."""
+    """Kinds whose last field takes the rest of the words; ``gold <from> <to> <n>``; and
+    optional last fields (``react mittellos solonius`` without ``by``)."""
     names = [f.name for f in fields(cls)]
+    if cls is AdjustGold and len(values) == 3:
+        giver, receiver, amount = values
+        return GiveGold(giver, receiver, whole_number("gold", "amount", amount, minimum=1))
+    optional = [f.name for f in fields(cls) if f.default is None]
+    if optional and len(names) - len(optional) <= len(values) < len(names):
+        args = {n: _convert(cls, n, w) for n, w in zip(names, values, strict=False)}
+        return cls(**args)
     if not names or names[-1] not in ("supporters", "equipment"):
         return None
     fixed = names[:-1]

@@ -1,8 +1,9 @@
 """Bots: a random bot for tests, and a simple bot that fights and trades sensibly.
 
-- :class:`KindBot` picks a kind of action uniformly, then one of that kind
-  (never a correction, never a named supporter), and always attacks when it
-  can, so fights end (a uniform choice over every action would rarely end a game).
+- :class:`KindBot` picks a kind of action uniformly among its seat's own (cards
+  played at any time included), then one of that kind (never a correction, never a
+  named supporter), and always attacks when it can, so fights end (a uniform choice
+  over every action would rarely end a game).
 - :class:`SimpleBot` plays the combat to win (closes in, attacks, rerolls the
   die with the best expected gain, removes the dice it needs least) and keeps
   a simple economy (sells surplus intrigue cards, plays affordable schemes on
@@ -22,6 +23,11 @@ from companion.games.spartacus.hexmap import distance, step
 class KindBot(RandomBot):
     """Plays any seat at random, a kind of action first."""
 
+    def options(self, state: Any) -> list[A.Action]:
+        """The seat's own legal actions (never another seat's), corrections left out."""
+        seat = state.current_player
+        return [a for a in state.legal_actions_for(seat) if not a.is_correction]
+
     def choose(self, state: Any) -> A.Action:
         legal = [a for a in self.options(state) if not getattr(a, "supporters", ())]
         for a in legal:
@@ -35,6 +41,14 @@ class KindBot(RandomBot):
 
 class SimpleBot(RandomBot):
     """A bot for the table: sensible fights, simple economy."""
+
+    def options(self, state: Any) -> list[A.Action]:
+        """The decisions of the phase; in its own intrigue turn also the cards it may play
+        at any time (a guard laid on the table)."""
+        if state.phase == "intrigue_turn":
+            seat = state.current_player
+            return [a for a in state.legal_actions_for(seat) if not a.is_correction]
+        return state.decisions()
 
     def choose(self, state: Any) -> A.Action:
         legal = self.options(state)

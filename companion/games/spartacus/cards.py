@@ -114,10 +114,10 @@ class _Walk:
             if key in value:
                 self.value(value[key], spec, path, fields)
             elif spec.get("required"):
-                self.bad(where or "file", f"needs {key!r}: {spec.get('doc', key)}")
+                self.bad(where, f"needs {key!r}: {spec.get('doc', key)}")
             elif spec.get("complete"):
                 missing = spec.get("missing", spec["doc"])
-                self.out.append(Problem(MISSING, where or "file", f"no {key!r} yet: {missing}"))
+                self.out.append(Problem(MISSING, where, f"no {key!r} yet: {missing}"))
 
     def value(self, value: Any, spec: dict[str, Any], where: str, siblings: dict) -> None:
         kind = spec["type"]

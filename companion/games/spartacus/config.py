@@ -2,7 +2,10 @@
 
 Two kinds of game share one engine:
 
-- a full game (``fight=None``): 2-4 houses, upkeep, intrigue, market, arena;
+- a full game (``fight=None``): 2-4 houses, upkeep, intrigue, market, arena; in one of
+  two modes: ``tracked`` (the companion deals the intrigue and market cards and knows
+  every hand) or ``assist`` (the players shuffle and deal the real cards; the companion
+  learns a card when it is played or revealed and keeps hidden hands as counts);
 - a single fight (``fight=(spec_I, spec_II)``): the combat assistant of
   ``companion spartacus fight``; seat 0 decides for fighter I, seat 1 for II.
 """
@@ -24,6 +27,8 @@ from companion.games.spartacus.data import SpartacusData, load_data
 from companion.games.spartacus.hexmap import HexMap
 
 LENGTHS = ("quick", "standard", "long")
+MODES = ("tracked", "assist")
+OPENINGS = ("draw", "dice")
 
 
 @dataclass(frozen=True)
@@ -95,6 +100,10 @@ class SpartacusConfig(ConfigDict):
     draw it (the opening roll-off, a chance node).
     ``arena``: an arena name from the data file.
     ``fight``: two :class:`FighterSpec` for a single fight (combat assistant).
+    ``mode``: ``tracked`` (the companion's own decks) or ``assist`` (the box's cards).
+    ``opening``: how a drawn host is found: ``draw`` (one chance node naming the house
+    that won the roll-off) or ``dice`` (every house rolls a die, ties roll again: each
+    die is entered, for physical dice).
     """
 
     players: int = 4
@@ -104,6 +113,8 @@ class SpartacusConfig(ConfigDict):
     arena: str = "default"
     data_file: str | None = None
     fight: tuple[FighterSpec, FighterSpec] | None = None
+    mode: str = "tracked"
+    opening: str = "draw"
     _data: SpartacusData | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -111,7 +122,13 @@ class SpartacusConfig(ConfigDict):
         object.__setattr__(self, "_data", data)
         if self.arena not in data.arenas:
             raise ConfigError(f"unknown arena {self.arena!r}; arenas: {', '.join(data.arenas)}")
+        if self.mode not in MODES:
+            raise ConfigError(f"mode must be one of {', '.join(MODES)}, got {self.mode!r}")
+        if self.opening not in OPENINGS:
+            raise ConfigError(f"opening must be one of {', '.join(OPENINGS)}, got {self.opening!r}")
         if self.fight is not None:
+            if self.mode != "tracked":
+                raise ConfigError("a single fight has no cards to assist with: mode tracked")
             fight = tuple(
                 f if isinstance(f, FighterSpec) else FighterSpec.from_dict(f) for f in self.fight
             )
@@ -185,6 +202,11 @@ class SpartacusConfig(ConfigDict):
     def fight_only(self) -> bool:
         return self.fight is not None
 
+    @property
+    def assist(self) -> bool:
+        """The players deal the box's cards; hidden hands are counts (assist mode)."""
+        return self.mode == "assist"
+
     def start_influence(self) -> int:
         return self.data.game_lengths[self.length]
 
@@ -197,6 +219,9 @@ class SpartacusConfig(ConfigDict):
             "arena": self.arena,
             "data_file": self.data_file,
             "fight": None if self.fight is None else [f.to_dict() for f in self.fight],
+            # new settings only when set, so a tracked game's header reads as before
+            **({"mode": self.mode} if self.mode != "tracked" else {}),
+            **({"opening": self.opening} if self.opening != "draw" else {}),
         }
 
     TUPLES = ("houses",)

@@ -35,6 +35,7 @@ Two small vocabularies make cards data:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from companion.games.core.data import DataFile
@@ -194,6 +195,11 @@ class SpartacusData:
 
     def market_deck(self) -> list[str]:
         return [c.id for c in self.market.values() if not c.starter]
+
+    @cached_property
+    def reactions(self) -> list[IntrigueCard]:
+        """The reactions with an effect (not thwarts): played at any time."""
+        return [c for c in self.intrigue.values() if c.kind == "reaction" and not c.thwarts]
 
     def intrigue_deck(self) -> list[str]:
         return [c.id for c in self.intrigue.values() for _ in range(c.count)]

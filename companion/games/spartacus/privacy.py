@@ -12,6 +12,16 @@
   public).
 - Public: everything else: property, influence, favours, the scheme played face up, bids
   once revealed and the gold put on the table in a tie, the fight.
+
+Assist mode (the box's cards): the companion never knows a hand, only how many cards it
+holds (``hand_sizes``, public) and each card once it is played, sold or revealed (the
+discard, public); nobody's view holds a hand's cards, and a look at another hand is made
+at the table, so the companion records none. The secret bids and the hidden gold are as
+in tracked mode.
+
+What a seat may *do* is private too: ``state.legal_actions_for(seat)`` and
+``state.menu(seat)`` list only that seat's own actions (its hand, its gold), and
+``state.seats_that_may_act()`` is decided by public information only.
 """
 
 from __future__ import annotations
@@ -23,13 +33,20 @@ from companion.games.core.views import Privacy, Secret, hidden
 
 def gold_hidden(state: Any) -> bool:
     """From the first auction until the host is decided the houses hide their gold."""
-    return state.phase in ("auction_reveal", "bid") or (
-        state.phase == "rolloff" and state.rolloff_purpose == "host"
-    )
+    return bool(state.gold_is_hidden())
+
+
+#: Tracked mode: the companion deals, so it knows every hand and the deck's order.
+TRACKED_SECRETS = {
+    "hands": Secret("hand_sizes"),
+    "intrigue_deck": hidden("intrigue_deck_size"),
+}
 
 
 def _phase_secrets(state: Any) -> dict[str, Secret]:
     secrets: dict[str, Secret] = {}
+    if not state.assist:
+        secrets.update(TRACKED_SECRETS)
     if state.phase == "bid":
         secrets["bids"] = Secret("bids_entered", lambda bid: bid is not None)
     if gold_hidden(state):
@@ -50,15 +67,12 @@ def _knowledge(state: Any, seat: int) -> dict[str, Any]:
 
 
 PRIVACY = Privacy(
-    secrets={
-        "hands": Secret("hand_sizes"),
-        "intrigue_deck": hidden("intrigue_deck_size"),
-        "market_deck": hidden("market_deck_size"),
-    },
+    secrets={"market_deck": hidden("market_deck_size")},
     phase_secrets=_phase_secrets,
     knowledge=_knowledge,
     summary="hands, secret bids, gold while the auctions run and peeked cards are private to "
-    "their seat; the face-down decks are hidden (sizes public)",
+    "their seat; the face-down decks are hidden (sizes public); assist mode: hands are "
+    "counts, public",
 )
 
 __all__ = ["PRIVACY", "gold_hidden"]

@@ -86,7 +86,18 @@ class SpartacusReasons:
         house = getattr(a, "house", getattr(a, "giver", ""))
         if house not in self.houses:
             return "corrections", f"{house!r} is not a house in this game: {', '.join(self.houses)}"
-        if isinstance(a, A.AdjustGold | A.AdjustInfluence | A.GiveGold):
+        if isinstance(a, A.GiveGold):
+            seat = self.seat_of(a.giver)
+            spare = self.gold[seat] - self._committed(seat)
+            if a.receiver not in self.houses or a.receiver == a.giver:
+                return "R32 (gold, corrections)", "gold goes to another house of this game"
+            return "R32 (gold, corrections)", (
+                f"{a.giver} can give 1..{spare} gold now (its gold, less gold bid at an "
+                "auction or owed for the scheme being played)"
+                if spare > 0
+                else f"{a.giver} has no gold to give now"
+            )
+        if isinstance(a, A.AdjustGold | A.AdjustInfluence):
             return "corrections", (
                 "corrections move one gold or one influence at a time and never "
                 "below 0 (nor below gold bid at an auction)"
@@ -162,9 +173,80 @@ class SpartacusReasons:
             return "C1 (combat round)", f"now {self.phase_text()}; legal now: {self.legal_kinds()}"
         return None
 
+    def _not_held(self, seat: int, card_id: str, kind: str) -> tuple[str, str] | None:
+        """Why a card cannot come from this hand: not a card, not of the kind, not held."""
+        card = self.data.intrigue.get(card_id)
+        if card is None:
+            return "R6 (cards)", (
+                f"{card_id!r} is not an intrigue card of the data file (add your box's cards: "
+                "companion spartacus cards check)"
+            )
+        if card.kind != kind:
+            return "R6 (cards)", f"{card.title} is a {card.kind}, not a {kind}"
+        if card_id not in self.playable(seat, kind):
+            if self.assist:
+                return "R6 (cards)", f"{self.name(seat)}'s hand is empty"
+            return "R6 (cards)", f"{card.title} is not in {self.name(seat)}'s hand"
+        return None
+
+    def _why_anytime(self, a: A.Action) -> tuple[str, str] | None:
+        """Cards played at any time (rules R11, R13a)."""
+        by = getattr(a, "by", None)
+        if by is not None and by not in self.houses:
+            return "action format", f"{by!r} is not a house: {', '.join(self.houses)}"
+        if self.config.fight_only:
+            return "R11 (reactions)", "the combat assistant has no cards"
+        seat = self.actor(a)
+        assert seat is not None
+        if by is not None and seat == self.current_player:
+            return "R11 (reactions)", f"{by} is asked now: leave out the house"
+        kind = "guard" if isinstance(a, A.PostGuard) else "reaction"
+        found = self._not_held(seat, a.card, kind)
+        if found is not None or isinstance(a, A.PostGuard):
+            return found
+        card = self.intrigue_card(a.card)
+        if card.thwarts:
+            return "R12 (thwart)", f"{card.title} thwarts a scheme: play it when one is answered"
+        if self.influence[seat] < card.influence:
+            return "R11 (reactions)", (
+                f"{card.title} needs {card.influence} influence of {self.name(seat)}'s own "
+                f"(reactions get no support); it has {self.influence[seat]}"
+            )
+        if a.target not in self.houses:
+            return "R11 (reactions)", f"{a.target!r} is not a house: {', '.join(self.houses)}"
+        hidden = " (nobody sees it while the gold is hidden)" if self.gold_is_hidden() else ""
+        return "R11 (reactions)", (
+            f"{a.target} does not meet {card.title}'s condition ({card.condition}){hidden}"
+        )
+
     def _round(self, a: A.Action) -> tuple[str, str] | None:
         p = self.phase
         seat = self.current_player
+        if isinstance(a, A.React | A.PostGuard):
+            return self._why_anytime(a)
+        if isinstance(a, A.Reveal):
+            if not self.assist:
+                return "A1 (assist mode)", "cards are entered only in assist mode"
+            if p == "deal":
+                kind = self.deal_queue[0][1]
+                return "A1 (the deal)", f"{a.card!r} is not a starting {kind} still to be dealt"
+            if p == "auction_reveal":
+                return "A5 (auctions)", f"{a.card!r} is not a market card that nobody owns"
+            return None
+        if isinstance(a, A.UseHouseRule) and p == "intrigue_turn":
+            rules = {r.id: r for r in self.data.houses[self.name(seat)].special_rules}
+            rule = rules.get(a.rule)
+            if rule is None or rule.is_manual:
+                usable = [r for r, x in rules.items() if not x.is_manual]
+                return "R6a (house rules)", (
+                    f"{self.name(seat)}'s house rules that are data: {', '.join(usable) or 'none'}"
+                )
+            if rule.id in self.rules_used:
+                return "R6a (house rules)", f"{rule.title} is used once per intrigue turn"
+            return "R6a (house rules)", (
+                f"{rule.title}: target {rule.target}, costs {rule.pay} gold"
+                + (f" and a ready {rule.exhaust} to exhaust" if rule.exhaust else "")
+            )
         if isinstance(a, A.PayUpkeep) and p == "upkeep_pay":
             return "R4 (upkeep)", (
                 f"{self.name(seat)} has {self.gold[seat]} gold for "
@@ -173,11 +255,10 @@ class SpartacusReasons:
         if isinstance(a, A.Release) and p == "upkeep_pay":
             return "R4 (upkeep)", "only a ready gladiator of this house can be released"
         if isinstance(a, A.PlayScheme) and p == "intrigue_turn":
-            card = self.data.intrigue.get(a.card)
-            if a.card not in self.hands[seat] or not self.hands[seat][a.card] or card is None:
-                return "R8 (schemes)", f"{a.card!r} is not in {self.name(seat)}'s hand"
-            if card.kind != "scheme":
-                return "R8 (schemes)", f"{card.title} is a {card.kind}, not a scheme"
+            held = self._not_held(seat, a.card, "scheme")
+            if held is not None:
+                return "R8 (schemes)", held[1]
+            card = self.intrigue_card(a.card)
             if a.target not in self.houses or any(
                 s not in self.houses or s == self.name(seat) for s in a.supporters
             ):
@@ -189,29 +270,37 @@ class SpartacusReasons:
                 return "R9 (support)", (
                     f"{card.title} needs {card.influence} influence; {total} with this support"
                 )
-            return "R10 (schemes)", f"{card.title}'s costs cannot be paid"
+            return "R10 (schemes)", (
+                f"{card.title} costs {self._scheme_cost(card)} gold when it succeeds; "
+                f"{self.name(seat)} has {self.gold[seat]}"
+            )
         if isinstance(a, A.Done) and p == "intrigue_turn":
             return "R7 (hand limit)", (
                 f"{self.name(seat)} holds {self.hand_size(seat)} cards, "
                 f"the limit at {self.influence[seat]} influence is "
                 f"{self.hand_limit(seat)}: sell cards first"
             )
-        if (
-            isinstance(a, A.SellCard | A.PostGuard | A.React | A.ExhaustCard)
-            and p == "intrigue_turn"
-        ):
-            return (
-                "R6 (intrigue turn)",
-                "that card is not in the hand / not ready, or its target "
-                "does not meet its condition or influence",
+        if isinstance(a, A.SellCard) and p in ("intrigue_turn", "hand_limit"):
+            if a.card not in self.data.intrigue:
+                return self._not_held(seat, a.card, "scheme")
+            return "R6 (cards)", (
+                f"{self.name(seat)}'s hand is empty"
+                if self.assist
+                else f"{a.card!r} is not in {self.name(seat)}'s hand"
+            )
+        if isinstance(a, A.ExhaustCard) and p == "intrigue_turn":
+            return "R6 (intrigue turn)", (
+                "only a ready card of this house with an intrigue ability, on a target it may have"
             )
         if isinstance(a, A.Thwart | A.UseGuard) and p == "scheme_response":
             if isinstance(a, A.UseGuard):
                 return "R13 (guards)", "only the scheme's target uses guards, its own"
+            if a.by is not None and a.by not in self.houses:
+                return "action format", f"{a.by!r} is not a house: {', '.join(self.houses)}"
             return (
                 "R12 (thwart)",
-                "a thwarting reaction from the hand, with enough own influence "
-                "(reactions get no support)",
+                "a thwarting reaction from the hand of a house that has not passed, with "
+                "enough own influence (reactions get no support)",
             )
         if isinstance(a, A.Bid) and p == "bid":
             return "R17 (secret bids)", (

@@ -7,12 +7,25 @@ the rules. Every die and card draw is a chance node with exact probabilities.
 A full game runs rounds of upkeep, intrigue, market and arena; a fight-only
 config (the combat assistant) is one arena fight. Rule numbers in messages
 refer to ``docs/rules/spartacus.md``.
+
+In *assist mode* (``config.mode == "assist"``) the players deal the box's cards: the
+intrigue hands are counts, a card becomes known when it is played, sold or revealed
+(entered by name), and the starting cards dealt and the auction cards are entered
+(``reveal <card>``) instead of drawn. Dice stay chance nodes in both modes, so any die
+a player rolls can be entered.
+
+Besides the seat asked now (``current_player``), other seats may act out of turn where
+the rulebook lets them: reactions at any time, thwarts while a scheme waits for
+answers, guards laid on the table, gold given. :meth:`SpartacusState.actor` says whose
+an action is, :meth:`SpartacusState.legal_actions_for` what one seat may do now, and
+:meth:`SpartacusState.seats_that_may_act` which seats a table should ask.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from fractions import Fraction
+from functools import cache
 from itertools import combinations
 from typing import Any
 
@@ -20,6 +33,7 @@ from companion.games.core.errors import IllegalActionError
 from companion.games.core.plain import plain
 from companion.games.core.state import CHANCE, TERMINAL, GameState
 from companion.games.spartacus import actions as A
+from companion.games.spartacus.choices import Menu
 from companion.games.spartacus.config import FighterSpec, SpartacusConfig
 from companion.games.spartacus.data import IntrigueCard, MarketCard
 from companion.games.spartacus.fight import Fight, Fighter, roll_outcomes
@@ -59,6 +73,20 @@ CHANCE_PHASES = frozenset(
 
 def _cards(d: dict[str, int]) -> list[str]:
     return [c for c, n in d.items() for _ in range(n)]
+
+
+@cache
+def _gifts(giver: str, receivers: tuple[str, ...], most: int) -> tuple[A.GiveGold, ...]:
+    """Every gold transfer from ``giver`` of 1..``most`` gold (made once: every decision
+    lists them)."""
+    return tuple(A.GiveGold(giver, r, n) for r in receivers for n in range(1, most + 1))
+
+
+#: Cards any seat may play at any decision (rules R11, R13a), in a fight too.
+_ANYTIME = (A.React, A.PostGuard)
+
+#: Phases that are chance nodes in tracked mode but entries (``reveal``) in assist mode.
+ENTERED_IN_ASSIST = frozenset({"deal", "auction_reveal"})
 
 
 class SpartacusState(SpartacusReasons, GameState):
@@ -102,6 +130,8 @@ class SpartacusState(SpartacusReasons, GameState):
         self.favours: dict[str, int] = {}
         self.champions: set[str] = set()
         self.hands: list[dict[str, int]] = [{} for _ in range(self.players)]
+        self.assist = config.assist  # physical cards: hands are counts (hand_counts)
+        self.hand_counts = [0] * self.players
         self.guards: list[list[str]] = [[] for _ in range(self.players)]
         self.intrigue_deck: dict[str, int] = {}
         self.intrigue_discard: dict[str, int] = {}
@@ -122,6 +152,10 @@ class SpartacusState(SpartacusReasons, GameState):
         self.scheme: dict[str, Any] | None = None
         self.effects: list[tuple[str, Any]] = []
         self.peek_pending: tuple[int, int] | None = None
+        self.rules_used: set[str] = set()  # house rules used in this intrigue turn
+        self._decided: list[A.Action] = []  # the phase's decisions among the legal actions
+        # reaction windows open now: (reaction card, target seat); derived, not in the snapshot
+        self.windows: set[tuple[str, int]] = set()
         # what each seat has seen of another's hand: (seat, target, card, round); knowledge
         # for the seat's view (privacy.py), not rules state, so not in the snapshot
         self.peeks: list[tuple[int, int, str, int]] = []
@@ -147,6 +181,7 @@ class SpartacusState(SpartacusReasons, GameState):
             self._start_assistant_fight()
         else:
             self._setup_game()
+            self.windows = set(self.reaction_windows())
 
     # ------------------------------------------------------------------ queries
 
@@ -155,6 +190,8 @@ class SpartacusState(SpartacusReasons, GameState):
         if self.phase == "fight":
             assert self.fight is not None
             return self.fight.is_chance
+        if self.assist and self.phase in ENTERED_IN_ASSIST:
+            return False
         return self.phase in CHANCE_PHASES
 
     @property
@@ -194,6 +231,10 @@ class SpartacusState(SpartacusReasons, GameState):
         if p == "tournament_pick":
             assert self.tournament is not None
             return self.tournament["pickers"][0]
+        if p == "deal":  # assist mode: the house dealt to says which card it got
+            return self.deal_queue[0][0]
+        if p == "auction_reveal":  # assist mode: the host turns the auction card
+            return self._host()
         return self.active
 
     def seat_name(self, seat: int) -> str:
@@ -203,13 +244,39 @@ class SpartacusState(SpartacusReasons, GameState):
         return self.houses.index(house)
 
     def hand(self, seat: int) -> list[str]:
+        """The cards in a hand (assist mode: unknown, so none)."""
         return _cards(self.hands[seat])
 
     def hand_size(self, seat: int) -> int:
+        if self.assist:
+            return self.hand_counts[seat]
         return sum(self.hands[seat].values())
 
     def hand_limit(self, seat: int) -> int:
-        return self.data.hand_limit(self.influence[seat])
+        return self.data.hand_limit(self.influence[seat], self.houses[seat])
+
+    def playable(self, seat: int, kind: str, thwarts: bool | None = None) -> list[str]:
+        """Intrigue cards of ``kind`` the seat may play from its hand (``thwarts``: only
+        thwarting reactions, or only the others): the cards it holds, or in assist mode
+        every such card of the data while its hand is not empty."""
+        if self.assist:
+            if not self.hand_counts[seat]:
+                return []
+            ids: Iterable[str] = self.data.intrigue
+        else:
+            ids = [c for c, n in self.hands[seat].items() if n]
+        out = []
+        for cid in ids:
+            card = self.data.intrigue[cid]
+            if card.kind == kind and (thwarts is None or card.thwarts == thwarts):
+                out.append(cid)
+        return out
+
+    def sellable(self, seat: int) -> list[str]:
+        """Intrigue cards the seat may sell from its hand."""
+        if self.assist:
+            return list(self.data.intrigue) if self.hand_counts[seat] else []
+        return [c for c, n in self.hands[seat].items() if n]
 
     def card(self, card_id: str) -> MarketCard:
         return self.data.market[card_id]
@@ -287,7 +354,129 @@ class SpartacusState(SpartacusReasons, GameState):
         return [(A.DrawCard(who, deck, c), Fraction(n, total)) for c, n in pile.items() if n]
 
     def _choices(self) -> list[A.Action]:
-        return self._decisions() + self._corrections()
+        self._decided = self._decisions()
+        return self._decided + self._anytime() + self._corrections()
+
+    def decisions(self) -> list[A.Action]:
+        """What the seat asked now decides in this phase: no card played at any time, no
+        out-of-turn answer, no correction (a part of :meth:`legal_actions`)."""
+        self.legal_actions()
+        if self.is_terminal or self.is_chance_node:
+            return []
+        if self.phase != "scheme_response":  # the only phase with others' answers in it
+            return list(self._decided)
+        seat = self.current_player
+        return [a for a in self._decided if self.actor(a) == seat]
+
+    # -- who acts --------------------------------------------------------------------------
+
+    def actor(self, action: A.Action) -> int | None:
+        """The seat whose action this is (``None``: a chance outcome, which the table
+        enters). A card played out of turn names its house (``by``); a guard is always the
+        scheme's target's; a gold transfer the giver's; a correction the house it names."""
+        if action.is_chance:
+            return None
+        if action.is_correction:
+            house = action.giver if isinstance(action, A.GiveGold) else action.house  # type: ignore[attr-defined]
+            return self.houses.index(house) if house in self.houses else None
+        by = getattr(action, "by", None)
+        if by is not None:
+            return self.houses.index(by) if by in self.houses else None
+        if isinstance(action, A.UseGuard) and self.scheme is not None:
+            return self.scheme["target"]
+        seat = self.current_player
+        return seat if seat >= 0 else None
+
+    def legal_actions_for(self, seat: int) -> list[A.Action]:
+        """Every legal action of one seat now (its own and nobody else's: what a screen may
+        offer that seat without showing another seat's hand)."""
+        return [a for a in self.legal_actions() if self.actor(a) == seat]
+
+    def menu(self, seat: int) -> Menu:
+        """The seat's legal actions as a person chooses them: the kind first, then each
+        parameter (:mod:`.choices`)."""
+        return Menu(self.legal_actions_for(seat))
+
+    def seats_that_may_act(self) -> list[int]:
+        """The seats a table should ask now: the seat asked (``current_player``) first,
+        then every seat that may answer a scheme or play a reaction out of turn.
+
+        Decided by public information only (hand sizes, influence, the conditions of the
+        data's reactions), never by what a hand holds, so asking a seat gives nothing
+        away; the seat may pass. Laying a guard on the table and giving gold are possible
+        for every seat at any decision and never open a window of their own.
+        """
+        if self.is_terminal or self.is_chance_node:
+            return []
+        seats = [self.current_player]
+        if self.config.fight_only:
+            return seats
+        if self.phase == "scheme_response":
+            assert self.scheme is not None
+            for s in self.scheme["responders"]:
+                if s not in seats and (self.hand_size(s) or s == self.scheme["target"]):
+                    seats.append(s)
+        for _, eligible in self.reaction_windows().items():
+            seats += [s for s in eligible if s not in seats]
+        return seats
+
+    def reaction_windows(self) -> dict[tuple[str, int], list[int]]:
+        """(reaction card, target seat) -> the seats that may play it now, by public
+        information: a hand that is not empty and the card's influence; the target meets
+        the card's condition as everyone can see it (no gold is not seen while the gold is
+        hidden for the auctions). Empty in a fight-only game."""
+        if self.config.fight_only or self.is_terminal:
+            return {}
+        out: dict[tuple[str, int], list[int]] = {}
+        holding = [s for s in range(self.players) if self.hand_size(s)]
+        if not holding:
+            return out
+        meets: dict[str | None, list[int]] = {}
+        for card in self.data.reactions:
+            eligible = [s for s in holding if self.influence[s] >= card.influence]
+            if not eligible:
+                continue
+            if card.condition not in meets:
+                meets[card.condition] = [
+                    t for t in range(self.players) if self._meets(t, card.condition)
+                ]
+            for t in meets[card.condition]:
+                out[(card.id, t)] = eligible
+        return out
+
+    def _note_windows(self) -> None:
+        """A reaction's moment has come (a house has just lost its last gold or slave):
+        say so once, for the table to ask the seats that may react."""
+        windows = self.reaction_windows()
+        for cid, target in sorted(windows.keys() - self.windows):
+            card = self.intrigue_card(cid)
+            seats = windows[(cid, target)]
+            self._emit(
+                "reaction_window",
+                f"{card.title} may be played on {self.name(target)} now: "
+                f"{', '.join(self.name(s) for s in seats)} may react",
+                card=cid,
+                target=target,
+                seats=seats,
+            )
+        self.windows = set(windows)
+
+    def manual_steps(self) -> list[dict[str, Any]]:
+        """What the players do by hand now, for the table to prompt for: the house rules
+        that are manual steps (or not transcribed) in the house's own intrigue turn."""
+        if self.phase != "intrigue_turn":
+            return []
+        seat = self.active
+        return [
+            {
+                "id": f"{self.houses[seat]}:{rule.id}",
+                "seat": seat,
+                "title": rule.title,
+                "text": rule.manual,
+            }
+            for rule in self.data.houses[self.houses[seat]].special_rules
+            if rule.is_manual
+        ]
 
     def _decisions(self) -> list[A.Action]:
         p = self.phase
@@ -303,7 +492,7 @@ class SpartacusState(SpartacusReasons, GameState):
         if p == "intrigue_turn":
             return self._intrigue_actions(seat)
         if p == "hand_limit":
-            return [A.SellCard(c) for c, n in self.hands[seat].items() if n]
+            return [A.SellCard(c) for c in self.sellable(seat)]
         if p == "scheme_response":
             return self._response_actions(seat)
         if p == "discard_choice":
@@ -327,7 +516,40 @@ class SpartacusState(SpartacusReasons, GameState):
             return acts
         if p == "tournament_pick":
             return self._accept_actions(seat)
+        if p == "deal":  # assist mode
+            kind = self.deal_queue[0][1]
+            return [A.Reveal(c) for c, n in self.starter_pool[kind].items() if n]
+        if p == "auction_reveal":  # assist mode
+            return [A.Reveal(c) for c in self._revealable()]
         return []  # pragma: no cover
+
+    def _revealable(self) -> list[str]:
+        """Assist mode: market cards that may turn up at an auction: any card nobody owns
+        (in the deck or the discard: the table's reshuffle is not the companion's)."""
+        return [c for c in self.data.market if c not in self.owner and c != self.auction_card]
+
+    def _anytime(self) -> list[A.Action]:
+        """Cards any seat may play at any decision of a full game (rules R11, R13a):
+        reactions with an effect on a target that meets their condition, with the
+        player's own influence; a guard from the hand laid on the table. The seat asked
+        now plays them without ``by``."""
+        if self.config.fight_only:
+            return []
+        asked = self.current_player
+        acts: list[A.Action] = []
+        for s in range(self.players):
+            by = None if s == asked else self.houses[s]
+            for cid in self.playable(s, "reaction", thwarts=False):
+                if self.influence[s] < self.intrigue_card(cid).influence:
+                    continue
+                condition = self.intrigue_card(cid).condition
+                acts += [
+                    A.React(cid, self.houses[t], by)
+                    for t in range(self.players)
+                    if self._meets(t, condition)
+                ]
+            acts += [A.PostGuard(cid, by) for cid in self.playable(s, "guard")]
+        return acts
 
     def _corrections(self) -> list[A.Action]:
         """Corrections are accepted at every decision of a full game (never in a fight
@@ -340,8 +562,8 @@ class SpartacusState(SpartacusReasons, GameState):
             spare = self.gold[s] - self._committed(s)
             acts += [A.AdjustGold(h, d) for d in (1, -1) if spare + d >= 0]
             acts += [A.AdjustInfluence(h, d) for d in (1, -1) if self.influence[s] + d >= 0]
-            if spare > 0:
-                acts += [A.GiveGold(h, o, 1) for o in self.houses if o != h]
+            if spare > 0:  # any amount to any other house (rule R32)
+                acts += _gifts(h, tuple(o for o in self.houses if o != h), spare)
             for c in self.property[s]:
                 if c in busy:
                     continue
@@ -355,11 +577,14 @@ class SpartacusState(SpartacusReasons, GameState):
         """Gold a correction may not take away: bids (secret or on the table) and the
         cost of the scheme being played."""
         held = self.bid_totals.get(seat, 0) + self.bids.get(seat, 0)
-        if self.scheme is not None and self.scheme["player"] == seat:
-            held += (self.intrigue_card(self.scheme["card"]).effect("pay_each") or 0) * (
-                self.players - 1
-            )
+        scheme = self.scheme
+        if scheme is not None and scheme["player"] == seat and scheme["card"] is not None:
+            held += self._scheme_cost(self.intrigue_card(scheme["card"]))
         return held
+
+    def _scheme_cost(self, card: IntrigueCard) -> int:
+        """Gold a scheme costs its player when it succeeds: payable when it is played."""
+        return (card.effect("pay_each") or 0) * (self.players - 1) + card.cost
 
     def _busy_cards(self) -> set[str]:
         """Cards a correction may not touch now: in the arena, awaiting a heal roll or fate."""
@@ -373,25 +598,10 @@ class SpartacusState(SpartacusReasons, GameState):
     # -- intrigue legality ---------------------------------------------------------------
 
     def _intrigue_actions(self, seat: int) -> list[A.Action]:
-        acts: list[A.Action] = [A.SellCard(c) for c, n in self.hands[seat].items() if n]
-        for cid, n in self.hands[seat].items():
-            if not n:
-                continue
-            card = self.intrigue_card(cid)
-            if card.kind == "scheme":
-                acts += self._scheme_actions(seat, card)
-            elif card.kind == "guard":
-                acts.append(A.PostGuard(cid))
-            elif (
-                card.kind == "reaction"
-                and not card.thwarts
-                and self.influence[seat] >= card.influence
-            ):
-                acts += [
-                    A.React(cid, self.houses[t])
-                    for t in range(self.players)
-                    if self._meets(t, card.condition)
-                ]
+        acts: list[A.Action] = [A.SellCard(c) for c in self.sellable(seat)]
+        for cid in self.playable(seat, "scheme"):
+            acts += self._scheme_actions(seat, self.intrigue_card(cid))
+        acts += self._house_rule_actions(seat)
         for cid in self.ready(seat):
             card = self.card(cid)
             for effect, _ in card.exhaust:
@@ -407,9 +617,26 @@ class SpartacusState(SpartacusReasons, GameState):
             acts.append(A.Done())
         return acts
 
+    def _house_rule_actions(self, seat: int) -> list[A.Action]:
+        """House rules that are data, once per intrigue turn, when their costs can be paid."""
+        acts: list[A.Action] = []
+        me = self.houses[seat]
+        for rule in self.data.houses[me].special_rules:
+            if rule.is_manual or rule.id in self.rules_used or self.gold[seat] < rule.pay:
+                continue
+            cards: list[str | None] = [None]
+            if rule.exhaust is not None:
+                cards = list(self.ready(seat, rule.exhaust))
+            targets = {
+                "self": [seat],
+                "other": [t for t in range(self.players) if t != seat],
+                "any": list(range(self.players)),
+            }[rule.target]
+            acts += [A.UseHouseRule(rule.id, self.houses[t], c) for t in targets for c in cards]
+        return acts
+
     def _scheme_actions(self, seat: int, card: IntrigueCard) -> list[A.Action]:
-        pay = card.effect("pay_each") or 0
-        if self.gold[seat] < pay * (self.players - 1):
+        if self.gold[seat] < self._scheme_cost(card):
             return []
         others = [s for s in range(self.players) if s != seat]
         support_sets: list[tuple[int, ...]] = []
@@ -423,32 +650,38 @@ class SpartacusState(SpartacusReasons, GameState):
             for combo in support_sets
         ]
 
+    def gold_is_hidden(self) -> bool:
+        """From the first auction until the host is decided the houses hide their gold:
+        "nimmt jeder Spieler sein Gold und verbirgt es" (rule R16)."""
+        return self.phase in ("auction_reveal", "bid") or (
+            self.phase == "rolloff" and self.rolloff_purpose == "host"
+        )
+
     def _meets(self, seat: int, condition: str | None) -> bool:
+        """Whether a house meets a reaction's condition as everyone can see it (ruling
+        R11b: nobody can see that a house has no gold while the gold is hidden)."""
         if condition == "no_gold":
-            return self.gold[seat] == 0
+            return self.gold[seat] == 0 and not self.gold_is_hidden()
         if condition == "no_slaves":
             return not self.ready(seat, "slave")
         return True
 
     def _response_actions(self, seat: int) -> list[A.Action]:
+        """The answers to a scheme (rules R12, R13): the house asked passes; any house not
+        yet passed may thwart it, with its own influence; its target may send guards."""
         assert self.scheme is not None
         acts: list[A.Action] = [A.Pass()]
-        for cid, n in self.hands[seat].items():
-            card = self.intrigue_card(cid)
-            if (
-                n
-                and card.kind == "reaction"
-                and card.thwarts
-                and self.influence[seat] >= card.influence
-            ):
-                acts.append(A.Thwart(cid))
-        if seat == self.scheme["target"]:
+        for s in self.scheme["responders"]:
+            by = None if s == seat else self.houses[s]
             acts += [
-                A.UseGuard(c, "hand")
-                for c, n in self.hands[seat].items()
-                if n and self.intrigue_card(c).kind == "guard"
+                A.Thwart(cid, by)
+                for cid in self.playable(s, "reaction", thwarts=True)
+                if self.influence[s] >= self.intrigue_card(cid).influence
             ]
-            acts += [A.UseGuard(c, "table") for c in dict.fromkeys(self.guards[seat])]
+        target = self.scheme["target"]
+        if target in self.scheme["responders"]:
+            acts += [A.UseGuard(c, "hand") for c in self.playable(target, "guard")]
+            acts += [A.UseGuard(c, "table") for c in dict.fromkeys(self.guards[target])]
         return acts
 
     # -- market legality -----------------------------------------------------------------
@@ -526,13 +759,15 @@ class SpartacusState(SpartacusReasons, GameState):
         if action.is_correction:
             super()._dispatch(action)
             self._after_correction()
-        elif self.phase == "fight":
+        elif self.phase == "fight" and not isinstance(action, _ANYTIME):
             assert self.fight is not None
             self.fight.apply(action)
             if self.fight.over:
                 self._fight_over()
         else:
             super()._dispatch(action)
+        if not self.config.fight_only:
+            self._note_windows()
 
     def _seats_from(self, first: int) -> list[int]:
         return [(first + i) % self.players for i in range(self.players)]
@@ -630,12 +865,13 @@ class SpartacusState(SpartacusReasons, GameState):
             self.bank -= house.gold
             self.influence[seat] = start
             for _ in range(house.guards):
-                gid = next((g for g in guard_ids if deck[g]), None)
+                gid = next((g for g in guard_ids if deck[g] or self.assist), None)
                 if gid is None:
                     break
                 deck[gid] -= 1
                 self.guards[seat].append(gid)
-        self.intrigue_deck = deck
+        # assist mode: the deck is on the table, shuffled by the players; not modelled
+        self.intrigue_deck = {} if self.assist else deck
         self.intrigue_discard = dict.fromkeys(data.intrigue, 0)
         for kind in ("gladiator", "slave"):
             self.starter_pool[kind] = dict.fromkeys(data.starters(kind), 1)
@@ -654,7 +890,9 @@ class SpartacusState(SpartacusReasons, GameState):
         self._advance_setup()
 
     def _advance_setup(self) -> None:
-        if self.host is None:
+        if self.host is None and self.config.opening == "dice":
+            self._start_rolloff(list(range(self.players)), "opening")
+        elif self.host is None:
             self.phase = "host_draw"
         elif self.deal_queue:
             self.phase = "deal"
@@ -697,12 +935,30 @@ class SpartacusState(SpartacusReasons, GameState):
             self._continue_draws()
         else:  # auction_reveal
             self.market_deck[a.card] -= 1
-            self.auction_card = a.card
-            c = self.card(a.card)
-            self._emit(
-                "auction_card", f"auction: {c.title} ({c.kind}, value {c.value})", card=a.card
-            )
-            self._start_bidding(list(self._seats_from(self._host())))
+            self._reveal_auction(a.card)
+
+    def _do_Reveal(self, a: A.Reveal) -> None:
+        """Assist mode: a starting card dealt, or the auction card turned up."""
+        if self.phase == "deal":
+            seat, kind, _ = self.deal_queue[0]
+            self.starter_pool[kind][a.card] -= 1
+            self._gain_card(seat, a.card, "starting " + kind)
+            self.deal_queue[0][2] -= 1
+            if self.deal_queue[0][2] == 0:
+                self.deal_queue.pop(0)
+            self._advance_setup()
+            return
+        for pile in (self.market_deck, self.market_discard):
+            if pile.get(a.card):
+                pile[a.card] -= 1
+                break
+        self._reveal_auction(a.card)
+
+    def _reveal_auction(self, card_id: str) -> None:
+        self.auction_card = card_id
+        c = self.card(card_id)
+        self._emit("auction_card", f"auction: {c.title} ({c.kind}, value {c.value})", card=card_id)
+        self._start_bidding(list(self._seats_from(self._host())))
 
     def _host(self) -> int:
         assert self.host is not None
@@ -837,7 +1093,22 @@ class SpartacusState(SpartacusReasons, GameState):
         self.after_draw = "intrigue_turns"
         self._continue_draws()
 
+    def _draw_at_table(self, seat: int, n: int) -> None:
+        """Assist mode: the house draws from the table's deck; its hand is a count."""
+        self.hand_counts[seat] += n
+        self._emit(
+            "cards_drawn",
+            f"{self.name(seat)} draws {n} intrigue card{'s' if n > 1 else ''} "
+            f"(holds {self.hand_counts[seat]})",
+            seat=seat,
+            count=n,
+        )
+
     def _continue_draws(self) -> None:
+        if self.assist:
+            for seat, n in self.draw_queue:
+                self._draw_at_table(seat, n)
+            self.draw_queue = []
         while self.draw_queue:
             if self.draw_queue[0][1] <= 0:
                 self.draw_queue.pop(0)
@@ -872,7 +1143,14 @@ class SpartacusState(SpartacusReasons, GameState):
             return
         self.active = self.turns_left.pop(0)
         self.phase = "intrigue_turn"
+        self.rules_used = set()
         self._emit("intrigue_turn", f"{self.name(self.active)}'s intrigue turn", seat=self.active)
+        for step in self.manual_steps():
+            self._emit(
+                "manual_step",
+                f"{self.name(self.active)}, {step['title']}: {step['text']}",
+                **step,
+            )
 
     def _continue_hand_limit(self) -> None:
         while self.limit_queue and self.hand_size(self.limit_queue[0]) <= self.hand_limit(
@@ -889,8 +1167,15 @@ class SpartacusState(SpartacusReasons, GameState):
     def _discard_intrigue(self, card: str) -> None:
         self.intrigue_discard[card] = self.intrigue_discard.get(card, 0) + 1
 
+    def _from_hand(self, seat: int, card: str) -> None:
+        """A card leaves the hand (in assist mode: one card fewer, now known)."""
+        if self.assist:
+            self.hand_counts[seat] -= 1
+        else:
+            self.hands[seat][card] -= 1
+
     def _take_from_hand(self, seat: int, card: str) -> None:
-        self.hands[seat][card] -= 1
+        self._from_hand(seat, card)
         self._discard_intrigue(card)
 
     def _do_SellCard(self, a: A.SellCard) -> None:
@@ -904,8 +1189,9 @@ class SpartacusState(SpartacusReasons, GameState):
             self._continue_hand_limit()
 
     def _do_PostGuard(self, a: A.PostGuard) -> None:
-        seat = self.active
-        self.hands[seat][a.card] -= 1
+        seat = self.actor(a)
+        assert seat is not None
+        self._from_hand(seat, a.card)
         self.guards[seat].append(a.card)
         self._emit("guard_posted", f"{self.name(seat)} posts a guard on the table", seat=seat)
 
@@ -921,7 +1207,7 @@ class SpartacusState(SpartacusReasons, GameState):
     def _do_PlayScheme(self, a: A.PlayScheme) -> None:
         seat = self.active
         card = self.intrigue_card(a.card)
-        self.hands[seat][a.card] -= 1
+        self._from_hand(seat, a.card)
         target = self.seat_of(a.target)
         supporters = [self.seat_of(s) for s in a.supporters]
         self.scheme = {
@@ -951,12 +1237,14 @@ class SpartacusState(SpartacusReasons, GameState):
             self._scheme_succeeds()
 
     def _do_Thwart(self, a: A.Thwart) -> None:
-        seat = self.current_player
+        seat = self.actor(a)
+        assert seat is not None
         self._take_from_hand(seat, a.card)
         self._thwarted(f"{self.name(seat)}'s {self.intrigue_card(a.card).title}")
 
     def _do_UseGuard(self, a: A.UseGuard) -> None:
-        seat = self.current_player
+        assert self.scheme is not None
+        seat = self.scheme["target"]
         if a.source == "hand":
             self._take_from_hand(seat, a.card)
         else:
@@ -984,6 +1272,8 @@ class SpartacusState(SpartacusReasons, GameState):
         assert self.scheme is not None
         card = self.intrigue_card(self.scheme["card"])
         self._emit("scheme_succeeds", f"{card.title} succeeds", card=card.id)
+        if card.cost:
+            self._gold(self.scheme["player"], -card.cost, f"the cost of {card.title}")
         self.effects = list(card.effects)
         if card.manual:
             self._emit("manual_effect", f"{card.title}: {card.manual}", card=card.id)
@@ -1007,6 +1297,8 @@ class SpartacusState(SpartacusReasons, GameState):
                     self._gold(target, value * n, f"scheme: {n} ready slave(s)")
             elif effect == "influence":
                 self._influence(target, value, "scheme")
+            elif effect == "draw" and self.assist:
+                self._draw_at_table(target, value)
             elif effect == "draw":
                 self.draw_queue = [[target, value]]
                 self.after_draw = "effects"
@@ -1021,12 +1313,25 @@ class SpartacusState(SpartacusReasons, GameState):
                     self.phase = "discard_choice"
                     return
             elif effect == "peek" and self.hand_size(target):
+                if self.assist:
+                    self._peek_at_table(player, target)
+                    continue
                 self.peek_pending = (player, target)
                 self.phase = "peek"
                 return
-        self._discard_intrigue(self.scheme["card"])
+        if self.scheme["card"] is not None:  # None: a house rule
+            self._discard_intrigue(self.scheme["card"])
         self.scheme = None
         self.phase = "intrigue_turn"
+
+    def _peek_at_table(self, who: int, target: int) -> None:
+        """Assist mode: the player looks at a random card of the target's real hand."""
+        self._emit(
+            "peek_at_table",
+            f"{self.name(who)} looks at a random card of {self.name(target)}'s hand",
+            seat=who,
+            target=target,
+        )
 
     def _do_DiscardCard(self, a: A.DiscardCard) -> None:
         self._lose_card(a.card, "scheme: discarded")
@@ -1061,12 +1366,46 @@ class SpartacusState(SpartacusReasons, GameState):
         for effect, value in card.exhaust:
             if effect == "gain_gold":
                 self._gold(seat, value, f"{card.title}'s ability")
+            elif effect == "peek" and self.assist:
+                self._peek_at_table(seat, self.seat_of(a.target))
             elif effect == "peek":
                 self.peek_pending = (seat, self.seat_of(a.target))
                 self.phase = "peek"
 
-    def _do_React(self, a: A.React) -> None:
+    def _do_UseHouseRule(self, a: A.UseHouseRule) -> None:
         seat = self.active
+        house = self.data.houses[self.houses[seat]]
+        rule = next(r for r in house.special_rules if r.id == a.rule)
+        self.rules_used.add(rule.id)
+        self._emit(
+            "house_rule",
+            f"{self.name(seat)} uses the house rule {rule.title} on {a.target}",
+            seat=seat,
+            rule=rule.id,
+            target=self.seat_of(a.target),
+        )
+        if a.card is not None:
+            self.exhausted.add(a.card)
+            self._emit(
+                "exhausted", f"{self.name(seat)} exhausts {self.card(a.card).title}", card=a.card
+            )
+        if rule.pay:
+            self._gold(seat, -rule.pay, f"house rule {rule.title}")
+        self.scheme = {
+            "card": None,
+            "player": seat,
+            "target": self.seat_of(a.target),
+            "supporters": [],
+            "responders": [],
+            "discard": None,
+            "rule": rule.id,
+        }
+        self.effects = list(rule.effects)
+        self._run_effects()
+
+    def _do_React(self, a: A.React) -> None:
+        seat = self.actor(a)
+        assert seat is not None
         card = self.intrigue_card(a.card)
         self._take_from_hand(seat, a.card)
         target = self.seat_of(a.target)
@@ -1236,7 +1575,10 @@ class SpartacusState(SpartacusReasons, GameState):
             self._emit("rolloff_tie", "a tie at the top: those roll again", seats=best)
             self._start_rolloff(best, self.rolloff_purpose)
             return
-        if self.rolloff_purpose == "host":
+        if self.rolloff_purpose == "opening":
+            self.rolloff_seats, self.rolloff_rolls, self.rolloff_purpose = [], {}, ""
+            self._do_StartHost(A.StartHost(self.houses[best[0]]))
+        elif self.rolloff_purpose == "host":
             self._set_host(best[0])
         else:  # tournament: a fight neither house can fight
             self._tournament_fight_won(best[0])
@@ -1693,9 +2035,8 @@ class SpartacusState(SpartacusReasons, GameState):
             "injured": sorted(self.injured),
             "favours": dict(sorted(self.favours.items())),
             "champions": sorted(self.champions),
-            "hands": [dict(sorted(h.items())) for h in self.hands],
+            **self._hand_snapshot(),
             "guards": [list(g) for g in self.guards],
-            "intrigue_deck": dict(sorted(self.intrigue_deck.items())),
             "intrigue_discard": dict(sorted(self.intrigue_discard.items())),
             "market_deck": dict(sorted(self.market_deck.items())),
             "market_discard": dict(sorted(self.market_discard.items())),
@@ -1731,6 +2072,18 @@ class SpartacusState(SpartacusReasons, GameState):
             "fight_context": self.fight_context,
             "fight": None if self.fight is None else self.fight.snapshot(),
             "tournament": None if self.tournament is None else plain(self.tournament),
+            # present only while they hold something, so older games' checkpoints still match
+            **({"rules_used": sorted(self.rules_used)} if self.rules_used else {}),
+        }
+
+    def _hand_snapshot(self) -> dict[str, Any]:
+        """The hands and the intrigue deck: card counts (tracked mode; private and hidden
+        in the views), or in assist mode only how many cards each hand holds (public)."""
+        if self.assist:
+            return {"hand_sizes": {str(s): n for s, n in enumerate(self.hand_counts)}}
+        return {
+            "hands": [dict(sorted(h.items())) for h in self.hands],
+            "intrigue_deck": dict(sorted(self.intrigue_deck.items())),
         }
 
 
