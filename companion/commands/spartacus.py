@@ -212,8 +212,9 @@ def run_play(args: argparse.Namespace) -> int:
     """``companion play spartacus``: accepts the play command's flags (and --length, --arena)."""
     if getattr(args, "mode", None) == "assist":
         raise CommandError(
-            "Spartacus is played in tracked mode; for the arena alone use "
-            "'companion spartacus fight'"
+            "Spartacus with the box's own cards (assist mode) is in the engine, but its "
+            "table (entering cards, handing the screen over) comes with the shared table "
+            "loop; play tracked mode for now, or 'companion spartacus fight' for the arena"
         )
     players = getattr(args, "players", None) or 4
     autoplay = bool(getattr(args, "autoplay", False))

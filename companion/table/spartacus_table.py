@@ -140,9 +140,11 @@ def _read_line(prompt: str, stream: Any, hidden: bool) -> str:
 class TerminalAgent:
     """A person typing actions (notation or the number of a listed option).
 
-    ``?`` lists every legal action (corrections included), ``undo [n]`` takes
-    back choices, ``quit`` stops (the journal keeps the game). Bids are read
-    without echo on a terminal and never printed.
+    ``?`` lists every legal action of the house asked (corrections included; never
+    another house's cards), ``undo [n]`` takes back choices, ``quit`` stops (the journal
+    keeps the game). Bids are read without echo on a terminal and never printed. A
+    house not asked may type its out-of-turn play with its name (``react mittellos
+    solonius glaber``, ``gold glaber solonius 3``).
     """
 
     is_bot = False
@@ -171,7 +173,8 @@ class TerminalAgent:
         house = state.houses[seat]
         net = state.fight is not None and state.phase == "fight" and state.fight.phase == "net"
         hidden = state.phase == "bid" or net
-        options = [a for a in legal if not a.is_correction]
+        own = state.legal_actions_for(seat)  # never another house's cards (out of turn)
+        options = [a for a in own if not a.is_correction]
         if net:
             side = state.fight.decider()
             self.view.prompt(f"{side}: throw the net this round? yes or no (hidden, not shown)")
@@ -195,7 +198,7 @@ class TerminalAgent:
             if line in ("quit", "q"):
                 raise TableStopped("quit")
             if line == "?":
-                self.view.prompt("every legal action", [a.notation for a in legal])
+                self.view.prompt(f"every legal action of {house}", [a.notation for a in own])
                 continue
             if line == "undo" or line.startswith("undo "):
                 count = line[5:].strip() or "1"

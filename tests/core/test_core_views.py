@@ -96,7 +96,7 @@ def games() -> dict[str, tuple[Game[Any], Callable[[int], Any], Callable[[random
         ),
         "spartacus-assist": (
             get_game("spartacus"),
-            lambda n: SpartacusConfig(players=n, mode="assist", opening="dice"),
+            lambda n: SpartacusConfig(players=n, mode="assist"),
             KindBot,
         ),
     }

@@ -6,8 +6,9 @@ Run from the repository root::
     .venv/bin/python tests/spartacus/measure_choices.py [--players 3] [--seeds 1 2 3]
 
 Before: the flat list the terminal offered (every legal action of the seat asked that is
-not a correction). After: the longest list on the way through ``state.menu(seat)``: the
-kinds, or the values of one parameter (a range of numbers counts once: it is typed).
+not a correction: the same choices, unstructured). After: the longest list on the way
+through ``state.menu(seat)``: the kinds, or the values of one parameter (a range of
+numbers counts once: it is typed).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ def measure(players: int, seed: int) -> dict[str, Any]:
             state.apply(roller.choose(state.chance_outcomes()))
             continue
         seat = state.current_player
-        flat = [a for a in state.legal_actions() if not a.is_correction]
+        flat = [a for a in state.legal_actions_for(seat) if not a.is_correction]
         menu = state.menu(seat)
         longest = menu.longest_list()
         if len(flat) > before:

@@ -167,7 +167,7 @@ class Menu:
                 if isinstance(found, Action):
                     continue
                 longest = max(longest, len(found.shown()))
-                if found.multi:
-                    continue  # any subset: the next step depends on the set chosen
+                if found.multi or found.name == k.params[-1]:
+                    continue  # the last choice (or any subset) gives the action
                 stack += [{**chosen, found.name: v} for v in found.values]
         return longest

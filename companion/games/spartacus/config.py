@@ -103,7 +103,7 @@ class SpartacusConfig(ConfigDict):
     ``mode``: ``tracked`` (the companion's own decks) or ``assist`` (the box's cards).
     ``opening``: how a drawn host is found: ``draw`` (one chance node naming the house
     that won the roll-off) or ``dice`` (every house rolls a die, ties roll again: each
-    die is entered, for physical dice).
+    die is entered, for physical dice); default ``dice`` in assist mode, else ``draw``.
     """
 
     players: int = 4
@@ -114,7 +114,7 @@ class SpartacusConfig(ConfigDict):
     data_file: str | None = None
     fight: tuple[FighterSpec, FighterSpec] | None = None
     mode: str = "tracked"
-    opening: str = "draw"
+    opening: str | None = None
     _data: SpartacusData | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -124,6 +124,8 @@ class SpartacusConfig(ConfigDict):
             raise ConfigError(f"unknown arena {self.arena!r}; arenas: {', '.join(data.arenas)}")
         if self.mode not in MODES:
             raise ConfigError(f"mode must be one of {', '.join(MODES)}, got {self.mode!r}")
+        if self.opening is None:
+            object.__setattr__(self, "opening", self._default_opening())
         if self.opening not in OPENINGS:
             raise ConfigError(f"opening must be one of {', '.join(OPENINGS)}, got {self.opening!r}")
         if self.fight is not None:
@@ -202,6 +204,9 @@ class SpartacusConfig(ConfigDict):
     def fight_only(self) -> bool:
         return self.fight is not None
 
+    def _default_opening(self) -> str:
+        return "dice" if self.mode == "assist" else "draw"
+
     @property
     def assist(self) -> bool:
         """The players deal the box's cards; hidden hands are counts (assist mode)."""
@@ -221,7 +226,7 @@ class SpartacusConfig(ConfigDict):
             "fight": None if self.fight is None else [f.to_dict() for f in self.fight],
             # new settings only when set, so a tracked game's header reads as before
             **({"mode": self.mode} if self.mode != "tracked" else {}),
-            **({"opening": self.opening} if self.opening != "draw" else {}),
+            **({"opening": self.opening} if self.opening != self._default_opening() else {}),
         }
 
     TUPLES = ("houses",)

@@ -421,10 +421,11 @@ class SpartacusState(SpartacusReasons, GameState):
         return seats
 
     def reaction_windows(self) -> dict[tuple[str, int], list[int]]:
-        """(reaction card, target seat) -> the seats that may play it now, by public
+        """(reaction card, target seat) -> the other seats that may play it now, by public
         information: a hand that is not empty and the card's influence; the target meets
         the card's condition as everyone can see it (no gold is not seen while the gold is
-        hidden for the auctions). Empty in a fight-only game."""
+        hidden for the auctions). Empty in a fight-only game. (A house may still play a
+        reaction on itself: it is legal, only never asked for.)"""
         if self.config.fight_only or self.is_terminal:
             return {}
         out: dict[tuple[str, int], list[int]] = {}
@@ -441,7 +442,9 @@ class SpartacusState(SpartacusReasons, GameState):
                     t for t in range(self.players) if self._meets(t, card.condition)
                 ]
             for t in meets[card.condition]:
-                out[(card.id, t)] = eligible
+                others = [s for s in eligible if s != t]  # the target gains nothing by it
+                if others:
+                    out[(card.id, t)] = others
         return out
 
     def _note_windows(self) -> None:
