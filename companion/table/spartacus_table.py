@@ -179,7 +179,7 @@ class TerminalAgent:
             side = state.fight.decider()
             self.view.prompt(f"{side}: throw the net this round? yes or no (hidden, not shown)")
         elif hidden:
-            room = max(a.amount for a in options)
+            room = max(a.amount for a in options if isinstance(a, A.Bid))
             self.view.prompt(f"{house}: your secret bid, 0..{room} gold (hidden, not shown)")
         else:
             self._show_odds(state, options)

@@ -306,3 +306,20 @@ def fight_config_state():
     from companion.games.spartacus import new_game
 
     return new_game(fight_config())
+
+
+def test_the_prompt_offers_a_house_only_its_own_cards_others_type_their_name() -> None:
+    """Out-of-turn plays are legal for other houses, but the house asked is never shown them
+    (they name another house's cards); another house types its play with its name."""
+    from spx_helpers import draw_all, give_hand, setup_game
+
+    state = setup_game(players=3, host=0)
+    draw_all(state)
+    state.hands[1] = {}
+    give_hand(state, 1, "wache")
+    assert A.PostGuard("wache", "solonius") in state.legal_actions()
+    view = SpartacusView(quiet())
+    agent = TerminalAgent(view, io.StringIO("?\npost-guard wache solonius\n"))
+    assert agent.choose(state, state.legal_actions()) == A.PostGuard("wache", "solonius")
+    out = view.console.file.getvalue()
+    assert "every legal action of batiatus" in out and "post-guard wache" not in out
