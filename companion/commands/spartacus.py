@@ -95,28 +95,22 @@ def run_cards_check(args: argparse.Namespace, out: Any = None) -> int:
     """``companion spartacus cards check FILE``: the report, and 0 / 1 / 2 (see above)."""
     import json
     from importlib import resources
-    from pathlib import Path
 
+    from companion.games.core.data import read_json
+    from companion.games.core.errors import DataError
     from companion.games.spartacus.cards import GUESS, INVALID, MISSING, check
 
     out = out or sys.stdout
     if args.file == "builtin":
         name = "companion/data/spartacus.json"
         text = resources.files("companion.data").joinpath("spartacus.json").read_text("utf-8")
+        document = json.loads(text)
     else:
         name = args.file
         try:
-            text = Path(args.file).read_text("utf-8")
-        except OSError as exc:
-            raise CommandError(f"cannot read {args.file}: {exc.strerror}") from None
-        except UnicodeDecodeError:
-            raise CommandError(f"{args.file}: not a text file (expected JSON in UTF-8)") from None
-    try:
-        document = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CommandError(
-            f"{name}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
-        ) from None
+            document = read_json(args.file, "Spartacus")
+        except DataError as exc:
+            raise CommandError(str(exc)) from None
     report = check(document)
     invalid, missing, guesses = report.at(INVALID), report.at(MISSING), report.at(GUESS)
     if invalid:

@@ -14,14 +14,26 @@ from companion.games.spartacus import actions as A
 PETE, SALLY, JOHN, LIZ = 0, 1, 2, 3  # batiatus, solonius, glaber, tullius
 
 
-def intrigue(host: int, influence: list[int]):
+def empty_hands(host: int = PETE):
+    """A game at the host's first intrigue turn, every hand emptied (the tests give cards)."""
     state = setup_game(host=host)
     draw_all(state)
     for seat in range(4):
         state.hands[seat] = {}
-    state.influence = list(influence)
     state._legal = None
     return state
+
+
+def intrigue(host: int, influence: list[int]):
+    state = empty_hands(host)
+    state.influence = list(influence)
+    return state
+
+
+def no_gold(state, seat: int) -> None:
+    state.bank += state.gold[seat]
+    state.gold[seat] = 0
+    state._legal = None
 
 
 # -- R11: reactions with an effect, at any time, by any house --------------------------------
@@ -31,10 +43,7 @@ def test_r11_rulebook_mittellos_in_the_upkeep() -> None:
     """'In der Unterhaltungsphase hat Sally nur 2 Gold, welches sie komplett benoetigt, um ihr
     Konto auszugleichen und verbleibt ohne Gold. John kann nun die Reaktionskarte 'Mittellos!'
     spielen ... Sally verliert dadurch einen Punkt Einfluss"."""
-    state = setup_game(host=PETE)
-    draw_all(state)
-    for seat in range(4):
-        state.hands[seat] = {}
+    state = empty_hands()
     give_hand(state, JOHN, "mittellos", "skandal")
     set_property(state, SALLY, gladiators=2)  # no slaves: she owes 2
     set_property(state, LIZ, gladiators=3, slaves=2)  # Liz owes 1 after her
@@ -63,9 +72,7 @@ def test_r11_rulebook_mittellos_in_the_upkeep() -> None:
 def test_r11_a_reaction_needs_its_players_own_influence_and_the_targets_condition() -> None:
     state = intrigue(PETE, [4, 4, 1, 4])  # mittellos needs 2 (guess); John has 1
     give_hand(state, JOHN, "mittellos")
-    state.bank += state.gold[SALLY]
-    state.gold[SALLY] = 0
-    state._legal = None
+    no_gold(state, SALLY)
     assert not [a for a in state.legal_actions_for(JOHN) if isinstance(a, A.React)]
     with pytest.raises(IllegalActionError):
         play(state, "react mittellos solonius glaber")
@@ -77,15 +84,10 @@ def test_r11_a_reaction_needs_its_players_own_influence_and_the_targets_conditio
 
 def test_r11b_no_mittellos_while_the_gold_is_hidden_for_the_auctions() -> None:
     """Ruling R11b: while every house hides its gold nobody can see that a house has none."""
-    state = setup_game(host=PETE)
-    draw_all(state)
-    for seat in range(4):
-        state.hands[seat] = {}
+    state = empty_hands()
     give_hand(state, JOHN, "mittellos")
     state._start_market()
-    state.bank += state.gold[SALLY]
-    state.gold[SALLY] = 0
-    state._legal = None
+    no_gold(state, SALLY)
     assert A.React("mittellos", "solonius", "glaber") in state.legal_actions()
     for _ in range(4):
         play(state, "done")
@@ -98,10 +100,7 @@ def test_r11b_no_mittellos_while_the_gold_is_hidden_for_the_auctions() -> None:
 def test_r11_a_reaction_during_a_fight() -> None:
     from spx_helpers import finish_fight
 
-    state = setup_game(host=PETE)
-    draw_all(state)
-    for seat in range(4):
-        state.hands[seat] = {}
+    state = empty_hands()
     give_hand(state, LIZ, "leeres-bordell")
     set_property(state, SALLY, gladiators=1)  # no slaves
     set_property(state, JOHN, gladiators=1, slaves=1)
@@ -151,10 +150,7 @@ def test_r12_a_house_that_passed_can_no_longer_thwart() -> None:
 
 def test_r13a_a_guard_is_laid_on_the_table_at_any_time() -> None:
     """'Wachen koennen jederzeit von der Hand auf den Tisch gelegt werden'."""
-    state = setup_game(host=PETE)
-    draw_all(state)
-    for seat in range(4):
-        state.hands[seat] = {}
+    state = empty_hands()
     give_hand(state, LIZ, "wache")
     state._start_market()
     assert state.phase == "market_turn" and state.current_player == PETE
@@ -192,9 +188,7 @@ def test_seats_that_may_act_are_decided_by_public_information_only() -> None:
     state = intrigue(PETE, [4, 4, 4, 4])
     give_hand(state, JOHN, "mittellos")
     give_hand(state, LIZ, "skandal")
-    state.bank += state.gold[SALLY]
-    state.gold[SALLY] = 0
-    state._legal = None
+    no_gold(state, SALLY)
     seats = state.seats_that_may_act()
     assert JOHN in seats and LIZ in seats and SALLY not in seats  # Sally holds nothing
     swapped = copy.deepcopy(state)

@@ -46,18 +46,25 @@ class DataFile(Generic[T]):
         """Load a user's data file, or the defaults for ``None``."""
         if path is None:
             return self.builtin_data()
-        p = Path(path)
-        try:
-            text = p.read_text("utf-8")
-        except OSError as exc:
-            raise DataError(f"cannot read {self.what} data file {p}: {exc.strerror}") from None
-        try:
-            document = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise DataError(
-                f"{p}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
-            ) from None
-        return self.parse(document, str(p))
+        return self.parse(read_json(path, self.what), str(path))
+
+
+def read_json(path: str | Path, what: str) -> Any:
+    """The decoded document of a user's JSON data file (``what`` names the game in
+    messages); an unreadable or malformed file raises one clear :class:`DataError`."""
+    p = Path(path)
+    try:
+        text = p.read_text("utf-8")
+    except OSError as exc:
+        raise DataError(f"cannot read {what} data file {p}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise DataError(f"{p}: not a text file (expected JSON in UTF-8)") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DataError(
+            f"{p}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+        ) from None
 
 
 def whole(value: Any, where: str, low: int, high: int) -> int:

@@ -762,15 +762,19 @@ class SpartacusState(SpartacusReasons, SpartacusSeats, GameState):
         self._emit("host", f"{a.house} wins the opening roll: host marker", seat=self.host)
         self._advance_setup()
 
+    def _deal(self, card: str) -> None:
+        """A starting gladiator or slave dealt to the house whose turn of the deal it is."""
+        seat, kind, _ = self.deal_queue[0]
+        self.starter_pool[kind][card] -= 1
+        self._gain_card(seat, card, "starting " + kind)
+        self.deal_queue[0][2] -= 1
+        if self.deal_queue[0][2] == 0:
+            self.deal_queue.pop(0)
+        self._advance_setup()
+
     def _do_DrawCard(self, a: A.DrawCard) -> None:
         if self.phase == "deal":
-            seat, kind, _ = self.deal_queue[0]
-            self.starter_pool[kind][a.card] -= 1
-            self._gain_card(seat, a.card, "starting " + kind)
-            self.deal_queue[0][2] -= 1
-            if self.deal_queue[0][2] == 0:
-                self.deal_queue.pop(0)
-            self._advance_setup()
+            self._deal(a.card)
         elif self.phase == "draw":
             seat = self.draw_queue[0][0]
             self.intrigue_deck[a.card] -= 1
@@ -793,13 +797,7 @@ class SpartacusState(SpartacusReasons, SpartacusSeats, GameState):
     def _do_Reveal(self, a: A.Reveal) -> None:
         """Assist mode: a starting card dealt, or the auction card turned up."""
         if self.phase == "deal":
-            seat, kind, _ = self.deal_queue[0]
-            self.starter_pool[kind][a.card] -= 1
-            self._gain_card(seat, a.card, "starting " + kind)
-            self.deal_queue[0][2] -= 1
-            if self.deal_queue[0][2] == 0:
-                self.deal_queue.pop(0)
-            self._advance_setup()
+            self._deal(a.card)
             return
         for pile in (self.market_deck, self.market_discard):
             if pile.get(a.card):
