@@ -196,3 +196,31 @@ def test_every_die_can_be_entered_at_every_chance_node(mode: str) -> None:
                 state.apply(roller.choose(outcomes))
             else:
                 state.apply(bot.choose(state))
+
+
+def test_a_table_reads_what_to_roll_at_each_dice_node() -> None:
+    """For physical dice: who rolls, how many and which colour (state.pending_roll)."""
+    from spx_helpers import fight, spec
+
+    state = new_game(SpartacusConfig(players=3, mode="assist"))
+    assert state.pending_roll() == {
+        "who": "batiatus",
+        "seat": PETE,
+        "purpose": "opening",
+        "dice": 1,
+        "die": None,
+    }
+    duel = fight(spec("A", a=4, s=2), spec("B", d=3, s=1))
+    assert duel.pending_roll()["die"] == "blue" and duel.pending_roll()["dice"] == 2
+    play(duel, "roll I initiative 6-6", "roll II initiative 1", "first I", "step E", "attack")
+    assert duel.pending_roll() == {
+        "who": "I",
+        "seat": 0,
+        "purpose": "attack",
+        "dice": 4,
+        "die": "red",
+    }
+    play(duel, "roll I attack 6-5-4-3")
+    assert duel.pending_roll()["die"] == "black" and duel.pending_roll()["seat"] == 1
+    play(duel, "roll II defence 1-1-1")
+    assert duel.pending_roll() is None  # a decision (the wounds) or the end

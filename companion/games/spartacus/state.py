@@ -33,6 +33,7 @@ from companion.games.core.errors import IllegalActionError
 from companion.games.core.plain import plain
 from companion.games.core.state import CHANCE, TERMINAL, GameState
 from companion.games.spartacus import actions as A
+from companion.games.spartacus.combat import DIE_OF
 from companion.games.spartacus.config import FighterSpec, SpartacusConfig
 from companion.games.spartacus.data import IntrigueCard, MarketCard
 from companion.games.spartacus.fight import Fight, Fighter, roll_outcomes
@@ -233,6 +234,38 @@ class SpartacusState(SpartacusReasons, SpartacusSeats, GameState):
         if p == "auction_reveal":  # assist mode: the host turns the auction card
             return self._host()
         return self.active
+
+    def pending_roll(self) -> dict[str, Any] | None:
+        """At a chance node that rolls dice: what a table asks the players to roll (or the
+        companion rolls): ``who`` (a house, or a fighter I / II), ``seat`` (who rolls it),
+        ``purpose``, ``dice`` (how many) and ``die`` (red attack, black defence, blue speed,
+        or ``None`` for a plain d6). Any faces entered are an outcome: ``roll <who>
+        <purpose> <faces>``. ``None`` elsewhere (a decision, a card drawn, the end)."""
+        outcomes = self.chance_outcomes()
+        first = outcomes[0][0] if outcomes else None
+        if not isinstance(first, A.DiceRoll):
+            return None
+        die = None
+        if self.phase == "fight":
+            assert self.fight is not None
+            attr = {"initiative": "speed", "defence": "defence", "attack": "attack"}.get(
+                first.purpose, "defence" if first.who != self.fight.attacker else "attack"
+            )
+            if attr == "attack" and self.fight.quick:
+                attr = "speed"
+            die = DIE_OF[attr]
+        seat = (
+            self.fight.fighters[first.who].owner
+            if self.fight is not None and first.who in A.SIDES
+            else self.seat_of(first.who)
+        )
+        return {
+            "who": first.who,
+            "seat": seat,
+            "purpose": first.purpose,
+            "dice": len(first.faces),
+            "die": die,
+        }
 
     def seat_name(self, seat: int) -> str:
         return self.houses[seat]
