@@ -74,12 +74,14 @@ def test_r11_a_reaction_needs_its_players_own_influence_and_the_targets_conditio
     give_hand(state, JOHN, "mittellos")
     no_gold(state, SALLY)
     assert not [a for a in state.legal_actions_for(JOHN) if isinstance(a, A.React)]
-    with pytest.raises(IllegalActionError):
+    with pytest.raises(IllegalActionError, match="needs 2 influence of glaber's own"):
         play(state, "react mittellos solonius glaber")
     state.influence[JOHN] = 2
     state._legal = None
     reacts = [a for a in state.legal_actions_for(JOHN) if isinstance(a, A.React)]
     assert reacts == [A.React("mittellos", "solonius", "glaber")]  # only the house without gold
+    with pytest.raises(IllegalActionError, match="on a house without gold; batiatus is not"):
+        play(state, "react mittellos batiatus glaber")
 
 
 def test_r11b_no_mittellos_while_the_gold_is_hidden_for_the_auctions() -> None:

@@ -38,6 +38,7 @@ PHASE_TEXT = {
     "tournament_pick": "a house picks its tournament fighter",
     "game_over": "the game is over",
 }
+CONDITION_TEXT = {"no_gold": "a house without gold", "no_slaves": "a house without ready slaves"}
 FIGHT_TEXT = {
     "net": "a fighter with a net declares whether to throw it",
     "initiative": "the initiative roll",
@@ -215,9 +216,8 @@ class SpartacusReasons:
         if a.target not in self.houses:
             return "R11 (reactions)", f"{a.target!r} is not a house: {', '.join(self.houses)}"
         hidden = " (nobody sees it while the gold is hidden)" if self.gold_is_hidden() else ""
-        return "R11 (reactions)", (
-            f"{a.target} does not meet {card.title}'s condition ({card.condition}){hidden}"
-        )
+        wants = CONDITION_TEXT.get(card.condition or "", str(card.condition))
+        return "R11 (reactions)", f"{card.title} is played on {wants}; {a.target} is not{hidden}"
 
     def _round(self, a: A.Action) -> tuple[str, str] | None:
         p = self.phase
