@@ -1,0 +1,115 @@
+"""A seat played from a phone: the table's agent for that seat.
+
+:class:`WebAgent` is an agent of the table loop (``choose(state, legal)``): it offers the
+seat's legal actions (their notations, from ``legal_actions()``) to the seat's phone
+through the :class:`~companion.web.hub.WebHub` and waits for the phone's answer. An
+answer is taken only if it is one of those notations, so the phone can never choose
+anything the rules do not list; an undo is handed to the table as an ``UndoRequest``.
+
+Physical dice: at a chance node the table may ask a seat what its own dice show
+(:func:`dice_entry`, :func:`outcome_for`): the answer is one of the node's own outcomes.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from companion.table.people import TableStopped, UndoRequest
+from companion.web.hub import DiceEntry, Offer, Submission, WebHub
+
+SECRET_KINDS = frozenset({"bid", "net"})  # entered on the seat's phone only
+MAX_LISTED_OUTCOMES = 12  # more outcomes than this: enter the faces die by die
+POLL_S = 0.1
+
+
+class WebAgent:
+    """The person at ``seat``, choosing on their phone.
+
+    ``undoable``: how many actions of this turn may be taken back now (the session's
+    ``undoable``); ``stop``: set it to end a wait (the table stops: ``TableStopped``);
+    ``heartbeat``: called while waiting (the service's watchdog).
+    """
+
+    is_bot = False
+
+    def __init__(
+        self,
+        hub: WebHub,
+        seat: int,
+        *,
+        undoable: Callable[[], int] | None = None,
+        stop: threading.Event | None = None,
+        heartbeat: Callable[[], None] | None = None,
+    ) -> None:
+        self.hub = hub
+        self.seat = seat
+        self.undoable = undoable
+        self.stop = stop if stop is not None else threading.Event()
+        self.heartbeat = heartbeat
+
+    def choose(self, state: Any, legal: Sequence[Any]) -> Any:
+        options = [a for a in legal if not getattr(a, "is_correction", False)]
+        corrections = [a for a in legal if getattr(a, "is_correction", False)]
+        by_notation = {a.notation: a for a in legal}
+        offer = Offer(
+            id=self.hub.new_offer_id(),
+            prompt="your turn",
+            actions=tuple(a.notation for a in options),
+            corrections=tuple(a.notation for a in corrections),
+            secret=any(getattr(a, "kind", "") in SECRET_KINDS for a in options),
+            undo=self.undoable() if self.undoable is not None else 0,
+        )
+        self.hub.offer(self.seat, offer)
+        try:
+            while True:
+                answer = self._wait()
+                if answer.kind == "undo":
+                    return UndoRequest(max(1, answer.count))
+                action = by_notation.get(answer.text)
+                if answer.kind == "action" and action is not None:
+                    return action
+                self.hub.note(self.seat, f"{answer.text!r} is not one of your choices now")
+        finally:
+            self.hub.offer(self.seat, None)
+
+    def _wait(self) -> Submission:
+        while True:
+            if self.stop.is_set():
+                raise TableStopped("the web table stopped")
+            if self.heartbeat is not None:
+                self.heartbeat()
+            answer = self.hub.take(self.seat, POLL_S)
+            if answer is not None:
+                return answer
+
+
+# -- physical dice ----------------------------------------------------------------------------
+
+
+def _faces(action: Any) -> tuple[int, ...] | None:
+    faces = getattr(action, "faces", None)
+    return tuple(sorted(faces)) if faces is not None else None
+
+
+def dice_entry(outcomes: Sequence[tuple[Any, Any]], label: str) -> DiceEntry:
+    """How a phone enters a roll of physical dice for this chance node: its outcomes as
+    buttons, or (for many outcomes of several dice) one face per die."""
+    actions = [a for a, _ in outcomes]
+    first = _faces(actions[0])
+    if len(actions) > MAX_LISTED_OUTCOMES and first is not None:
+        sides = max(max(_faces(a) or (1,)) for a in actions)
+        return DiceEntry(label, dice=len(first), sides=sides)
+    return DiceEntry(label, outcomes=tuple(a.notation for a in actions))
+
+
+def outcome_for(outcomes: Sequence[tuple[Any, Any]], submission: Submission) -> Any | None:
+    """The chance node's outcome a phone entered (by notation, or by faces in any order),
+    or ``None`` if it is none of them."""
+    for action, _ in outcomes:
+        if submission.text and action.notation == submission.text:
+            return action
+        if submission.faces and _faces(action) == tuple(sorted(submission.faces)):
+            return action
+    return None

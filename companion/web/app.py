@@ -1,0 +1,200 @@
+"""The web server's routes (Starlette): pages, the live stream, and the phones' input.
+
+Every route but ``/pair/<token>`` needs the cookie a pairing link set, and a page or a
+post of one role needs that role's token: no token or a wrong one is ``401``, another
+role's token ``403``, with no body worth reading. The routes a phone may post to take a
+seat's answer to its offer (``/seat/<n>/act``) and a press of ROLL, SELECT or CONFIRM
+(``/seat/<n>/button``); there is no route that fires, arms or presses the red button.
+
+Live updates are server-sent events (``/<role>/events``): one ``frame`` message per
+change, carrying the sequence number and the role's rendered ``<main>``; a page that
+reconnects sends the last number it saw (``Last-Event-ID`` or ``?since=``) and gets the
+present frame at once if it missed any. A comment every 15 s keeps idle connections
+honest (a dead phone is noticed and its stream ended).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from importlib import resources
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import (
+    HTMLResponse,
+    JSONResponse,
+    RedirectResponse,
+    Response,
+    StreamingResponse,
+)
+from starlette.routing import Route
+
+from companion.web.pairing import HOST, TABLE, Role, seat
+from companion.web.site import COOKIE, Site
+
+KEEPALIVE_S = 15.0
+STATIC = {"app.js": "text/javascript", "style.css": "text/css"}
+NO_STORE = {"Cache-Control": "no-store"}
+
+
+def refused(status: int) -> Response:
+    return Response(str(status), status_code=status, media_type="text/plain", headers=NO_STORE)
+
+
+def _role_of_path(request: Request) -> Role | None:
+    kind = request.path_params.get("kind", "seat")
+    if kind == "table":
+        return TABLE
+    if kind == "host":
+        return HOST
+    try:
+        return seat(int(request.path_params["n"]))
+    except (KeyError, ValueError):
+        return None
+
+
+def create_app(site: Site) -> Starlette:
+    """The ASGI app of one table's web view."""
+
+    def allowed(request: Request, role: Role | None) -> Response | None:
+        """``None`` if the request's cookie holds ``role``'s token, else the refusal."""
+        held = site.pairing.role_of(request.cookies.get(COOKIE))
+        if held is None or role is None:
+            return refused(401)
+        if held != role:
+            return refused(403)
+        return None
+
+    async def pair(request: Request) -> Response:
+        token = request.path_params["token"]
+        role = site.pairing.role_of(token)
+        if role is None:
+            return refused(401)
+        response = RedirectResponse(role.path, status_code=303, headers=NO_STORE)
+        response.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/")
+        return response
+
+    async def home(request: Request) -> Response:
+        held = site.pairing.role_of(request.cookies.get(COOKIE))
+        if held is None:
+            return refused(401)
+        return RedirectResponse(held.path, status_code=303, headers=NO_STORE)
+
+    async def static(request: Request) -> Response:
+        name = request.path_params["name"]
+        if site.pairing.role_of(request.cookies.get(COOKIE)) is None:
+            return refused(401)
+        if name not in STATIC:
+            return refused(404)
+        body = resources.files("companion.web").joinpath("static", name).read_bytes()
+        return Response(body, media_type=STATIC[name], headers={"Cache-Control": "max-age=60"})
+
+    async def role_page(request: Request) -> Response:
+        role = _role_of_path(request)
+        if (refusal := allowed(request, role)) is not None:
+            return refusal
+        assert role is not None
+        return HTMLResponse(site.page(role), headers=NO_STORE)
+
+    async def state(request: Request) -> Response:
+        """The role's present frame (what a reconnecting page re-reads)."""
+        role = _role_of_path(request)
+        if (refusal := allowed(request, role)) is not None:
+            return refusal
+        assert role is not None
+        seq, main = site.main(role)
+        return JSONResponse({"seq": seq, "main": main}, headers=NO_STORE)
+
+    async def events(request: Request) -> Response:
+        role = _role_of_path(request)
+        if (refusal := allowed(request, role)) is not None:
+            return refusal
+        assert role is not None
+        since = request.headers.get("last-event-id") or request.query_params.get("since") or ""
+        last = int(since) if since.isdigit() else -1
+        return StreamingResponse(
+            _stream(site, role, request.cookies.get(COOKIE, ""), last),
+            media_type="text/event-stream",
+            headers={**NO_STORE, "X-Accel-Buffering": "no"},
+        )
+
+    async def act(request: Request) -> Response:
+        role = _role_of_path(request)
+        if (refusal := allowed(request, role)) is not None:
+            return refusal
+        assert role is not None and role.seat is not None
+        body = await _json(request)
+        if body is None:
+            return refused(400)
+        ok, why = site.submit(role.seat, body)
+        return JSONResponse({"ok": ok, "why": why}, status_code=200 if ok else 409)
+
+    async def button(request: Request) -> Response:
+        role = _role_of_path(request)
+        if (refusal := allowed(request, role)) is not None:
+            return refusal
+        assert role is not None and role.seat is not None
+        body = await _json(request)
+        if body is None:
+            return refused(400)
+        ok, why = site.press(role.seat, str(body.get("button", "")), bool(body.get("hold")))
+        return JSONResponse({"ok": ok, "why": why}, status_code=200 if ok else 409)
+
+    async def revoke(request: Request) -> Response:
+        if (refusal := allowed(request, HOST)) is not None:
+            return refusal
+        body = await _json(request)
+        if body is None:
+            return refused(400)
+        ok = site.revoke(str(body.get("role", "")))
+        return JSONResponse({"ok": ok}, status_code=200 if ok else 409)
+
+    routes = [
+        Route("/", home),
+        Route("/pair/{token}", pair),
+        Route("/static/{name}", static),
+        Route("/{kind:str}", role_page),
+        Route("/seat/{n:int}", role_page),
+        Route("/{kind:str}/state", state),
+        Route("/seat/{n:int}/state", state),
+        Route("/{kind:str}/events", events),
+        Route("/seat/{n:int}/events", events),
+        Route("/seat/{n:int}/act", act, methods=["POST"]),
+        Route("/seat/{n:int}/button", button, methods=["POST"]),
+        Route("/host/revoke", revoke, methods=["POST"]),
+    ]
+    app = Starlette(routes=routes)
+    app.state.site = site
+    return app
+
+
+async def _json(request: Request) -> dict[str, Any] | None:
+    """A JSON object body (the pages post JSON only; a form from another site cannot)."""
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        return None
+    try:
+        body = json.loads(await request.body())
+    except ValueError:
+        return None
+    return body if isinstance(body, dict) else None
+
+
+async def _stream(site: Site, role: Role, token: str, last: int) -> AsyncIterator[str]:
+    """The role's frames as server-sent events, until the client goes or is unpaired."""
+    yield "retry: 2000\n\n"
+    while True:
+        if site.pairing.role_of(token) != role:
+            yield "event: unpaired\ndata: {}\n\n"
+            return
+        waiter = site.changed()
+        seq, main = site.main(role)
+        if seq != last:
+            last = seq
+            yield f"id: {seq}\nevent: frame\ndata: {json.dumps({'seq': seq, 'main': main})}\n\n"
+        try:
+            await asyncio.wait_for(waiter.wait(), KEEPALIVE_S)
+        except TimeoutError:
+            yield ": keep-alive\n\n"

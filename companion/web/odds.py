@@ -1,0 +1,48 @@
+"""Exact odds for the table screen, from the engines' own functions (run on the table's
+thread, where the state lives; every input is public: a chance node's outcomes, a
+Spartacus fight in the arena)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+MAX_OUTCOMES = 12  # a chance node with more outcomes is not listed
+
+
+def percent(p: Fraction) -> str:
+    return f"{float(p) * 100:.1f}%"
+
+
+def public_odds(state: Any) -> dict[str, Any]:
+    """``{"odds": [(title, [(what, percent), ...]), ...]}`` for the table screen."""
+    sections: list[tuple[str, list[tuple[str, str]]]] = []
+    if state.is_chance_node:
+        outcomes = state.chance_outcomes()
+        if len(outcomes) <= MAX_OUTCOMES:
+            sections.append(("next roll", _chances(outcomes)))
+    fight = getattr(state, "fight", None)
+    if fight is not None and state.phase == "fight" and fight.phase == "turn":
+        side = fight.active.side
+        odds = fight.odds(side)
+        sections.append(
+            (
+                f"{side} attacks {fight.other(side)}: wounds",
+                [(str(w), percent(p)) for w, p in odds.wounds.items()],
+            )
+        )
+        sections.append(
+            (
+                f"{fight.other(side)} after the attack",
+                [(k, percent(p)) for k, p in odds.defender_levels.items() if p],
+            )
+        )
+    return {"odds": sections}
+
+
+def _chances(outcomes: Sequence[tuple[Any, Fraction]]) -> list[tuple[str, str]]:
+    merged: dict[str, Fraction] = {}
+    for action, p in outcomes:
+        merged[action.notation] = merged.get(action.notation, Fraction(0)) + p
+    return [(k, percent(p)) for k, p in merged.items()]

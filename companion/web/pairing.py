@@ -1,0 +1,108 @@
+"""Pairing: one secret token per seat, one for the table screen and one for the host.
+
+Threat model (``docs/web.md``): the server listens on the table's LAN (or only on
+localhost, the default); the people who can reach it are the people at the table and
+whoever else shares the Wi-Fi. A token is the only credential: whoever holds a seat's
+token sees that seat's hand, gold and bids and may act for that seat. So:
+
+- tokens are 128 random bits (:func:`secrets.token_urlsafe`), new for every game;
+- the table screen's token shows only public state (its QR code hangs on the TV for all
+  to see); the *host* token is separate, shown only on the companion's terminal, and
+  is the one that may revoke (replace) any token;
+- every comparison is constant-time (:func:`secrets.compare_digest`) and runs over every
+  token, so the time taken says nothing about which token nearly matched;
+- a token arrives once in a link (``/pair/<token>``, what a QR code carries), is moved
+  into an ``HttpOnly``, ``SameSite=Strict`` cookie and the browser is redirected to a
+  clean address, so it does not stay in the address bar or the history.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from dataclasses import dataclass
+
+TOKEN_BYTES = 16  # 128 bits
+
+
+@dataclass(frozen=True)
+class Role:
+    """Who a token belongs to: the ``table`` screen, a ``seat`` (with its number), the ``host``."""
+
+    kind: str
+    seat: int | None = None
+
+    @property
+    def key(self) -> str:
+        """``table``, ``host`` or ``seat-2``: the role's name in links and on screens."""
+        return self.kind if self.seat is None else f"{self.kind}-{self.seat}"
+
+    @property
+    def path(self) -> str:
+        """The page of this role."""
+        return (
+            "/table"
+            if self.kind == "table"
+            else "/host"
+            if self.kind == "host"
+            else (f"/seat/{self.seat}")
+        )
+
+
+TABLE = Role("table")
+HOST = Role("host")
+
+
+def seat(n: int) -> Role:
+    return Role("seat", n)
+
+
+class Pairing:
+    """The tokens of one game. Thread-safe: the web thread reads, the table thread renews."""
+
+    def __init__(self, players: int) -> None:
+        self._lock = threading.Lock()
+        self._tokens: dict[Role, str] = {}
+        self.generation = 0  # bumped on every change: open pages of a revoked role are closed
+        self.new_game(players)
+
+    def new_game(self, players: int) -> None:
+        """Fresh tokens for every role (a new game: last game's links stop working)."""
+        with self._lock:
+            self._tokens = {r: secrets.token_urlsafe(TOKEN_BYTES) for r in self._roles(players)}
+            self.generation += 1
+
+    @staticmethod
+    def _roles(players: int) -> list[Role]:
+        return [TABLE, HOST, *(seat(n) for n in range(players))]
+
+    @property
+    def roles(self) -> list[Role]:
+        with self._lock:
+            return list(self._tokens)
+
+    def token(self, role: Role) -> str:
+        with self._lock:
+            return self._tokens[role]
+
+    def revoke(self, role: Role) -> str:
+        """Replace ``role``'s token: every phone paired with the old one is locked out."""
+        with self._lock:
+            if role not in self._tokens:
+                raise KeyError(role)
+            self._tokens[role] = secrets.token_urlsafe(TOKEN_BYTES)
+            self.generation += 1
+            return self._tokens[role]
+
+    def role_of(self, token: str | None) -> Role | None:
+        """The role ``token`` belongs to, or ``None``; compares against every token in
+        constant time each."""
+        if not token:
+            return None
+        given = token.encode()
+        found = None
+        with self._lock:
+            for role, secret in self._tokens.items():
+                if secrets.compare_digest(given, secret.encode()):
+                    found = role
+        return found

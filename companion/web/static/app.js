@@ -1,0 +1,135 @@
+// The live connection and the button posts of a companion page. The server renders every
+// page; this only swaps in each new <main>, reconnects after sleep or a Wi-Fi drop (with
+// back-off), and posts a button's notation. No rules live here.
+"use strict";
+(function () {
+  const body = document.body;
+  const base = body.dataset.base;
+  const conn = document.getElementById("conn");
+  let seq = Number(body.dataset.seq || 0);
+  let lastRoll = null;
+  let source = null;
+  let delay = 500;
+  let timer = null;
+
+  function status(text, cls) {
+    conn.textContent = text;
+    conn.className = "conn " + (cls || "");
+  }
+
+  function show(frame) {
+    if (frame.seq === seq && document.getElementById("main").dataset.seq === String(seq)) return;
+    seq = frame.seq;
+    const main = document.getElementById("main");
+    main.innerHTML = frame.main;
+    main.dataset.seq = String(seq);
+    animate();
+  }
+
+  function animate() {
+    const dice = document.querySelector(".dice");
+    const roll = dice ? dice.dataset.roll : null;
+    if (dice && roll !== lastRoll && lastRoll !== null) dice.classList.add("rolling");
+    lastRoll = roll;
+  }
+
+  function connect() {
+    clearTimeout(timer);
+    if (source) source.close();
+    source = new EventSource(base + "/events?since=" + seq);
+    source.addEventListener("open", function () {
+      delay = 500;
+      status("", "");
+    });
+    source.addEventListener("frame", function (e) {
+      show(JSON.parse(e.data));
+    });
+    source.addEventListener("unpaired", function () {
+      source.close();
+      source = null;
+      status("This phone was unpaired: scan the seat's new code.", "bad");
+    });
+    source.addEventListener("error", function () {
+      // the phone slept or the Wi-Fi dropped: try again later, then re-read everything
+      source.close();
+      source = null;
+      status("reconnecting…", "warn");
+      timer = setTimeout(connect, delay + Math.random() * 250);
+      delay = Math.min(delay * 2, 10000);
+    });
+  }
+
+  function post(path, data) {
+    return fetch(base + path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(data),
+      credentials: "same-origin",
+    }).then(function (r) {
+      if (!r.ok) return r.json().then(function (j) { status(j.why || "refused", "warn"); });
+    }).catch(function () {
+      status("not sent: no connection", "bad");
+    });
+  }
+
+  function offerId(el) {
+    const box = el.closest("[data-offer]");
+    return box ? Number(box.dataset.offer) : 0;
+  }
+
+  document.addEventListener("click", function (e) {
+    const act = e.target.closest("button.act");
+    if (act) {
+      e.preventDefault();
+      post("/act", {
+        offer: offerId(act),
+        kind: act.dataset.kind,
+        text: act.dataset.text || "",
+        count: Number(act.dataset.count || 1),
+      });
+      return;
+    }
+    const press = e.target.closest("button.press");
+    if (press) {
+      e.preventDefault();
+      post("/button", { button: press.dataset.button });
+      return;
+    }
+    const revoke = e.target.closest("button.revoke");
+    if (revoke) {
+      e.preventDefault();
+      fetch("/host/revoke", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ role: revoke.dataset.role }),
+      });
+    }
+  });
+
+  document.addEventListener("submit", function (e) {
+    const form = e.target;
+    e.preventDefault();
+    if (form.classList.contains("secret")) {
+      const amount = form.querySelector("input[name=amount]").value.trim();
+      form.reset(); // the bid leaves the screen at once
+      post("/act", { offer: offerId(form), kind: "action", text: form.dataset.prefix + amount });
+    } else if (form.classList.contains("faces")) {
+      const faces = Array.from(form.querySelectorAll("select")).map(function (s) {
+        return Number(s.value);
+      });
+      post("/act", { offer: offerId(form), kind: "dice", faces: faces });
+    }
+  });
+
+  // back from sleep, or the network is back: reconnect now rather than after the back-off
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible" && !source) connect();
+  });
+  window.addEventListener("online", function () {
+    if (!source) connect();
+  });
+
+  document.getElementById("main").dataset.seq = String(seq);
+  animate();
+  connect();
+})();

@@ -1,0 +1,123 @@
+"""Helpers for the web tests: a table of phones on a real server, and plain HTTP."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import random
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from companion.dice import Roller
+from companion.games.registry import get_game
+from companion.table.people import BotAgent
+from companion.table.session import GameSession, SessionSettings
+from companion.web.driver import PhoneTable
+from companion.web.hub import WebHub
+from companion.web.odds import public_odds
+from companion.web.pairing import Role
+from companion.web.server import WebServer
+from companion.web.site import COOKIE, Site
+
+
+@dataclass
+class Running:
+    server: WebServer
+    site: Site
+    table: PhoneTable
+    thread: threading.Thread
+
+    @property
+    def url(self) -> str:
+        return self.server.url
+
+    def token(self, role: Role) -> str:
+        return self.site.pairing.token(role)
+
+    def wait(self, predicate: Any, timeout: float = 10.0) -> None:
+        """Wait until ``predicate()`` holds (the table thread moves on by itself)."""
+        deadline = time.monotonic() + timeout
+        while not predicate():
+            if time.monotonic() > deadline:
+                raise AssertionError("timed out waiting for the table")
+            time.sleep(0.01)
+
+
+@contextmanager
+def phone_table(
+    game_name: str,
+    *,
+    people: set[int],
+    seed: int = 1,
+    config: Any = None,
+    physical_dice: bool = False,
+    journal: Any = None,
+) -> Iterator[Running]:
+    """A game played from phones (``people``) and bots, served on a free local port."""
+    game = get_game(game_name)
+    config = config if config is not None else game.config()
+    settings = SessionSettings(game=game_name, seed=seed)
+    session = GameSession.start(config, settings, journal)
+    hub = WebHub(game, config, session.state.players, extras=public_odds)
+    rng = random.Random(seed)
+    table = PhoneTable(
+        session,
+        hub,
+        Roller.seeded(seed),
+        people=people,
+        bot=lambda seat: BotAgent(rng) if game_name == "battle-royale" else _GameBot(game, rng),
+        physical_dice=physical_dice,
+    )
+    site = Site(hub)
+    server = WebServer(site, "127.0.0.1", 0).start()
+    thread = threading.Thread(target=table.run, name="table", daemon=True)
+    thread.start()
+    running = Running(server, site, table, thread)
+    try:
+        running.wait(lambda: hub.frame is not None)
+        yield running
+    finally:
+        table.stop.set()
+        thread.join(5)
+        server.stop()
+        site.close()
+
+
+class _GameBot:
+    is_bot = True
+
+    def __init__(self, game: Any, rng: random.Random) -> None:
+        self.bot = game.bot(rng)
+
+    def choose(self, state: Any, legal: Any) -> Any:
+        return self.bot.choose(state)
+
+
+def request(
+    url: str,
+    method: str = "GET",
+    *,
+    token: str | None = None,
+    body: Any = None,
+    headers: dict[str, str] | None = None,
+) -> tuple[int, dict[str, str], bytes]:
+    """One plain HTTP request (no redirects followed); the token goes in the cookie."""
+    parts = urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=5)
+    sent = dict(headers or {})
+    if token is not None:
+        sent["Cookie"] = f"{COOKIE}={token}"
+    data = None
+    if body is not None:
+        data = json.dumps(body).encode()
+        sent.setdefault("Content-Type", "application/json")
+    conn.request(method, parts.path + (f"?{parts.query}" if parts.query else ""), data, sent)
+    response = conn.getresponse()
+    payload = response.read()
+    conn.close()
+    return response.status, {k.lower(): v for k, v in response.getheaders()}, payload
