@@ -21,6 +21,7 @@ from companion.table.loop import decide
 from companion.table.people import TableStopped
 from companion.web.agent import WebAgent, dice_entry, outcome_for
 from companion.web.hub import Offer, WebHub
+from companion.web.odds import is_dice
 
 
 class PhoneTable:
@@ -82,7 +83,7 @@ class PhoneTable:
         outcomes = self.state.chance_outcomes()
         seat = getattr(self.state, "active", None)
         agent = self.agents.get(seat) if isinstance(seat, int) else None
-        if self.physical_dice and isinstance(agent, WebAgent):
+        if self.physical_dice and isinstance(agent, WebAgent) and is_dice(outcomes[0][0]):
             action = self._entered(agent, outcomes)
         else:
             action = self.roller.choose(outcomes)

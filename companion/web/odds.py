@@ -9,6 +9,12 @@ from fractions import Fraction
 from typing import Any
 
 MAX_OUTCOMES = 12  # a chance node with more outcomes is not listed
+DICE_FIELDS = ("face", "faces", "counts")  # what a roll of dice carries, in every engine
+
+
+def is_dice(action: Any) -> bool:
+    """Whether a chance outcome is a roll of dice (not a card draw, a peek, a seat drawn)."""
+    return any(hasattr(action, f) for f in DICE_FIELDS)
 
 
 def percent(p: Fraction) -> str:
@@ -20,7 +26,8 @@ def public_odds(state: Any) -> dict[str, Any]:
     sections: list[tuple[str, list[tuple[str, str]]]] = []
     if state.is_chance_node:
         outcomes = state.chance_outcomes()
-        if len(outcomes) <= MAX_OUTCOMES:
+        # dice only: the outcomes of a card draw or a peek would show a hidden deck or hand
+        if len(outcomes) <= MAX_OUTCOMES and all(is_dice(a) for a, _ in outcomes):
             sections.append(("next roll", _chances(outcomes)))
     fight = getattr(state, "fight", None)
     if fight is not None and state.phase == "fight" and fight.phase == "turn":

@@ -47,7 +47,12 @@ def svg(width: float, height: float, label: str, body: list[str]) -> str:
 
 
 def text(x: float, y: float, content: Any, cls: str = "", **attrs: Any) -> str:
+    """A label; ``fill`` goes into its style (the stylesheet's text colour would win over
+    an attribute)."""
+    fill_ = attrs.pop("fill", None)
     extra = "".join(f' {k.replace("_", "-")}="{escape(str(v))}"' for k, v in attrs.items())
+    if fill_ is not None:
+        extra += f' style="fill:{escape(fill_)}"'
     klass = f' class="{cls}"' if cls else ""
     return f'<text x="{x:g}" y="{y:g}"{klass}{extra}>{escape(str(content))}</text>'
 
