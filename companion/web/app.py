@@ -185,7 +185,7 @@ async def _json(request: Request) -> dict[str, Any] | None:
 async def _stream(site: Site, role: Role, token: str, last: int) -> AsyncIterator[str]:
     """The role's frames as server-sent events, until the client goes or is unpaired."""
     yield "retry: 2000\n\n"
-    while True:
+    while not site.closing:
         if site.pairing.role_of(token) != role:
             yield "event: unpaired\ndata: {}\n\n"
             return

@@ -139,7 +139,7 @@ class WebHub:
         self._offers: dict[int, Offer] = {}
         self._notes: dict[int, str] = {}
         self._frame: Frame | None = None
-        self._listeners: list[Callable[[int], None]] = []
+        self._listeners: list[Callable[[Frame], None]] = []
         self._queues = {seat: queue.Queue[Submission]() for seat in range(players)}
 
     # -- the table view (called on the table's thread) ------------------------------------
@@ -221,7 +221,7 @@ class WebHub:
             extras=self._extras_now,
         )
         for listener in list(self._listeners):
-            listener(self._seq)
+            listener(self._frame)
 
     @property
     def frame(self) -> Frame | None:
@@ -229,10 +229,10 @@ class WebHub:
         with self._lock:
             return self._frame
 
-    def listen(self, callback: Callable[[int], None]) -> Callable[[], None]:
-        """Call ``callback(seq)`` after every new frame (on the table's thread: it must
-        only hand the news on, e.g. with ``loop.call_soon_threadsafe``). Returns the
-        function that stops it."""
+    def listen(self, callback: Callable[[Frame], None]) -> Callable[[], None]:
+        """Call ``callback(frame)`` with every new frame (on the table's thread, with the
+        hub's lock held: it must only hand the news on, e.g. with
+        ``loop.call_soon_threadsafe``). Returns the function that stops it."""
         with self._lock:
             self._listeners.append(callback)
 

@@ -106,6 +106,8 @@ class WebServer:
         return f"http://{host}:{self.port}"
 
     def stop(self, timeout: float = 5.0) -> None:
+        self.site.closing = True  # end the live streams, so shutdown need not cancel them
+        self.site.poke()
         self._server.should_exit = True
         if self._thread is not None:
             self._thread.join(timeout)

@@ -45,6 +45,7 @@ class Site:
             if buttons is not None
             else (("roll", "select", "confirm") if relay is not None else ())
         )
+        self.closing = False  # set when the server stops: every live stream ends
         self._cache: dict[str, tuple[int, int, str]] = {}  # role -> (seq, generation, html)
         self._cache_lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -72,7 +73,7 @@ class Site:
         if event is not None:
             event.set()
 
-    def _on_frame(self, _seq: int) -> None:
+    def _on_frame(self, _frame: object) -> None:
         loop = self._loop
         if loop is not None and not loop.is_closed():
             with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody listens
@@ -80,7 +81,7 @@ class Site:
 
     def poke(self) -> None:
         """Something besides the game changed (a token was revoked): wake every stream."""
-        self._on_frame(0)
+        self._on_frame(None)
 
     # -- pages -------------------------------------------------------------------------------
 
