@@ -109,3 +109,13 @@ def test_bench_run_writes_every_section(tmp_path) -> None:
     ):
         assert heading in text
     assert "python bench/" in text  # every figure names the command that reproduces it
+
+
+@pytest.mark.slow
+def test_web_latency_bench_json() -> None:
+    pytest.importorskip("starlette")
+    result = run_bench("--actions", "5", "--json", script="web_latency.py")
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert summary["actions"] > 0 and summary["visible_ms"]["p99"] > 0
+    assert summary["server_rss_mb"]["peak"] > 0 and summary["pages"] == 6

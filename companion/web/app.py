@@ -185,6 +185,7 @@ async def _json(request: Request) -> dict[str, Any] | None:
 async def _stream(site: Site, role: Role, token: str, last: int) -> AsyncIterator[str]:
     """The role's frames as server-sent events, until the client goes or is unpaired."""
     yield "retry: 2000\n\n"
+    sent = ""
     while not site.closing:
         if site.pairing.role_of(token) != role:
             yield "event: unpaired\ndata: {}\n\n"
@@ -193,7 +194,11 @@ async def _stream(site: Site, role: Role, token: str, last: int) -> AsyncIterato
         seq, main = site.main(role)
         if seq != last:
             last = seq
-            yield f"id: {seq}\nevent: frame\ndata: {json.dumps({'seq': seq, 'main': main})}\n\n"
+            # a frame that changed nothing this page shows (another seat's offer) goes out
+            # as its number alone
+            frame = {"seq": seq} if main == sent else {"seq": seq, "main": main}
+            sent = main
+            yield f"id: {seq}\nevent: frame\ndata: {json.dumps(frame)}\n\n"
         try:
             await asyncio.wait_for(waiter.wait(), KEEPALIVE_S)
         except TimeoutError:

@@ -193,6 +193,16 @@ def players_box(game: str, public: dict[str, Any], names: list[str]) -> str:
     )
 
 
+def _entry(value: Any) -> str:
+    """One entry of a private list: a peeked card as "card (house, round 1)"."""
+    if isinstance(value, dict) and "card" in value:
+        rest = ", ".join(
+            f"{k} {v}" if k == "round" else str(v) for k, v in value.items() if k != "card"
+        )
+        return f"{value['card']} ({rest})" if rest else str(value["card"])
+    return str(value)
+
+
 def private_box(private: dict[str, Any]) -> str:
     """This seat's own secrets (its hand, gold while hidden, its bid, peeked cards)."""
     if not private:
@@ -202,7 +212,7 @@ def private_box(private: dict[str, Any]) -> str:
         if isinstance(value, dict):
             shown = ", ".join(f"{k} ×{n}" if n != 1 else k for k, n in value.items() if n)
         elif isinstance(value, list):
-            shown = ", ".join(str(v) for v in value)
+            shown = ", ".join(_entry(v) for v in value)
         else:
             shown = "" if value is None else str(value)
         label = key.replace("_", " ")

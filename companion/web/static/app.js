@@ -18,11 +18,11 @@
   }
 
   function show(frame) {
-    if (frame.seq === seq && document.getElementById("main").dataset.seq === String(seq)) return;
-    seq = frame.seq;
     const main = document.getElementById("main");
-    main.innerHTML = frame.main;
+    seq = frame.seq;
     main.dataset.seq = String(seq);
+    if (frame.main === undefined) return; // nothing this page shows changed
+    main.innerHTML = frame.main;
     animate();
   }
 

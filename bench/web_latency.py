@@ -1,0 +1,225 @@
+#!/usr/bin/env python3
+"""An action from one phone, visible on the five other open pages; the server's memory.
+
+A Battle Royale game of four people plays from phones in a server process of its own
+(the real path: WebHub, WebAgent, the table's ``decide`` and GameSession, Starlette on
+uvicorn on its own thread). This process opens six live pages (the table screen, the
+host page, four seats: server-sent events over HTTP on 127.0.0.1), then, action after
+action, posts the acting seat's first choice as its phone would and times how long until
+each of the five *other* pages has received a changed page. The server's resident
+memory (VmRSS) is read while the six pages are open.
+
+    python bench/web_latency.py --actions 300 --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OFFER = re.compile(r'data-offer="(\d+)".*?data-text="([^"]*)"', re.S)
+
+
+def serve() -> None:
+    """The server process: a game of phones until standard input closes."""
+    sys.path.insert(0, str(ROOT))
+    from companion.dice import Roller
+    from companion.games.registry import get_game
+    from companion.table.session import GameSession, SessionSettings
+    from companion.web.driver import PhoneTable
+    from companion.web.hub import WebHub
+    from companion.web.odds import public_odds
+    from companion.web.server import WebServer
+    from companion.web.site import Site
+
+    game = get_game("battle-royale")
+    config = game.config()
+    session = GameSession.start(config, SessionSettings(seed=1), None)
+    hub = WebHub(game, config, session.state.players, extras=public_odds)
+    table = PhoneTable(session, hub, Roller.seeded(1), people={0, 1, 2, 3}, bot=lambda s: None)
+    site = Site(hub)
+    server = WebServer(site, "127.0.0.1", 0).start()
+    tokens = {r.key: site.pairing.token(r) for r in site.pairing.roles}
+    threading.Thread(target=table.run, daemon=True).start()
+    print(json.dumps({"port": server.port, "tokens": tokens}), flush=True)
+    sys.stdin.read()
+    table.stop.set()
+    server.stop()
+
+
+class Page:
+    """One open page: its live stream read on a thread; every frame kept with its time."""
+
+    def __init__(self, port: int, role: str, token: str) -> None:
+        self.role = role
+        self.path = (
+            "/table"
+            if role == "table"
+            else "/host"
+            if role == "host"
+            else ("/seat/" + role.split("-")[1])
+        )
+        self.frames: list[tuple[float, int, str]] = []
+        self.lock = threading.Lock()
+        self.conn = http.client.HTTPConnection("127.0.0.1", port)
+        self.conn.request("GET", self.path + "/events", headers={"Cookie": f"companion={token}"})
+        self.response = self.conn.getresponse()
+        assert self.response.status == 200, (role, self.response.status)
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        data = ""
+        for raw in self.response:
+            line = raw.decode().rstrip("\n")
+            if line.startswith("data: "):
+                data = line[6:]
+            elif not line and data:
+                frame = json.loads(data)
+                if "main" in frame:
+                    with self.lock:
+                        self.frames.append((time.perf_counter(), frame["seq"], frame["main"]))
+                data = ""
+
+    def latest(self) -> tuple[float, int, str] | None:
+        with self.lock:
+            return self.frames[-1] if self.frames else None
+
+    def first_change_after(self, t0: float, before: str) -> float | None:
+        with self.lock:
+            for t, _seq, main in self.frames:
+                if t >= t0 and main != before:
+                    return t
+        return None
+
+
+def post(port: int, path: str, token: str, body: dict) -> int:
+    conn = http.client.HTTPConnection("127.0.0.1", port)
+    conn.request(
+        "POST",
+        path,
+        json.dumps(body),
+        {"Cookie": f"companion={token}", "Content-Type": "application/json"},
+    )
+    status = conn.getresponse().status
+    conn.close()
+    return status
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def measure(actions: int) -> dict:
+    load_before = os.getloadavg()[0]
+    child = subprocess.Popen(
+        [sys.executable, __file__, "--serve"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+    try:
+        info = json.loads(child.stdout.readline())
+        port, tokens = info["port"], info["tokens"]
+        pages = {role: Page(port, role, token) for role, token in tokens.items()}
+        time.sleep(0.3)
+        peak = rss_mb(child.pid)
+        latencies: list[float] = []
+        unseen = 0
+        for _ in range(actions):
+            actor, offer, text = None, None, None
+            deadline = time.perf_counter() + 5
+            while actor is None and time.perf_counter() < deadline:
+                for role, page in pages.items():
+                    latest = page.latest()
+                    if role.startswith("seat") and latest and (m := OFFER.search(latest[2])):
+                        actor, offer, text = role, int(m.group(1)), m.group(2)
+                        break
+                else:
+                    time.sleep(0.001)
+            if actor is None:
+                break  # the game is over
+            others = {r: p for r, p in pages.items() if r != actor}
+            before = {r: p.latest()[2] for r, p in others.items()}
+            t0 = time.perf_counter()
+            status = post(
+                port,
+                pages[actor].path + "/act",
+                tokens[actor],
+                {"offer": offer, "kind": "action", "text": text},
+            )
+            if status != 200:
+                time.sleep(0.01)
+                continue
+            seen: dict[str, float] = {}
+            deadline = t0 + 2
+            while len(seen) < len(others) and time.perf_counter() < deadline:
+                for role, page in others.items():
+                    if role not in seen and (t := page.first_change_after(t0, before[role])):
+                        seen[role] = t - t0
+                time.sleep(0.0005)
+            if len(seen) < len(others):
+                unseen += 1  # an action that changes nothing another page shows
+            if seen:
+                latencies.append(max(seen.values()))
+            peak = max(peak, rss_mb(child.pid))
+        return {
+            "actions": len(latencies),
+            "not_visible": unseen,
+            "pages": len(pages),
+            "visible_ms": {
+                "p50": statistics.median(latencies) * 1000,
+                "p99": quantile(latencies, 0.99) * 1000,
+                "max": max(latencies) * 1000,
+            },
+            "server_rss_mb": {"peak": peak},
+            "targets": {"visible_p99_ms": 100, "server_rss_mb": 60},
+            "load_average_1min": [load_before, os.getloadavg()[0]],
+        }
+    finally:
+        child.stdin.close()
+        child.wait(10)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--actions", type=int, default=300)
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve:
+        serve()
+        return 0
+    result = measure(args.actions)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        v = result["visible_ms"]
+        print(
+            f"{result['actions']} actions, seen on 5 other pages: p50 {v['p50']:.1f} ms, "
+            f"p99 {v['p99']:.1f} ms, max {v['max']:.1f} ms; server RSS peak "
+            f"{result['server_rss_mb']['peak']:.1f} MB with {result['pages']} pages open"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
