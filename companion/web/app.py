@@ -121,7 +121,8 @@ def create_app(site: Site) -> Starlette:
             headers={**NO_STORE, "X-Accel-Buffering": "no"},
         )
 
-    async def act(request: Request) -> Response:
+    async def seat_post(request: Request, handle: Any) -> Response:
+        """A post from a seat's own phone: its JSON body to ``handle(seat, body)``."""
         role = _role_of_path(request)
         if (refusal := allowed(request, role)) is not None:
             return refusal
@@ -129,19 +130,17 @@ def create_app(site: Site) -> Starlette:
         body = await _json(request)
         if body is None:
             return refused(400)
-        ok, why = site.submit(role.seat, body)
+        ok, why = handle(role.seat, body)
         return JSONResponse({"ok": ok, "why": why}, status_code=200 if ok else 409)
 
+    async def act(request: Request) -> Response:
+        return await seat_post(request, site.submit)
+
     async def button(request: Request) -> Response:
-        role = _role_of_path(request)
-        if (refusal := allowed(request, role)) is not None:
-            return refusal
-        assert role is not None and role.seat is not None
-        body = await _json(request)
-        if body is None:
-            return refused(400)
-        ok, why = site.press(role.seat, str(body.get("button", "")), bool(body.get("hold")))
-        return JSONResponse({"ok": ok, "why": why}, status_code=200 if ok else 409)
+        return await seat_post(
+            request,
+            lambda n, body: site.press(n, str(body.get("button", "")), bool(body.get("hold"))),
+        )
 
     async def revoke(request: Request) -> Response:
         if (refusal := allowed(request, HOST)) is not None:

@@ -29,6 +29,28 @@ def spartacus_at(phase: str, seed: int = 3):
     return game, state
 
 
+def bidder_choosing(undoable: int):
+    """A Spartacus seat about to bid, choosing on its phone."""
+    game, state = spartacus_at("bid")
+    seat = state.current_player
+    hub = WebHub(game, state.config, state.players)
+    hub.update(state, [])
+    thread, result = start_choosing(WebAgent(hub, seat, undoable=lambda: undoable), state)
+    return hub, state, seat, thread, result
+
+
+def start_choosing(agent, state):
+    """The agent choosing on a thread of its own (as on the table's), once it has offered."""
+    result = {}
+    thread = threading.Thread(
+        target=lambda: result.update(a=agent.choose(state, state.legal_actions()))
+    )
+    thread.start()
+    while agent.hub.current_offer(agent.seat) is None:
+        pass
+    return thread, result
+
+
 def test_frames_are_numbered_and_hold_each_seats_view():
     game, state = spartacus_at("bid")
     hub = WebHub(game, state.config, state.players)
@@ -43,18 +65,7 @@ def test_frames_are_numbered_and_hold_each_seats_view():
 
 
 def test_the_agent_takes_only_a_legal_notation_of_its_present_offer():
-    game, state = spartacus_at("bid")
-    seat = state.current_player
-    hub = WebHub(game, state.config, state.players)
-    hub.update(state, [])
-    agent = WebAgent(hub, seat, undoable=lambda: 0)
-    result = {}
-    thread = threading.Thread(
-        target=lambda: result.update(a=agent.choose(state, state.legal_actions()))
-    )
-    thread.start()
-    while hub.current_offer(seat) is None:
-        pass
+    hub, state, seat, thread, result = bidder_choosing(undoable=0)
     offer = hub.current_offer(seat)
     assert offer.secret and offer.actions[0] == "bid 0"
     assert not hub.submit(Submission(seat, offer.id + 1, "action", "bid 0"))  # stale offer
@@ -69,18 +80,7 @@ def test_the_agent_takes_only_a_legal_notation_of_its_present_offer():
 
 
 def test_undo_from_a_phone_is_an_undo_request():
-    game, state = spartacus_at("bid")
-    seat = state.current_player
-    hub = WebHub(game, state.config, state.players)
-    hub.update(state, [])
-    agent = WebAgent(hub, seat, undoable=lambda: 2)
-    out = {}
-    thread = threading.Thread(
-        target=lambda: out.update(a=agent.choose(state, state.legal_actions()))
-    )
-    thread.start()
-    while hub.current_offer(seat) is None:
-        pass
+    hub, state, seat, thread, out = bidder_choosing(undoable=2)
     assert hub.current_offer(seat).undo == 2
     hub.submit(Submission(seat, hub.current_offer(seat).id, "undo", count=2))
     thread.join(5)
