@@ -79,9 +79,9 @@ def policy(offer, state_phase: str, peeked: bool, seat_no: int):
     spies = [a for a in offer.actions if a.startswith("scheme spione") and "+" not in a]
     if spies and not peeked:
         return "action", spies[0]
-    if offer.secret:
-        top = max(int(a.split()[1]) for a in offer.actions)
-        return "bid", min(top, 1 + seat_no)
+    bids = [int(a.split()[1]) for a in offer.actions if a.startswith("bid ")]
+    if offer.secret and len(bids) == len(offer.actions):
+        return "bid", min(max(bids), 1 + seat_no)
     for word in ("done", "pass", "decline", "no"):
         if word in offer.actions:
             return "action", word
