@@ -340,6 +340,9 @@ class BoardLink:
         self.mismatches: list[str] = []
         #: The board's last STATE.
         self.board_state: L.BoardState | None = None
+        # query id -> the STATE that answered it (answers to queries nobody waits for are
+        # trimmed); kept by id because two answers may arrive before a waiter wakes up
+        self._answers: dict[int, L.BoardState] = {}
 
     # -- public -------------------------------------------------------------------------
 
@@ -509,12 +512,8 @@ class BoardLink:
         if query_id is None:
             return None
         with self._changed:
-            self._changed.wait_for(
-                lambda: self.board_state is not None and self.board_state.query_id == query_id,
-                timeout,
-            )
-            state = self.board_state
-        return state if state is not None and state.query_id == query_id else None
+            self._changed.wait_for(lambda: query_id in self._answers, timeout)
+            return self._answers.pop(query_id, None)
 
     @property
     def outcomes(self) -> dict[int, tuple[FireOutcome, str]]:
@@ -542,6 +541,7 @@ class BoardLink:
             self._query_id = (self._query_id + 1) & 0xFFFF
             query_id = self._query_id
             self._queries[query_id] = self._clock()
+            self._answers.pop(query_id, None)  # an id used 65,536 queries ago
             while len(self._queries) > 64:  # answers lost with a session
                 del self._queries[next(iter(self._queries))]
             return query_id if self.send(L.MsgType.QUERY, L.QUERY.pack(query_id)) else None
@@ -592,6 +592,9 @@ class BoardLink:
                 return
             self._board_clock.sample(state.board_ms, now)
             self.board_state = state
+            self._answers[state.query_id] = state
+            while len(self._answers) > 64:  # answers to queries nobody waited for
+                del self._answers[next(iter(self._answers))]
             expected = self.board_pulses
             pending = self._pending
             if pending is not None and asked >= pending.sent:

@@ -164,3 +164,24 @@ def test_nothing_fires_while_an_outcome_is_unknown() -> None:
         assert guard.confirm_coil_off(2.0)
         assert len(vb.pulses) == 1
         agree(hw)
+
+
+def test_a_query_gets_its_own_answer_when_a_later_answer_arrives_with_it() -> None:
+    """The connect path asks the board for its STATE while someone waits in ``query``: both
+    answers come back in one read (held up together on the link), and the waiter must still
+    get its own (found in CI: the later answer overwrote it and ``query`` said None)."""
+    with virtual_hw() as hw:
+        link = hw.link
+        for _ in range(5):
+            hw.virtual_board.faults.windows[:] = [FaultWindow("to_host", 0.0, 1.0, delay_s=0.2)]
+            hw.virtual_board.faults.anchors.pop("start", None)
+            hw.virtual_board.faults.mark("start")
+            asked: list = []
+            waiter = threading.Thread(target=lambda answers=asked: answers.append(link.query(2.0)))
+            waiter.start()
+            wait_until(lambda: link._queries, timeout=1)
+            link._query()  # a second question, as the connect path asks one
+            waiter.join()
+            hw.virtual_board.faults.windows.clear()
+            [state] = asked
+            assert state is not None and not state.coil_on

@@ -410,7 +410,10 @@ def test_cli_fire_word(monkeypatch, capsys, typed, fired) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO(typed))
     assert cli(["selftest", "--hardware", "sim", "--fire"]) == 0
     out = capsys.readouterr().out
-    assert ("one coil pulse of 60 ms" in out) is fired
+    # the sim reports the pulse it measured on the real clock (60 ms of sleep plus however
+    # late the thread woke up, 61 ms on a loaded machine), and the configured length beside
+    # it: the measured figure is not a fixed string
+    assert (re.search(r"one coil pulse of \d+ ms", out) is not None) is fired
     assert "Type FIRE" in out
 
 
