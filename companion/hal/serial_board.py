@@ -85,8 +85,8 @@ PICO_USB_VID = 0x2E8A
 PICO_USB_PID = 0x0005
 
 FLASH_HINT = (
-    "flash this companion's firmware onto the Pico: see firmware/README.md "
-    "(mpremote connect PORT cp firmware/*.py : + reset)"
+    "flash this companion's firmware onto the Pico: `companion firmware flash` (needs "
+    "mpremote: pip install 'arena-table-companion[board]')"
 )
 LINK_FAULT_MARK = "[I/O board link]"
 

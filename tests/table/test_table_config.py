@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
@@ -185,9 +186,23 @@ def test_example_file_shows_the_real_defaults() -> None:
 
 def test_example_file_is_fully_commented() -> None:
     text = EXAMPLE.read_text(encoding="utf-8")
-    for key in (*GAME_KEYS, "profile", "pulse_ms", "cooldown_s", "bounce_ms", "hold_s"):
-        assert f"{key} =" in text or f"# {key} =" in text, key
+    hardware_keys = [f.name for f in fields(HardwareConfig) if f.name != "pins"]
+    for key in (*GAME_KEYS, *hardware_keys):
+        assert f"\n{key} =" in text or f"\n# {key} =" in text, key
     assert text.count("\n#") > 30
+
+
+def test_example_files_commented_serial_keys_load_when_uncommented(tmp_path: Path) -> None:
+    """The serial block is commented out (the example is a gpio table); a maker who
+    uncomments it gets a file that loads with exactly those values."""
+    text = EXAMPLE.read_text(encoding="utf-8")
+    for key in ("serial_port", "usb_serial", "usb_vid", "usb_pid", "baud"):
+        text = text.replace(f"\n# {key} =", f"\n{key} =")
+    mine = tmp_path / "table.toml"
+    mine.write_text(text, encoding="utf-8")
+    hardware = load_table_config(mine).hardware
+    assert (hardware.serial_port, hardware.usb_serial) == ("/dev/ttyACM0", "E66038B7135A2B2F")
+    assert (hardware.usb_vid, hardware.usb_pid, hardware.baud) == (0x2E8A, 0x0005, 115200)
 
 
 # --- bad values: the message names the file, the key, the value and what is allowed ---------
