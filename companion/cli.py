@@ -13,37 +13,20 @@ from collections.abc import Sequence
 from typing import Any
 
 from companion import __version__
+from companion.commands.arguments import data_file, non_negative_int, positive_float, positive_int
+from companion.commands.errors import (
+    EXIT_INTERRUPTED,
+    EXIT_USAGE,
+    CommandError,
+)
 from companion.logs import LEVELS as LOG_LEVELS
 from companion.logs import configure_logging
 
-EXIT_USAGE = 2
+__all__ = ["HARDWARE_CHOICES", "CommandError", "build_parser", "main"]
+
 # sim: simulated in-process; gpio: the Pi's pins; serial: the RP2040 I/O board over USB;
 # virtual-board: the firmware's own logic behind a pseudo-terminal (for laptops and CI)
 HARDWARE_CHOICES = ("sim", "gpio", "serial", "virtual-board")
-
-
-class CommandError(Exception):
-    """A user error: printed as ``companion: error: ...`` with exit code 2."""
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more, got {value}")
-    return value
-
-
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be more than 0, got {text}")
-    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -87,12 +70,12 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--seed", type=int, default=2024, help="seed (default 2024)")
     demo.add_argument(
         "--speed",
-        type=_positive_float,
+        type=positive_float,
         default=1.0,
         help="playback speed factor on a terminal (2 = twice as fast)",
     )
     demo.add_argument("--layout", default="first-game", help="layout name from the data file")
-    demo.add_argument("--data", help="Battle Royale data file (cards, layouts)")
+    demo.add_argument("--data", type=data_file, help="Battle Royale data file (cards, layouts)")
     demo.add_argument(
         "--journal",
         help="journal file (default: a new file in the data directory, shown on screen)",
@@ -143,11 +126,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--seed", type=int, help="repeatable dice and bots")
     play.add_argument("--layout", help="layout name from the data file (default first-game)")
-    play.add_argument("--data", help="Battle Royale data file (cards, layouts)")
+    play.add_argument("--data", type=data_file, help="Battle Royale data file (cards, layouts)")
     play.add_argument("--start-player", type=int, help="seat that starts (default: drawn)")
     play.add_argument("--config", help="table.toml with [game] and [hardware] settings")
     play.add_argument(
-        "--speed", type=_positive_float, default=1.0, help="bot playback speed factor on a terminal"
+        "--speed", type=positive_float, default=1.0, help="bot playback speed factor on a terminal"
     )
     play.add_argument(
         "--journal",
@@ -174,7 +157,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     selftest.add_argument(
         "--timeout",
-        type=_positive_float,
+        type=positive_float,
         default=10.0,
         help="seconds to wait for each button press (default 10)",
     )
@@ -205,7 +188,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument(
         "--games",
-        type=_positive_int,
+        type=positive_int,
         help="stop after this many games (default: run until stopped)",
     )
     serve.add_argument(
@@ -236,7 +219,7 @@ def build_parser() -> argparse.ArgumentParser:
     resume.add_argument("journal", help="the journal file (.jsonl)")
     resume.add_argument(
         "--until-line",
-        type=_positive_int,
+        type=positive_int,
         help="use only the records up to this line (after a corrupt record); "
         "continues in a new journal file, the original is not changed",
     )
@@ -251,13 +234,47 @@ def build_parser() -> argparse.ArgumentParser:
     replay_cmd = sub.add_parser("replay", help="show a journalled game at its end or at a turn")
     replay_cmd.add_argument("journal", help="the journal file (.jsonl)")
     replay_cmd.add_argument(
-        "--turn", type=_positive_int, help="show the state at the end of this turn"
+        "--turn", type=positive_int, help="show the state at the end of this turn"
     )
     replay_cmd.add_argument(
-        "--until-line", type=_positive_int, help="read only the records up to this line"
+        "--until-line", type=positive_int, help="read only the records up to this line"
     )
     replay_cmd.add_argument("--json", action="store_true", help="stable JSON for tools")
     replay_cmd.set_defaults(handler="companion.commands.replay:run")
+
+    journals = sub.add_parser(
+        "journals",
+        help="the journal folder: list games, show the unfinished one, prune old ones",
+        description="A season of games in one folder: 'list' (default) shows the newest "
+        "journals, 'unfinished' the game serve would resume, 'prune' deletes the oldest "
+        "finished journals beyond --keep (never an unfinished one).",
+    )
+    journals.add_argument(
+        "action",
+        nargs="?",
+        choices=("list", "unfinished", "prune"),
+        default="list",
+        help="list (default), unfinished or prune",
+    )
+    journals.add_argument(
+        "--dir",
+        help="the journal folder (default: the one serve uses, $STATE_DIRECTORY/journals, "
+        "else the user's data directory)",
+    )
+    journals.add_argument(
+        "--config", help="table.toml whose [journal] keep_finished prune keeps (default 500)"
+    )
+    journals.add_argument(
+        "--keep", type=non_negative_int, help="prune: how many finished journals to keep"
+    )
+    journals.add_argument(
+        "--dry-run", action="store_true", help="prune: only say what would be deleted"
+    )
+    journals.add_argument(
+        "--limit", type=positive_int, default=20, help="list: the newest N (default 20)"
+    )
+    journals.add_argument("--json", action="store_true", help="machine-readable output")
+    journals.set_defaults(handler="companion.commands.journals:run")
 
     attack = sub.add_parser(
         "attack", help="arena skirmish attack assistant: dice, exact odds, roll, hits"
@@ -274,7 +291,7 @@ def build_parser() -> argparse.ArgumentParser:
     roll = sub.add_parser("roll", help="roll a die: doom, star, red, black, blue or dN")
     roll.add_argument("die", help="die name (see 'companion dice')")
     roll.add_argument(
-        "count", nargs="?", default=1, type=_positive_int, help="how many dice (default 1)"
+        "count", nargs="?", default=1, type=positive_int, help="how many dice (default 1)"
     )
     roll.add_argument("--seed", type=int, help="repeatable rolls (demos, tests, replays)")
     roll.add_argument("--json", action="store_true", help="machine-readable output")
@@ -298,7 +315,9 @@ def build_parser() -> argparse.ArgumentParser:
     gplay.add_argument("--bot-seats", help="bots for these seats instead, e.g. 0,2")
     gplay.add_argument("--start-player", type=int, help="the oldest player's seat (default 0)")
     gplay.add_argument("--seed", type=int, help="repeatable dice and bots")
-    gplay.add_argument("--data", help="gladiator data file (arena, animals; default: built-in)")
+    gplay.add_argument(
+        "--data", type=data_file, help="gladiator data file (arena, animals; default: built-in)"
+    )
     gplay.add_argument(
         "--hardware",
         choices=("sim", "gpio"),
@@ -306,7 +325,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="sim: simulated buttons and display (default); gpio: the Pi's pins",
     )
     gplay.add_argument(
-        "--speed", type=_positive_float, default=1.0, help="bot playback speed factor on a terminal"
+        "--speed", type=positive_float, default=1.0, help="bot playback speed factor on a terminal"
     )
     gplay.add_argument(
         "--journal",
@@ -316,17 +335,17 @@ def build_parser() -> argparse.ArgumentParser:
     gdemo = gsub.add_parser("demo", help="watch a full seeded game of bots")
     gdemo.add_argument("--players", type=int, choices=(2, 3, 4, 5), default=4)
     gdemo.add_argument("--seed", type=int, default=2002, help="seed (default 2002)")
-    gdemo.add_argument("--data", help="gladiator data file")
+    gdemo.add_argument("--data", type=data_file, help="gladiator data file")
     gdemo.add_argument(
-        "--speed", type=_positive_float, default=1.0, help="playback speed factor on a terminal"
+        "--speed", type=positive_float, default=1.0, help="playback speed factor on a terminal"
     )
     gdemo.add_argument("--journal", help="journal file (default: a new file in the data directory)")
     gdemo.set_defaults(handler="companion.commands.gladiatoren:run_demo")
     gdice = gsub.add_parser("dice", help="roll star dice only: red double, yellow single, blank")
     gdice.add_argument(
-        "count", nargs="?", type=_positive_int, default=1, help="how many dice (default 1)"
+        "count", nargs="?", type=positive_int, default=1, help="how many dice (default 1)"
     )
-    gdice.add_argument("--rolls", type=_positive_int, default=1, help="how many rolls")
+    gdice.add_argument("--rolls", type=positive_int, default=1, help="how many rolls")
     gdice.add_argument(
         "--loop",
         action="store_true",
@@ -352,7 +371,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--auto", action="store_true", help="the companion makes every choice (the odds policy)"
     )
     gcombat.add_argument("--seed", type=int, help="repeatable dice")
-    gcombat.add_argument("--data", help="gladiator data file (animals)")
+    gcombat.add_argument("--data", type=data_file, help="gladiator data file (animals)")
     gcombat.add_argument(
         "--hardware",
         choices=("sim", "gpio"),
@@ -413,17 +432,17 @@ def _add_install_commands(sub: Any) -> None:
         help="override the config's hardware profile",
     )
     calibrate.add_argument(
-        "--start-ms", type=_positive_int, default=20, help="first pulse length (default 20)"
+        "--start-ms", type=positive_int, default=20, help="first pulse length (default 20)"
     )
     calibrate.add_argument(
-        "--step-ms", type=_positive_int, default=10, help="added after each try (default 10)"
+        "--step-ms", type=positive_int, default=10, help="added after each try (default 10)"
     )
     calibrate.add_argument(
-        "--max-ms", type=_positive_int, help="longest pulse to try (default and limit: 250)"
+        "--max-ms", type=positive_int, help="longest pulse to try (default and limit: 250)"
     )
     calibrate.add_argument(
         "--timeout",
-        type=_positive_float,
+        type=positive_float,
         default=30.0,
         help="seconds to wait for the red button after arming (default 30)",
     )
@@ -444,6 +463,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CommandError as exc:
         print(f"companion: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # a game catches it itself and says how to continue
         print("companion: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 
 from rich.console import Console
 
-from companion.cli import CommandError
+from companion.commands.errors import CommandError
 from companion.commands.selftest import _ask_fire_word, stdin_is_terminal
 from companion.hal import (
     PULSE_HARD_CAP_MS,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from companion.cli import CommandError
+from companion.commands.errors import CommandError
 from companion.table.config import example_table_config_text, find_table_config
 
 

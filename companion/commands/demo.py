@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from companion.cli import CommandError
+from companion.commands.errors import CommandError
 from companion.commands.play import PlayOptions, play_game
 from companion.hal import HardwareConfig
 from companion.table.config import GameSettings, TableConfig, TableConfigError
@@ -43,5 +43,12 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(str(exc)) from None
     title = f"Battle Royale demo: {args.players} bots, seed {args.seed}"
     return play_game(
-        PlayOptions(table, seed=args.seed, speed=args.speed, title=title, journal=args.journal)
+        PlayOptions(
+            table,
+            seed=args.seed,
+            speed=args.speed,
+            title=title,
+            journal=args.journal,
+            demo=True,
+        )
     )

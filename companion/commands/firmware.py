@@ -21,7 +21,7 @@ import sys
 from importlib import resources
 from pathlib import Path
 
-from companion.cli import CommandError
+from companion.commands.errors import CommandError
 from companion.hal.config import DEFAULT_USB_PID, DEFAULT_USB_VID
 
 #: Host-side files of the firmware folder that never go onto the board.

@@ -21,7 +21,8 @@ from rich.console import Console
 from rich.rule import Rule
 from rich.text import Text
 
-from companion.cli import CommandError
+from companion.commands.at_table import open_table_hardware, run_at_table
+from companion.commands.errors import CommandError
 from companion.dice import Roller, get_die
 from companion.games.kampf_der_gladiatoren import (
     ConfigError,
@@ -34,16 +35,12 @@ from companion.games.kampf_der_gladiatoren.bot import PolicyBot
 from companion.games.kampf_der_gladiatoren.data import DataError, GladiatorenData, load_data
 from companion.games.kampf_der_gladiatoren.odds import odds_for_challenge
 from companion.games.kampf_der_gladiatoren.rules import KINDS, TEAM_SIZE
-from companion.hal import HardwareConfig, ManualClock, open_hardware
-from companion.table.gladiatoren_table import (
-    GAME,
-    GladiatorenTable,
-    dice_frame,
-    local_session,
-    start_session,
-)
-from companion.table.journal import JournalError, new_journal_path
+from companion.hal import HardwareConfig, ManualClock
+from companion.table.gladiatoren_table import GAME, GladiatorenTable, dice_frame, local_session
+from companion.table.journal import default_journal_dir, demo_journal_dir, new_journal_path
 from companion.table.people import BotAgent, SimOperator, TableStopped, TerminalAgent, TerminalInput
+from companion.table.seeding import seeded_random, table_roller
+from companion.table.session import GameSession, SessionSettings
 from companion.ui.gladiatoren import (
     GladiatorenView,
     colour_text,
@@ -73,17 +70,25 @@ def _opt(args: argparse.Namespace, name: str, default: Any = None) -> Any:
 # --- play and demo ------------------------------------------------------------------------
 
 
-def run_play(args: argparse.Namespace, session: Any = None) -> int:
-    """A tracked game; exit 0 when it ends. ``session``: a session to continue (resume)."""
-    settings = getattr(session, "settings", None)
-    if session is not None:  # a resumed game keeps its players and its bots (the last seats)
-        args = argparse.Namespace(**{**vars(args), "players": session.config.players})
-        if _opt(args, "bots") is None and _opt(args, "bot_seats") is None:
-            args.bots = getattr(settings, "bots", 0)
-    players = _opt(args, "players", 3)
-    bot_seats = _bot_seats(args, players)
+def run_play(args: argparse.Namespace, pending: Any = None, hardware: Any = None) -> int:
+    """A tracked game; exit 0 when it ends. ``pending``: a resumed game to continue
+    (attached to its journal once the hardware is open); ``hardware``: its HardwareConfig."""
+    session = pending.session if pending is not None else None
+    settings = session.settings if session is not None else None
+    if settings is not None:  # a resumed game keeps its players, bots and seed
+        players = session.config.players
+        bot_seats = (
+            set(settings.bot_seats)
+            if settings.bot_seats is not None
+            else set(range(players - settings.bots, players))
+        )
+        seed = settings.seed
+    else:
+        players = _opt(args, "players", 3)
+        bot_seats = _bot_seats(args, players)
+        seed = _opt(args, "seed")
     bots = len(bot_seats)
-    seed = _opt(args, "seed", random.SystemRandom().randrange(2**32))
+    seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
     try:
         config = (
             session.config
@@ -96,7 +101,10 @@ def run_play(args: argparse.Namespace, session: Any = None) -> int:
         )
     except ConfigError as exc:
         raise CommandError(str(exc)) from None
-    profile = _opt(args, "hardware", "sim")
+    hw_config = hardware or HardwareConfig(profile=_opt(args, "hardware", "sim"))
+    profile = hw_config.profile
+    demo = bool(_opt(args, "demo", False)) or (settings is not None and settings.demo)
+    folder = demo_journal_dir() if demo else default_journal_dir()
     nobody_types = bots == players
     console = Console()
     title = _opt(args, "title", "Kampf der Gladiatoren")
@@ -106,21 +114,27 @@ def run_play(args: argparse.Namespace, session: Any = None) -> int:
         f"{profile} hardware, seed {seed}",
         soft_wrap=True,
     )
-    if session is None:
-        path = _opt(args, "journal") or new_journal_path(GAME, "tracked")
-        try:
-            session = start_session(
-                config, bots=bots, hardware=profile, seed=seed, journal_path=path
-            )
-        except (JournalError, OSError) as exc:
-            raise CommandError(f"cannot start the journal: {exc}") from None
-    console.print(f"journal: {session.journal_path}", soft_wrap=True)
+
+    def begin() -> GameSession:
+        if pending is not None:
+            return pending.attach()
+        path = _opt(args, "journal") or new_journal_path(GAME, "tracked", folder)
+        new = SessionSettings(
+            mode="tracked",
+            bots=bots,
+            hardware=profile,
+            seed=seed,
+            game=GAME,
+            bot_seats=tuple(sorted(bot_seats)),
+            demo=demo,
+        )
+        return GameSession.start(config, new, path)
+
     sim = profile == "sim"
     clock = ManualClock() if sim and nobody_types else None
     live = console.is_terminal and nobody_types
     pace = TURN_PACE_S / _opt(args, "speed", 1.0) if live else 0.0
     terminal = None if nobody_types else TerminalInput()
-    rng = random.Random(seed)
     view = GladiatorenView(console, pace_s=pace, title=title)
     if terminal is not None:
         console.print(
@@ -128,40 +142,41 @@ def run_play(args: argparse.Namespace, session: Any = None) -> int:
             "'?' lists every action, 'undo' takes back, 'quit' stops",
             soft_wrap=True,
         )
-    try:
-        with open_hardware(HardwareConfig(profile=profile), clock=clock) as hw:
-            operator = SimOperator(hw, rng=random.Random(seed)) if sim else None
-            agents: dict[int, Any] = {}
-            for seat in range(players):
-                if seat in bot_seats:
-                    agents[seat] = BotAgent(rng)
-                else:
-                    agents[seat] = TerminalAgent(
-                        terminal, view, parse_action, hint="number or action, e.g. 'challenge E I'"
-                    )
-            table = GladiatorenTable(
-                session,
-                hw,
-                Roller.seeded(seed),
-                view,
-                agents,
-                sleep=clock.sleep if clock else time.sleep,
-                operator=operator,
-                terminal=terminal,
-            )
-            state = table.run()
-    except (TableStopped, EOFError) as exc:
-        console.print(
-            f"game stopped ({exc}) after {len(session.state.history)} actions; "
-            f"the journal is {session.journal_path}",
-            soft_wrap=True,
+
+    def play(hw: Any, session: GameSession) -> Any:
+        if session.journal is not None:
+            session.journal.notify = view.message
+        operator = SimOperator(hw, rng=seeded_random(session, seed, "operator")) if sim else None
+        rng = seeded_random(session, seed, "bots")
+        agents: dict[int, Any] = {}
+        for seat in range(players):
+            if seat in bot_seats:
+                agents[seat] = BotAgent(rng)
+            else:
+                agents[seat] = TerminalAgent(
+                    terminal, view, parse_action, hint="number or action, e.g. 'challenge E I'"
+                )
+        table = GladiatorenTable(
+            session,
+            hw,
+            table_roller(session, seed),
+            view,
+            agents,
+            sleep=clock.sleep if clock else time.sleep,
+            operator=operator,
+            terminal=terminal,
         )
-        return 1
-    finally:
-        if getattr(session, "journal", None) is not None:
-            session.journal.close()
-    print_result(console, state)
-    return 0
+        return table.run()
+
+    code, state = run_at_table(console, hw_config, begin, play, clock=clock, archive_in=folder)
+    if state is not None:
+        print_result(console, state)
+    return code
+
+
+def continue_session(pending: Any, hardware: Any) -> int:
+    """Play on a resumed game (``companion resume`` calls this for a gladiatoren journal)."""
+    return run_play(argparse.Namespace(), pending=pending, hardware=hardware)
 
 
 def _bot_seats(args: argparse.Namespace, players: int) -> set[int]:
@@ -195,6 +210,7 @@ def run_demo(args: argparse.Namespace) -> int:
         speed=_opt(args, "speed", 1.0),
         start_player=0,
         title=f"Kampf der Gladiatoren demo: {players} bots, seed {seed}",
+        demo=True,
     )
     return run_play(demo)
 
@@ -232,7 +248,7 @@ def run_dice(args: argparse.Namespace) -> int:
     as_json = bool(getattr(args, "json", False))
     profile = _opt(args, "hardware")
     hw = (
-        open_hardware(
+        open_table_hardware(
             HardwareConfig(profile=profile), clock=ManualClock() if profile == "sim" else None
         )
         if profile
@@ -449,7 +465,7 @@ def run_combat(args: argparse.Namespace) -> int:
         agents[seat] = _PolicyAgent(rng) if auto else TerminalAgent(terminal, view, parse_action)
     profile = _opt(args, "hardware", "sim")
     try:
-        with open_hardware(
+        with open_table_hardware(
             HardwareConfig(profile=profile), clock=ManualClock() if profile == "sim" else None
         ) as hw:
             operator = SimOperator(hw, rng=random.Random(seed)) if profile == "sim" else None

@@ -13,14 +13,16 @@ import random
 import sys
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from rich.console import Console
 from rich.rule import Rule
 
-from companion.cli import CommandError
+from companion.commands.at_table import run_at_table
+from companion.commands.errors import CommandError
 from companion.dice import Roller
-from companion.games.battle_royale import BattleRoyaleConfig, parse_action
-from companion.hal import Hardware, HardwareConfig, ManualClock, open_hardware
+from companion.games.battle_royale import parse_action
+from companion.hal import Hardware, HardwareConfig, ManualClock
 from companion.table.config import (
     GameSettings,
     TableConfig,
@@ -28,16 +30,11 @@ from companion.table.config import (
     find_table_config,
     load_table_config,
 )
-from companion.table.journal import JournalError, new_journal_path
+from companion.table.journal import default_journal_dir, demo_journal_dir, new_journal_path
 from companion.table.loop import TableLoop, TrackedTable
-from companion.table.people import (
-    BotAgent,
-    SimOperator,
-    TableStopped,
-    TerminalAgent,
-    TerminalInput,
-)
-from companion.table.session import GAME, GameSession, SessionSettings
+from companion.table.people import BotAgent, SimOperator, TerminalAgent, TerminalInput
+from companion.table.seeding import seeded_random, table_roller
+from companion.table.session import GAME, GameSession, PendingResume, SessionSettings
 from companion.table.shorthand import expand_move
 from companion.ui.battle_royale import colour_text
 from companion.ui.dashboard import Dashboard
@@ -55,7 +52,8 @@ class PlayOptions:
     title: str = "Battle Royale"
     autoplay: bool = False  # simulated people press the buttons (sim hardware only)
     journal: str | None = None  # the journal file; None: a new file in the data directory
-    session: GameSession | None = None  # a resumed session (companion resume)
+    pending: PendingResume | None = None  # a resumed game, not yet attached to its journal
+    demo: bool = False  # a demo: its journal goes to the demo folder, serve never resumes it
 
 
 def _override(args: argparse.Namespace) -> dict[str, object]:
@@ -121,12 +119,19 @@ def run(args: argparse.Namespace) -> int:
 
 
 def play_game(options: PlayOptions) -> int:
-    """Run one game at the table; exit code 0 when it ends with a winner."""
+    """Run one game at the table; exit code 0 when it ends with a winner.
+
+    The hardware is opened before the journal is started (or, for a resumed game,
+    continued): a table that cannot start leaves no file behind or changed.
+    """
     game = options.table.game
     console = Console()
-    seed = options.seed if options.seed is not None else random.SystemRandom().randrange(2**32)
-    roller = Roller.seeded(seed) if options.seed is not None else Roller()
-    rng = random.Random(seed)
+    resumed = options.pending.session if options.pending is not None else None
+    if resumed is not None:
+        seed, seeded_dice = resumed.settings.seed, resumed.settings.dice_follow_seed
+    else:
+        seed = options.seed if options.seed is not None else random.SystemRandom().randrange(2**32)
+        seeded_dice = options.seed is not None
     hw_config = options.table.hardware
     sim = hw_config.profile == "sim"
     simulated = hw_config.profile in ("sim", "virtual-board")  # buttons a program can press
@@ -140,7 +145,7 @@ def play_game(options: PlayOptions) -> int:
     clock = ManualClock() if sim and nobody_types else None
     live = console.is_terminal and nobody_types
     pace = TURN_PACE_S / options.speed if live else 0.0
-    config = game.battle_royale_config()
+    config = resumed.config if resumed is not None else game.battle_royale_config()
     console.print(Rule(options.title))
     humans = (
         "simulated people"
@@ -164,40 +169,39 @@ def play_game(options: PlayOptions) -> int:
             soft_wrap=True,
         )
     sleep = clock.sleep if clock is not None else time.sleep
-    session = options.session or _start_session(options, config, seed)
-    console.print(f"journal: {session.journal_path}", soft_wrap=True)
-    try:
-        with (
-            open_hardware(hw_config, clock=clock) as hw,
-            Dashboard(console, hw, live=live, pace_s=pace, title=options.title) as view,
-        ):
-            operator = SimOperator(hw, rng=random.Random(seed)) if simulated else None
-            loop = _make_loop(game, session, hw, roller, view, rng, operator, terminal, sleep)
-            loop.run()
-    except (TableStopped, EOFError) as exc:
-        console.print(
-            f"game stopped ({exc}) after {len(session.state.history)} actions; "
-            f"continue it with: companion resume {session.journal_path}",
-            soft_wrap=True,
+    demo = options.demo or options.autoplay
+    folder = demo_journal_dir() if demo else default_journal_dir()
+
+    def begin() -> GameSession:
+        if options.pending is not None:
+            return options.pending.attach()
+        settings = SessionSettings(
+            mode=game.mode,
+            bots=game.bots,
+            hardware=hw_config.profile,
+            seed=seed,
+            seeded_dice=seeded_dice,
+            demo=demo,
         )
-        return 1
-    finally:
-        if session.journal is not None:
-            session.journal.close()
-    _print_result(console, session.state)
-    return 0
-
-
-def _start_session(options: PlayOptions, config: BattleRoyaleConfig, seed: int) -> GameSession:
-    game = options.table.game
-    settings = SessionSettings(
-        mode=game.mode, bots=game.bots, hardware=options.table.hardware.profile, seed=seed
-    )
-    path = options.journal or new_journal_path(GAME, game.mode)
-    try:
+        path = options.journal or new_journal_path(GAME, game.mode, folder)
         return GameSession.start(config, settings, path)
-    except (JournalError, OSError) as exc:
-        raise CommandError(f"cannot start the journal: {exc}") from None
+
+    def play(hw: Hardware, session: GameSession) -> Any:
+        with Dashboard(console, hw, live=live, pace_s=pace, title=options.title) as view:
+            if session.journal is not None:
+                session.journal.notify = view.message
+            roller = table_roller(session, seed, seeded_dice=seeded_dice)
+            operator = (
+                SimOperator(hw, rng=seeded_random(session, seed, "operator")) if simulated else None
+            )
+            rng = seeded_random(session, seed, "bots")
+            loop = _make_loop(game, session, hw, roller, view, rng, operator, terminal, sleep)
+            return loop.run()
+
+    code, state = run_at_table(console, hw_config, begin, play, clock=clock, archive_in=folder)
+    if state is not None:
+        _print_result(console, state)
+    return code
 
 
 def _make_loop(

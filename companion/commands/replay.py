@@ -12,7 +12,7 @@ from typing import Any
 
 from rich.console import Console
 
-from companion.cli import CommandError
+from companion.commands.errors import CommandError
 from companion.games.battle_royale.layout import CELLS, field_name
 from companion.table.journal import JournalError, read_journal
 from companion.table.session import GameSession, rebuild

@@ -1,25 +1,25 @@
-"""``companion resume FILE``: continue a game from its journal (after a power cut or a stop)."""
+"""``companion resume FILE``: continue a game from its journal (after a power cut or a stop).
+
+Everything is checked before the file is touched: the journal is read and
+replayed, ``--config`` and the hardware profile are validated, and the hardware
+is opened; only then is a torn tail cut off (or, with ``--until-line``, the
+good records copied to a new file) and the game continues. A resume that fails
+changes nothing.
+"""
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
 from os import PathLike
 
 from rich.console import Console
 
-from companion.cli import CommandError
+from companion.commands.at_table import hardware_config
+from companion.commands.errors import CommandError
 from companion.commands.play import PlayOptions, play_game
-from companion.hal import HardwareConfig, HardwareConfigError
-from companion.table.config import (
-    GameSettings,
-    TableConfig,
-    TableConfigError,
-    find_table_config,
-    load_table_config,
-)
+from companion.table.config import GameSettings, TableConfig, TableConfigError, find_table_config
 from companion.table.journal import JournalError
-from companion.table.session import GameSession, resume_session
+from companion.table.session import GameSession, PendingResume, load_resume
 
 
 def table_for(
@@ -28,9 +28,8 @@ def table_for(
     """The table settings a resumed game continues with: its own game, this table's hardware."""
     config = session.config
     settings = session.settings
+    hw = hardware_config(hardware or settings.hardware, config_path)
     try:
-        hw = load_table_config(config_path).hardware if config_path else HardwareConfig()
-        hw = dataclasses.replace(hw, profile=hardware or settings.hardware)
         game = GameSettings(
             mode=settings.mode,
             players=config.players,
@@ -43,46 +42,60 @@ def table_for(
             special_actions=config.special_actions,
         )
         return TableConfig(game, hw, f"resumed game ({session.journal_path})")
-    except (TableConfigError, HardwareConfigError) as exc:
+    except TableConfigError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def load(args: argparse.Namespace) -> PendingResume:
+    """The journal of ``args.journal`` read, replayed and checked (nothing written)."""
+    try:
+        return load_resume(args.journal, until_line=getattr(args, "until_line", None))
+    except JournalError as exc:
         raise CommandError(str(exc)) from None
 
 
 def run(args: argparse.Namespace) -> int:
     console = Console(stderr=True)
-    try:
-        session, warnings = resume_session(args.journal, until_line=args.until_line)
-    except JournalError as exc:
-        raise CommandError(str(exc)) from None
-    for warning in warnings:
+    pending = load(args)
+    session = pending.session
+    for warning in pending.warnings:
         console.print(f"warning: {warning}", style="yellow", soft_wrap=True)
     state = session.state
+    game = session.settings.game
+    config_path = find_table_config(args.config).path  # --config, else the table's own file
+    if game != "battle-royale":
+        hardware = hardware_config(args.hardware or session.settings.hardware, config_path)
+        console.print(
+            f"resuming {pending.path}: {len(state.history)} actions replayed and checked",
+            soft_wrap=True,
+        )
+        if game == "spartacus":
+            from companion.commands.spartacus import continue_session as continue_spartacus
+
+            return continue_spartacus(pending, hardware)
+        if game == "skirmish":
+            from companion.commands.skirmish import continue_session as continue_skirmish
+
+            return continue_skirmish(pending, hardware)
+        from companion.commands.gladiatoren import continue_session as continue_gladiatoren
+
+        return continue_gladiatoren(pending, hardware)
+    table = table_for(session, args.hardware, config_path)
     console.print(
-        f"resuming {session.journal_path}: turn {state.turn}, "
+        f"resuming {pending.path}: turn {state.turn}, "
         f"{len(state.history)} actions replayed and checked",
         soft_wrap=True,
     )
-    if session.settings.game == "spartacus":
-        from companion.commands.spartacus import run_resume as spartacus_resume
-
-        return spartacus_resume(args, session=session)
-    if session.settings.game == "skirmish":
-        from companion.commands.skirmish import continue_session
-
-        return continue_session(session, args.hardware)
-    if session.settings.game == "gladiatoren":
-        from companion.commands.gladiatoren import run_play
-
-        return run_play(
-            argparse.Namespace(hardware=args.hardware or session.settings.hardware), session=session
-        )
-    table = table_for(session, args.hardware, find_table_config(args.config).path)
-    autoplay = table.game.mode == "tracked" and table.game.bots == table.game.players
+    # a game of bots, or of simulated people (a demo, --autoplay), continues as one
+    autoplay = session.settings.demo or (
+        table.game.mode == "tracked" and table.game.bots == table.game.players
+    )
     return play_game(
         PlayOptions(
             table,
-            seed=None,
             title="Battle Royale (resumed)",
-            session=session,
-            autoplay=autoplay and table.hardware.profile == "sim",
+            pending=pending,
+            autoplay=autoplay and table.hardware.profile in ("sim", "virtual-board"),
+            demo=session.settings.demo,
         )
     )

@@ -8,7 +8,7 @@ import json
 from rich.console import Console
 from rich.table import Table
 
-from companion.cli import CommandError
+from companion.commands.errors import CommandError
 from companion.dice import DiceError, Roller, builtin_dice, get_die, plain_die
 
 MAX_COUNT = 10_000

@@ -27,7 +27,7 @@ from __future__ import annotations
 import argparse
 import warnings
 
-from companion.cli import CommandError
+from companion.commands.errors import CommandError
 from companion.hal import HardwareConfig
 from companion.table.config import TableConfigError, find_table_config, load_hardware_from_table
 

@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from companion.cli import CommandError
+from companion.commands.errors import CommandError
 from companion.hal import HardwareConfig, HardwareConfigError, open_hardware
 from companion.table.config import TableConfigError, find_table_config, load_hardware_from_table
 from companion.table.selftest import (

@@ -22,9 +22,10 @@ from pathlib import Path
 
 from rich.console import Console
 
-from companion.cli import CommandError
+from companion.commands.at_table import open_table_hardware, start_journal
+from companion.commands.errors import EXIT_INTERRUPTED, CommandError
 from companion.dice import Roller
-from companion.hal import HardwareConfigError, ManualClock, open_hardware
+from companion.hal import HardwareConfigError, ManualClock
 from companion.notify import Notifier
 from companion.table.assist import AssistTable
 from companion.table.config import (
@@ -33,31 +34,48 @@ from companion.table.config import (
     find_table_config,
     load_table_config,
 )
-from companion.table.journal import JournalError, default_journal_dir, new_journal_path
-from companion.table.people import SimOperator
-from companion.table.session import (
-    GAME,
-    GameSession,
-    SessionSettings,
-    find_unfinished,
-    resume_session,
+from companion.table.journal import (
+    JournalError,
+    default_journal_dir,
+    demo_journal_dir,
+    new_journal_path,
 )
+from companion.table.journals import archive, find_unfinished, prune, set_aside
+from companion.table.people import SimOperator
+from companion.table.session import GAME, GameSession, PendingResume, SessionSettings, load_resume
 from companion.ui.dashboard import Dashboard
 
 log = logging.getLogger(__name__)
 
 
-def _resume_last(console: Console, journals: Path) -> GameSession | None:
-    """The last unfinished assist game in ``journals``, rebuilt and checked, or None."""
+def _default_dir(autoplay: bool) -> Path:
+    """Where serve keeps journals: with simulated people (``--autoplay``, a trial) in the
+    demo folder, so a real table never resumes a simulated game."""
+    return demo_journal_dir() if autoplay else default_journal_dir()
+
+
+def _load_last(journals: Path) -> PendingResume | None:
+    """The last unfinished assist game in ``journals``, read and checked, or None.
+
+    Only the top of the folder is looked at (finished games are in ``finished/``),
+    so this does not grow with the season. A journal that cannot be resumed is
+    moved into ``damaged/`` (unchanged) so it is not tried at every start.
+    """
     path = find_unfinished(journals, mode="assist")
-    return None if path is None else _resume_file(console, path, fallback=True)
+    if path is None:
+        return None
+    pending = _load_file(path, fallback=True)
+    if pending is None and path.exists():
+        log.warning("companion serve: %s moved to %s", path, set_aside(path))
+    return pending
 
 
-def _resume_file(console: Console, path: Path, fallback: bool = False) -> GameSession | None:
-    """Resume the assist game in ``path``; a finished or broken one is an error unless
-    ``fallback`` (then the service says why and starts a new game)."""
+def _load_file(path: Path, fallback: bool = False) -> PendingResume | None:
+    """Read and check the assist game in ``path`` (nothing is written yet); a finished or
+    broken one is an error unless ``fallback`` (then the service says why and starts a
+    new game)."""
     try:
-        session, warnings = resume_session(path)
+        pending = load_resume(path)
     except JournalError as exc:
         if not fallback:
             raise CommandError(str(exc)) from None
@@ -68,12 +86,31 @@ def _resume_file(console: Console, path: Path, fallback: bool = False) -> GameSe
             exc,
         )
         return None
-    for warning in warnings:
+    if pending.session.settings.mode != "assist":
+        if not fallback:
+            raise CommandError(
+                f"{path} is a {pending.session.settings.mode} game: serve runs assist "
+                f"mode; continue it with 'companion resume {path}'"
+            )
+        return None
+    for warning in pending.warnings:
         log.warning("%s", warning)
-    log.info(
-        "companion serve: resuming the unfinished game in %s (turn %d)", path, session.state.turn
-    )
-    return session
+    return pending
+
+
+def _after_game(path: Path | None, journals: Path, keep: int) -> None:
+    """A finished game's journal goes to ``finished/``; the oldest beyond ``keep`` go."""
+    if path is None or path.parent.resolve() != journals.resolve():
+        return  # a journal named with --journal stays where it is
+    archive(path)
+    removed = prune(journals, keep)
+    if removed:
+        log.info(
+            "companion serve: deleted the %d oldest finished journal(s) "
+            "(keeping %d: [journal] keep_finished)",
+            len(removed),
+            keep,
+        )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -91,22 +128,33 @@ def run(args: argparse.Namespace) -> int:
             "mode (set mode = \"assist\"), or use 'companion play' for tracked mode"
         )
     sim = table.hardware.profile == "sim"
-    if args.autoplay and not sim:
-        raise CommandError("--autoplay presses simulated buttons: use it with --hardware sim")
-    clock = ManualClock() if args.autoplay else None
+    if args.autoplay and table.hardware.profile not in ("sim", "virtual-board"):
+        raise CommandError(
+            "--autoplay presses simulated buttons: use it with --hardware sim or virtual-board"
+        )
+    clock = ManualClock() if args.autoplay and sim else None  # the virtual board is real time
     config = table.game.battle_royale_config()
     roller = Roller()
-    journals = Path(args.journal_dir) if args.journal_dir else default_journal_dir()
-    settings = SessionSettings(mode="assist", hardware=table.hardware.profile)
+    journals = Path(args.journal_dir) if args.journal_dir else _default_dir(args.autoplay)
+    settings = SessionSettings(mode="assist", hardware=table.hardware.profile, demo=args.autoplay)
+    keep = table.journal.keep_finished
     first_journal = Path(args.journal) if args.journal else None
     notifier = Notifier.from_environ()
     if first_journal is not None and first_journal.exists() and not args.new:
-        session = _resume_file(console, first_journal)  # a named journal: continue that game
+        pending = _load_file(first_journal)  # a named journal: continue that game
         first_journal = None
     else:
-        session = None if args.new else _resume_last(console, journals)
+        pending = None if args.new else _load_last(journals)
     try:
-        with open_hardware(table.hardware, clock=clock) as hw:
+        with open_table_hardware(table.hardware, clock=clock) as hw:
+            session = None
+            if pending is not None:  # only now, with the hardware open, is the file touched
+                session = start_journal(pending.attach)
+                log.info(
+                    "companion serve: resuming the unfinished game in %s (turn %d)",
+                    pending.path,
+                    session.state.turn,
+                )
             log.info(
                 "companion serve: ready (%s hardware, %d players, config %s) in %.2f s",
                 table.hardware.profile,
@@ -115,19 +163,22 @@ def run(args: argparse.Namespace) -> int:
                 time.monotonic() - started,
             )
             notifier.ready(f"{table.hardware.profile} hardware, {config.players} players")
-            operator = SimOperator(hw, rng=random.Random(0)) if args.autoplay else None
+            people = random.Random(0)  # the simulated people's choices, across games
             sleep = clock.sleep if clock is not None else time.sleep
             live = console.is_terminal and not args.autoplay
             for number in itertools.count(1):
                 if session is None:
                     path = first_journal or new_journal_path(GAME, "assist", journals)
                     first_journal = None
-                    session = GameSession.start(config, settings, path)
+                    session = start_journal(lambda p=path: GameSession.start(config, settings, p))
                 log.info("journal: %s", session.journal_path)
                 notifier.status(f"game {number}, journal {session.journal_path}")
                 with Dashboard(
                     console, hw, live=live, title=f"Battle Royale, game {number}"
                 ) as view:
+                    session.journal.notify = view.message
+                    # a new operator per game: its record of presses ends with the game
+                    operator = SimOperator(hw, rng=people) if args.autoplay else None
                     table_loop = AssistTable(
                         session,
                         hw,
@@ -139,6 +190,7 @@ def run(args: argparse.Namespace) -> int:
                     )
                     state = table_loop.run()
                     session.journal.close()
+                    _after_game(session.journal_path, journals, keep)
                     session = None
                     names = " and ".join(state.colours[s] for s in state.winners)
                     log.info(
@@ -155,6 +207,13 @@ def run(args: argparse.Namespace) -> int:
         notifier.stopping()
         log.info("companion serve: stopped, solenoid and LEDs off")
         return int(exc.code or 0)
+    except KeyboardInterrupt:
+        notifier.stopping()
+        log.info(
+            "companion serve: stopped (Ctrl-C), solenoid and LEDs off; an unfinished game "
+            "continues at the next start"
+        )
+        return EXIT_INTERRUPTED
     notifier.stopping()
     log.info("companion serve: finished, solenoid and LEDs off")
     return 0

@@ -17,6 +17,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from companion.commands.arguments import data_file, positive_float
+from companion.commands.errors import EXIT_USAGE, CommandError
+
 DEMO_ROUNDS = 100  # a bot game nearly always ends long before; the limit keeps it finite
 TURN_PACE_S = 0.25
 
@@ -26,11 +29,11 @@ TURN_PACE_S = 0.25
 
 def _common_game_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--map", help="map name from the data file (default, duel, colosseum)")
-    parser.add_argument("--data", help="arena skirmish data file (profiles, maps)")
+    parser.add_argument("--data", type=data_file, help="arena skirmish data file (profiles, maps)")
     parser.add_argument("--rounds", type=int, help="end after this many rounds")
     parser.add_argument("--seed", type=int, help="repeatable dice and bots")
     parser.add_argument(
-        "--speed", type=float, default=1.0, help="bot playback speed factor on a terminal"
+        "--speed", type=positive_float, default=1.0, help="bot playback speed factor on a terminal"
     )
     parser.add_argument(
         "--journal",
@@ -107,7 +110,7 @@ def add_attack_arguments(parser: argparse.ArgumentParser) -> None:
         help="roll with the ROLL button and show the dice on the arena display",
     )
     parser.add_argument("--seed", type=int, help="repeatable roll")
-    parser.add_argument("--data", help="arena skirmish data file (profiles)")
+    parser.add_argument("--data", type=data_file, help="arena skirmish data file (profiles)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
 
 
@@ -129,8 +132,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _error(text: str) -> Exception:
-    from companion.cli import CommandError
-
     return CommandError(text)
 
 
@@ -188,14 +189,16 @@ def run_play(args: argparse.Namespace) -> int:
     if rounds is None and bots == players:
         rounds = DEMO_ROUNDS
     config = _config(args, players, rounds)
+    from companion.commands.at_table import hardware_config
+
     return play_skirmish(
         config,
         bots=bots,
         seed=getattr(args, "seed", None),
-        hardware=getattr(args, "hardware", None) or "sim",
-        hardware_config=getattr(args, "config", None),
+        hardware=hardware_config(getattr(args, "hardware", None), getattr(args, "config", None)),
         speed=getattr(args, "speed", None) or 1.0,
         journal=getattr(args, "journal", None),
+        demo=autoplay,
     )
 
 
@@ -210,10 +213,10 @@ def run_demo(args: argparse.Namespace) -> int:
         config,
         bots=players,
         seed=seed,
-        hardware="sim",
         speed=getattr(args, "speed", None) or 1.0,
         journal=getattr(args, "journal", None),
         title=f"Arena skirmish demo: {players} bots, seed {seed}",
+        demo=True,
     )
 
 
@@ -221,26 +224,34 @@ def run_resume(args: argparse.Namespace) -> int:
     """``companion resume FILE`` for a skirmish journal: continue where it stopped."""
     from rich.console import Console
 
+    from companion.commands.at_table import hardware_config
     from companion.table.journal import JournalError
-    from companion.table.skirmish_table import resume
+    from companion.table.session import load_resume
+    from companion.table.skirmish_table import GAME_NAME
 
     try:
-        session, warnings = resume(args.journal, until_line=getattr(args, "until_line", None))
+        pending = load_resume(
+            args.journal, until_line=getattr(args, "until_line", None), game=GAME_NAME
+        )
     except JournalError as exc:
         raise _error(str(exc)) from None
     console = Console(stderr=True)
-    for warning in warnings:
+    for warning in pending.warnings:
         console.print(f"warning: {warning}", style="yellow", soft_wrap=True)
-    return continue_session(session, getattr(args, "hardware", None))
+    hardware = hardware_config(
+        getattr(args, "hardware", None) or pending.session.settings.hardware, None
+    )
+    return continue_session(pending, hardware)
 
 
-def continue_session(session: Any, hardware: str | None = None) -> int:
-    """Play on a resumed skirmish session (``companion resume`` calls this for a skirmish
-    journal after ``resume_session``)."""
+def continue_session(pending: Any, hardware: Any = None) -> int:
+    """Play on a resumed skirmish game (``companion resume`` calls this for a skirmish
+    journal after :func:`~companion.table.session.load_resume`)."""
     from rich.console import Console
 
+    session = pending.session
     Console(stderr=True).print(
-        f"resuming {session.journal_path}: round {session.state.round}, "
+        f"resuming {pending.path}: round {session.state.round}, "
         f"{len(session.state.history)} actions replayed and checked",
         soft_wrap=True,
     )
@@ -248,10 +259,11 @@ def continue_session(session: Any, hardware: str | None = None) -> int:
     return play_skirmish(
         session.config,
         bots=settings.bots,
-        seed=None,
-        hardware=hardware or settings.hardware,
-        session=session,
+        seed=settings.seed,
+        hardware=hardware,
+        pending=pending,
         title="Arena skirmish (resumed)",
+        demo=settings.demo,
     )
 
 
@@ -312,29 +324,26 @@ def play_skirmish(
     *,
     bots: int,
     seed: int | None,
-    hardware: str = "sim",
-    hardware_config: str | None = None,
+    hardware: Any = None,
     speed: float = 1.0,
     journal: str | None = None,
-    session: Any = None,
+    pending: Any = None,
     title: str = "Arena skirmish",
+    demo: bool = False,
 ) -> int:
+    """One skirmish game at the table (``pending``: a resumed game, attached only once the
+    hardware is open); exit 0 when it ends."""
     import random
     import sys
 
     from rich.console import Console
     from rich.rule import Rule
 
-    from companion.dice import Roller
-    from companion.hal import (
-        HardwareConfig,
-        HardwareConfigError,
-        ManualClock,
-        load_hardware_config_file,
-        open_hardware,
-    )
-    from companion.table.journal import JournalError, new_journal_path
-    from companion.table.people import SimOperator, TableStopped, TerminalInput
+    from companion.commands.at_table import run_at_table
+    from companion.hal import HardwareConfig, ManualClock
+    from companion.table.journal import default_journal_dir, demo_journal_dir, new_journal_path
+    from companion.table.people import SimOperator, TerminalInput
+    from companion.table.seeding import seeded_random, table_roller
     from companion.table.skirmish_table import (
         GAME_NAME,
         SkirmishBotAgent,
@@ -346,33 +355,17 @@ def play_skirmish(
     from companion.ui.skirmish import SkirmishDashboard, colour_text
 
     console = Console()
+    if pending is not None:
+        seed = pending.session.settings.seed
     seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
-    roller = Roller.seeded(seed)
-    rng = random.Random(seed)
-    try:
-        hw_config = (
-            load_hardware_config_file(hardware_config)
-            if hardware_config
-            else HardwareConfig(profile="sim")
-        )
-        if hw_config.profile != hardware:
-            import dataclasses
-
-            hw_config = dataclasses.replace(hw_config, profile=hardware)
-    except HardwareConfigError as exc:
-        raise _error(str(exc)) from None
+    hw_config = hardware if hardware is not None else HardwareConfig(profile="sim")
     sim = hw_config.profile == "sim"
     players = config.players
     nobody_types = bots == players
     clock = ManualClock() if sim and nobody_types else None
     live = console.is_terminal and nobody_types
     pace = TURN_PACE_S / speed if live else 0.0
-    if session is None:
-        path = journal or new_journal_path(GAME_NAME, "tracked")
-        try:
-            session = start_session(config, settings(bots, hw_config.profile, seed), path)
-        except (JournalError, OSError) as exc:
-            raise _error(f"cannot start the journal: {exc}") from None
+    folder = demo_journal_dir() if demo else default_journal_dir()
     console.print(Rule(title))
     count, points, source = config.limits
     who = "bots in every seat" if nobody_types else f"{players - bots} at the terminal, {bots} bots"
@@ -382,7 +375,6 @@ def play_skirmish(
         f"{hw_config.profile} hardware, seed {seed}",
         soft_wrap=True,
     )
-    console.print(f"journal: {session.journal_path}", soft_wrap=True)
     terminal = None if nobody_types else TerminalInput()
     if terminal is not None:
         console.print(
@@ -392,12 +384,23 @@ def play_skirmish(
             soft_wrap=True,
         )
     sleep = clock.sleep if clock is not None else __import__("time").sleep
-    try:
-        with (
-            open_hardware(hw_config, clock=clock) as hw,
-            SkirmishDashboard(console, hw, live=live, pace_s=pace, title=title) as view,
-        ):
-            operator = SimOperator(hw, rng=random.Random(seed)) if sim else None
+
+    def begin() -> Any:
+        if pending is not None:
+            return pending.attach()
+        path = journal or new_journal_path(GAME_NAME, "tracked", folder)
+        session_settings = settings(bots, hw_config.profile, seed)
+        session_settings.demo = demo
+        return start_session(config, session_settings, path)
+
+    def play(hw: Any, session: Any) -> Any:
+        rng = seeded_random(session, seed, "bots")
+        with SkirmishDashboard(console, hw, live=live, pace_s=pace, title=title) as view:
+            if session.journal is not None:
+                session.journal.notify = view.message
+            operator = (
+                SimOperator(hw, rng=seeded_random(session, seed, "operator")) if sim else None
+            )
             agents: dict[int, Any] = {}
             for seat in range(players):
                 if terminal is None or seat >= players - bots:
@@ -407,19 +410,20 @@ def play_skirmish(
             if terminal is not None and not sys.stdin.isatty():
                 view.message("reading actions from standard input")
             table = SkirmishTable(
-                session, hw, roller, view, agents, sleep=sleep, operator=operator, terminal=terminal
+                session,
+                hw,
+                table_roller(session, seed),
+                view,
+                agents,
+                sleep=sleep,
+                operator=operator,
+                terminal=terminal,
             )
-            state = table.run()
-    except (TableStopped, EOFError) as exc:
-        console.print(
-            f"game stopped ({exc}) after {len(session.state.history)} actions; "
-            f"continue it with: companion resume {session.journal_path}",
-            soft_wrap=True,
-        )
-        return 1
-    finally:
-        if session.journal is not None:
-            session.journal.close()
+            return table.run()
+
+    code, state = run_at_table(console, hw_config, begin, play, clock=clock, archive_in=folder)
+    if state is None:
+        return code
     console.print(Rule("Game over"))
     winners = [state.colours[s] for s in state.winners]
     line = colour_text(winners[0] if winners else "", " and ".join(winners) or "nobody")
@@ -428,7 +432,7 @@ def play_skirmish(
         style="bold green",
     )
     console.print(line, soft_wrap=True)
-    return 0
+    return code
 
 
 # -- the attack assistant ---------------------------------------------------------------------
@@ -585,12 +589,13 @@ def _attack_faces(args: argparse.Namespace, dice: int) -> list[int]:
         return [int(f.id) for f in roller.roll_many(get_die("d6"), dice)]
     import random
 
-    from companion.hal import HardwareConfig, ManualClock, open_hardware
+    from companion.commands.at_table import open_table_hardware
+    from companion.hal import HardwareConfig, ManualClock
     from companion.table.people import SimOperator
     from companion.table.skirmish_table import dice_frames
 
     clock = ManualClock() if args.hardware == "sim" else None
-    with open_hardware(HardwareConfig(profile=args.hardware), clock=clock) as hw:
+    with open_table_hardware(HardwareConfig(profile=args.hardware), clock=clock) as hw:
         if hw.sim is not None:
             SimOperator(hw, rng=random.Random(0)).press("roll")
         else:
@@ -612,8 +617,6 @@ def main(argv: list[str] | None = None) -> int:
     """Run a sub-command stand-alone; user errors print and exit with 2 (as the CLI)."""
     import sys
 
-    from companion.cli import CommandError
-
     args = build_parser().parse_args(argv)
     handler = {"play": run_play, "demo": run_demo, "attack": run_attack, "resume": run_resume}[
         args.which
@@ -622,7 +625,7 @@ def main(argv: list[str] | None = None) -> int:
         return handler(args)
     except CommandError as exc:
         print(f"companion: error: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
 
 
 if __name__ == "__main__":  # pragma: no cover

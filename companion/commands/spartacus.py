@@ -29,7 +29,8 @@ import random
 import sys
 from typing import Any
 
-from companion.cli import CommandError
+from companion.commands.arguments import data_file
+from companion.commands.errors import CommandError
 
 DEFAULT_I = "spartacus+gladius"
 DEFAULT_II = "agron+helm"
@@ -65,14 +66,18 @@ def configure_parser(sub: Any) -> None:
     )
     fight.add_argument("--arena", default="default", help="arena from the data file")
     fight.add_argument("--hardware", choices=("sim", "gpio"), default="sim")
+    fight.add_argument("--config", help="table.toml for the [hardware] settings")
     fight.add_argument("--seed", type=int, help="repeatable dice and bots")
-    fight.add_argument("--data", help="Spartacus data file (cards, arenas)")
+    fight.add_argument("--data", type=data_file, help="Spartacus data file (cards, arenas)")
     fight.add_argument("--journal", help="journal file (default: a new file in the data directory)")
     fight.add_argument("--no-odds", action="store_true", help="do not show the odds")
     fight.set_defaults(handler="companion.commands.spartacus:run_fight")
     resume = tools.add_parser("resume", help="continue a Spartacus game or fight from its journal")
     resume.add_argument("journal", help="the journal file (.jsonl)")
-    resume.add_argument("--hardware", choices=("sim", "gpio"), default="sim")
+    resume.add_argument(
+        "--hardware", choices=("sim", "gpio"), help="default: the one the game started with"
+    )
+    resume.add_argument("--config", help="table.toml for the [hardware] settings")
     resume.set_defaults(handler="companion.commands.spartacus:run_resume")
     cards = tools.add_parser("cards", help="the card data: check a transcription of the box")
     card_tools = cards.add_subparsers(dest="cards_tool", metavar="ACTION", required=True)
@@ -191,14 +196,17 @@ def run_fight(args: argparse.Namespace) -> int:
     bots = {"none": (), "I": (0,), "II": (1,), "both": (0, 1)}[args.bots]
     if args.autoplay:
         bots = (0, 1)
+    from companion.commands.at_table import hardware_config
+
     return _run(
         config,
         bots=bots,
         seed=args.seed,
-        hardware=args.hardware,
+        hardware=hardware_config(args.hardware, getattr(args, "config", None)),
         journal=args.journal,
         title=f"Spartacus fight: {specs[0].name} against {specs[1].name}",
         show_odds=not args.no_odds,
+        demo=args.autoplay,
     )
 
 
@@ -228,13 +236,16 @@ def run_play(args: argparse.Namespace) -> int:
         data_file=getattr(args, "data", None),
     )
     bots = tuple(range(players - bots_n, players))
+    from companion.commands.at_table import hardware_config
+
     return _run(
         config,
         bots=bots,
         seed=getattr(args, "seed", None),
-        hardware=getattr(args, "hardware", None) or "sim",
+        hardware=hardware_config(getattr(args, "hardware", None), getattr(args, "config", None)),
         journal=getattr(args, "journal", None),
         title=f"Spartacus: {players} houses ({players - bots_n} at the terminal)",
+        demo=autoplay,
     )
 
 
@@ -255,42 +266,39 @@ def run_demo(args: argparse.Namespace) -> int:
         hardware="sim",
         journal=getattr(args, "journal", None),
         title=f"Spartacus demo: {players} bots, seed {seed}",
+        demo=True,
     )
 
 
-def run_resume(args: argparse.Namespace, session: Any = None) -> int:
-    """``companion spartacus resume FILE`` (or ``companion resume`` with a resumed session)."""
+def run_resume(args: argparse.Namespace) -> int:
+    """``companion spartacus resume FILE``: continue a Spartacus game or fight."""
+    from companion.commands.at_table import hardware_config
     from companion.table.journal import JournalError
-    from companion.table.spartacus_table import bot_seats, resume_spartacus, session_seed
+    from companion.table.session import load_resume
 
-    if session is None:
-        try:
-            session = _resume(args.journal, resume_spartacus)
-        except (JournalError, OSError) as exc:
-            raise CommandError(str(exc)) from None
-    seed = session_seed(session)
-    seed = None if seed is None else seed + len(session.state.history)
+    try:
+        pending = load_resume(args.journal, game="spartacus")
+    except JournalError as exc:
+        raise CommandError(str(exc)) from None
+    profile = getattr(args, "hardware", None) or pending.session.settings.hardware
+    return continue_session(pending, hardware_config(profile, getattr(args, "config", None)))
+
+
+def continue_session(pending: Any, hardware: Any) -> int:
+    """Play on a resumed Spartacus game (``companion resume`` calls this too)."""
+    from companion.table.spartacus_table import bot_seats
+
+    session = pending.session
     return _run(
         session.config,
         bots=bot_seats(session),
-        seed=seed,
-        hardware=getattr(args, "hardware", None) or "sim",
+        seed=session.settings.seed,
+        hardware=hardware,
         journal=None,
         title="Spartacus (resumed)",
-        session=session,
+        pending=pending,
+        demo=session.settings.demo,
     )
-
-
-def _resume(path: str, fallback: Any) -> Any:
-    """The generic resume once Spartacus is registered, else the Spartacus session's own."""
-    from companion.games.registry import GAME_MODULES
-
-    if "spartacus" in GAME_MODULES:
-        from companion.table.session import resume_session
-
-        session, _warnings = resume_session(path)
-        return session
-    return fallback(path)
 
 
 def _run(
@@ -298,78 +306,82 @@ def _run(
     *,
     bots: tuple[int, ...],
     seed: int | None,
-    hardware: str,
+    hardware: Any,
     journal: str | None,
     title: str,
     show_odds: bool = True,
-    session: Any = None,
+    pending: Any = None,
     stream: Any = None,
     console: Any = None,
+    demo: bool = False,
 ) -> int:
     from rich.console import Console
     from rich.rule import Rule
 
-    from companion.dice import Roller
-    from companion.hal import HardwareConfig, ManualClock, open_hardware
-    from companion.table.journal import JournalError, new_journal_path
-    from companion.table.people import SimOperator, TableStopped
-    from companion.table.spartacus_table import (
-        BotAgent,
-        SpartacusTable,
-        TerminalAgent,
-        open_session,
-    )
+    from companion.commands.at_table import run_at_table
+    from companion.hal import HardwareConfig, ManualClock
+    from companion.table.journal import default_journal_dir, demo_journal_dir, new_journal_path
+    from companion.table.people import SimOperator
+    from companion.table.seeding import seeded_random, table_roller
+    from companion.table.session import GameSession, SessionSettings
+    from companion.table.spartacus_table import BotAgent, SpartacusTable, TerminalAgent
     from companion.ui.spartacus import SpartacusView
 
     console = console or Console()
     seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
-    roller = Roller.seeded(seed)
-    rng = random.Random(seed)
-    sim = hardware == "sim"
+    hw_config = (
+        hardware if isinstance(hardware, HardwareConfig) else HardwareConfig(profile=hardware)
+    )
+    sim = hw_config.profile == "sim"
     nobody_types = len(bots) == config.players
-    if session is None:
+    folder = demo_journal_dir() if demo else default_journal_dir()
+
+    def begin() -> Any:
+        if pending is not None:
+            return pending.attach()
         mode = "fight" if config.fight_only else "tracked"
-        path = journal or new_journal_path("spartacus", mode)
-        try:
-            session = open_session(config, bots=bots, hardware=hardware, seed=seed, path=path)
-        except (JournalError, OSError) as exc:
-            raise CommandError(f"cannot start the journal: {exc}") from None
+        path = journal or new_journal_path("spartacus", mode, folder)
+        settings = SessionSettings(
+            mode="tracked",
+            bots=len(bots),
+            hardware=hw_config.profile,
+            seed=seed,
+            game="spartacus",
+            bot_seats=tuple(bots),
+            demo=demo,
+        )
+        return GameSession.start(config, settings, path)
+
     view = SpartacusView(console, show_odds=show_odds)
     console.print(Rule(title))
-    console.print(
-        f"seed {seed}, {hardware} hardware, journal: {session.journal_path}", soft_wrap=True
-    )
+    console.print(f"seed {seed}, {hw_config.profile} hardware", soft_wrap=True)
     clock = ManualClock() if sim and nobody_types else None
-    try:
-        with open_hardware(HardwareConfig(profile=hardware), clock=clock) as hw:
-            operator = SimOperator(hw, rng=random.Random(seed)) if sim else None
-            agents = {
-                seat: BotAgent(random.Random(rng.randrange(2**32)))
-                if seat in bots
-                else TerminalAgent(view, stream)
-                for seat in range(config.players)
-            }
-            table = SpartacusTable(
-                session,
-                hw,
-                roller,
-                view,
-                agents,
-                operator=operator,
-                stream=None if nobody_types else (stream or sys.stdin),
-                sleep=clock.sleep if clock else _sleep,
-            )
-            state = table.run()
-    except (TableStopped, EOFError) as exc:
-        console.print(
-            f"stopped ({exc}) after {len(session.state.history)} actions; continue "
-            f"with: companion spartacus resume {session.journal_path}",
-            soft_wrap=True,
-        )
-        return 1
-    finally:
+
+    def play(hw: Any, session: Any) -> Any:
         if session.journal is not None:
-            session.journal.close()
+            session.journal.notify = view.message
+        operator = SimOperator(hw, rng=seeded_random(session, seed, "operator")) if sim else None
+        agents = {
+            seat: BotAgent(seeded_random(session, seed, f"bot-{seat}"))
+            if seat in bots
+            else TerminalAgent(view, stream)
+            for seat in range(config.players)
+        }
+        table = SpartacusTable(
+            session,
+            hw,
+            table_roller(session, seed),
+            view,
+            agents,
+            operator=operator,
+            stream=None if nobody_types else (stream or sys.stdin),
+            sleep=clock.sleep if clock else _sleep,
+        )
+        return table.run()
+
+    code, state = run_at_table(console, hw_config, begin, play, clock=clock, archive_in=folder)
+    if state is None:
+        return code
     console.print(Rule("Result"))
     view.summary(state)
     names = " and ".join(state.houses[s] for s in state.winners)
@@ -377,7 +389,7 @@ def _run(
         f"[bold green]{names}[/] win{'s' if len(state.winners) == 1 else ''}: {state.end_reason}",
         soft_wrap=True,
     )
-    return 0
+    return code
 
 
 def _sleep(seconds: float) -> None:

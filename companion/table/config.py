@@ -1,4 +1,4 @@
-"""Table configuration: the ``table.toml`` file with a ``[game]`` and a ``[hardware]`` table.
+"""Table configuration: the ``table.toml`` file with ``[game]``, ``[hardware]`` and ``[journal]``.
 
 ``[hardware]`` is validated by :func:`companion.hal.load_hardware_config` (see
 ``docs/hardware.md``); this module adds ``[game]`` and checks the two against
@@ -16,6 +16,9 @@ returns it)::
 
     [hardware]
     profile = "gpio"
+
+    [journal]
+    keep_finished = 500     # finished games whose journals are kept (the oldest go first)
 
 Tables or keys left out keep their defaults: an empty file is assist mode for
 four players on simulated hardware, like :func:`default_table_config`.
@@ -37,6 +40,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -45,6 +49,7 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
+from companion.datafiles import DataFileError, check_data_file
 from companion.games.battle_royale.config import COLOURS, BattleRoyaleConfig, ConfigError
 from companion.games.battle_royale.data import DataError, load_data
 from companion.games.battle_royale.layout import Layout, LayoutError
@@ -64,6 +69,7 @@ __all__ = [
     "ConfigChoice",
     "FileProblem",
     "GameSettings",
+    "JournalSettings",
     "TableConfig",
     "TableConfigError",
     "default_table_config",
@@ -101,7 +107,14 @@ GAME_KEYS: tuple[str, ...] = (
     "abilities",
     "special_actions",
 )
-_TABLES: tuple[str, ...] = ("game", "hardware")
+#: The keys of ``[journal]``.
+JOURNAL_KEYS: tuple[str, ...] = ("keep_finished",)
+#: How many finished games' journals ``serve`` keeps by default (about 90 KB each).
+DEFAULT_KEEP_FINISHED = 500
+MAX_KEEP_FINISHED = 1_000_000
+_TABLES: tuple[str, ...] = ("game", "hardware", "journal")
+#: The largest table.toml read (a real one is about 2 KB).
+MAX_TABLE_FILE_BYTES = 256 * 1024
 _LAYOUT_ALLOWED = "a layout name from the data file ({names}), or 5 lines of # (field), . (hole), C"
 
 
@@ -317,8 +330,10 @@ def _check_game(g: GameSettings) -> list[Problem]:
         add("data_file", g.data_file, "the path of a Battle Royale data file (JSON)")
     else:
         try:
+            if g.data_file is not None:
+                check_data_file(g.data_file)
             data = load_data(g.data_file)
-        except DataError as exc:
+        except (DataError, DataFileError) as exc:
             add(
                 "data_file",
                 g.data_file,
@@ -371,6 +386,36 @@ def _engine_problem(g: GameSettings, exc: Exception) -> ConfigProblem:
     return ConfigProblem("game", g.name, "a game the rules engine accepts", f"fails: {text}")
 
 
+# -- [journal] ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class JournalSettings:
+    """
+    The validated ``[journal]`` table: retention of a season's journals.
+
+    :param keep_finished: how many finished games' journals ``serve`` keeps in
+        ``finished/`` (the oldest are deleted when a game ends; unfinished
+        journals are never deleted). Also ``companion journals prune``'s default.
+    """
+
+    keep_finished: int = DEFAULT_KEEP_FINISHED
+
+    def __post_init__(self) -> None:
+        value = self.keep_finished
+        if not (_is_int(value) and 0 <= value <= MAX_KEEP_FINISHED):
+            raise TableConfigError(
+                [
+                    ConfigProblem(
+                        "journal.keep_finished",
+                        value,
+                        f"a whole number from 0 to {MAX_KEEP_FINISHED:,} (finished games "
+                        "whose journals are kept; about 90 KB each)",
+                    )
+                ]
+            )
+
+
 # -- the whole file -------------------------------------------------------------------------
 
 
@@ -385,6 +430,7 @@ class TableConfig:
     game: GameSettings = field(default_factory=GameSettings)
     hardware: HardwareConfig = field(default_factory=HardwareConfig)
     source: str = "(built-in defaults)"
+    journal: JournalSettings = field(default_factory=JournalSettings)
 
     def __post_init__(self) -> None:
         problems = _cross_check(self.game, self.hardware)
@@ -444,7 +490,10 @@ def table_config_from_mapping(
             shown = f"[{key}]" if isinstance(value, Mapping) else value
             problems.append(
                 ConfigProblem(
-                    key, shown, "the tables [game] and [hardware]", "is an unknown table or key"
+                    key,
+                    shown,
+                    "the tables [game], [hardware] and [journal]",
+                    "is an unknown table or key",
                 )
             )
 
@@ -485,10 +534,30 @@ def table_config_from_mapping(
     except HardwareConfigError as exc:
         problems.extend(exc.problems)
 
+    journal: JournalSettings | None = None
+    raw_journal = mapping.get("journal", {})
+    if not isinstance(raw_journal, Mapping):
+        problems.append(ConfigProblem("journal", raw_journal, "a [journal] table"))
+    else:
+        unknown = [k for k in raw_journal if k not in JOURNAL_KEYS]
+        for key in unknown:
+            problems.append(
+                ConfigProblem(
+                    f"journal.{key}",
+                    raw_journal[key],
+                    "the keys of [journal]: " + ", ".join(JOURNAL_KEYS),
+                    "is an unknown key",
+                )
+            )
+        try:
+            journal = JournalSettings(**{k: v for k, v in raw_journal.items() if k not in unknown})
+        except TableConfigError as exc:
+            problems.extend(exc.problems)
+
     if problems:
         raise TableConfigError(problems, source)
-    assert game is not None and hardware is not None
-    return TableConfig(game, hardware, source)
+    assert game is not None and hardware is not None and journal is not None
+    return TableConfig(game, hardware, source, journal)
 
 
 def read_table_file(path: str | PathLike[str]) -> dict[str, Any]:
@@ -499,6 +568,25 @@ def read_table_file(path: str | PathLike[str]) -> dict[str, Any]:
     path = Path(path)
     source = str(path)
     try:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_TABLE_FILE_BYTES:
+            if stat.S_ISDIR(info.st_mode):
+                what = "it is a folder"
+            elif stat.S_ISREG(info.st_mode):
+                what = f"it has {info.st_size:,} bytes (a table.toml is a few KB)"
+            else:
+                what = "it is not a regular file (a device or pipe is never read)"
+            raise TableConfigError(
+                [
+                    FileProblem(
+                        "(file)",
+                        source,
+                        f"a TOML file of at most {MAX_TABLE_FILE_BYTES // 1024} KiB",
+                        f"cannot read the file: {what}",
+                    )
+                ],
+                source,
+            )
         data = path.read_bytes()
     except OSError as exc:
         reason = exc.strerror or str(exc)

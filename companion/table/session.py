@@ -22,6 +22,7 @@ checking every checkpoint, and continues writing to it.
 
 from __future__ import annotations
 
+import os
 import shutil
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -30,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import __version__
+from companion.datafiles import DataFileError, check_data_file
 from companion.games.battle_royale.assist import (
     assist_action_from_dict,
     new_assist_game,
@@ -47,6 +49,7 @@ from companion.table.journal import (
     read_journal,
     state_digest,
 )
+from companion.table.journals import find_unfinished  # noqa: F401 - re-exported
 
 GAME = "battle-royale"
 MODES = ("tracked", "assist")  # assist mode exists for Battle Royale
@@ -61,7 +64,14 @@ class UndoRefused(ValueError):
 
 @dataclass
 class SessionSettings:
-    """What a resumed session needs besides the game: mode, bots, hardware, seed."""
+    """What a resumed session needs besides the game: mode, bots, hardware, seed.
+
+    ``seed`` seeds the bots and the simulated people; ``seeded_dice`` says whether
+    the dice follow it too (None: the game's default, for journals written before
+    it was recorded). A resumed seeded game draws the same as the uninterrupted one
+    (see :mod:`companion.table.seeding`). ``demo``: bots and simulated people only
+    (a demo or ``--autoplay``); ``serve`` never resumes such a game by itself.
+    """
 
     mode: str = "tracked"
     bots: int = 0
@@ -69,6 +79,8 @@ class SessionSettings:
     seed: int | None = None
     game: str = GAME
     bot_seats: tuple[int, ...] | None = None  # which seats bots play, when not the last ``bots``
+    seeded_dice: bool | None = None
+    demo: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -79,7 +91,18 @@ class SessionSettings:
         }
         if self.bot_seats is not None:
             data["bot_seats"] = list(self.bot_seats)
+        if self.seeded_dice is not None:
+            data["seeded_dice"] = self.seeded_dice
+        if self.demo:
+            data["demo"] = True
         return data
+
+    @property
+    def dice_follow_seed(self) -> bool:
+        """Whether this game's dice come from ``seed`` (Battle Royale: only if asked for)."""
+        if self.seeded_dice is not None:
+            return self.seeded_dice and self.seed is not None
+        return self.game != GAME and self.seed is not None
 
     @property
     def info(self) -> Game:
@@ -103,7 +126,7 @@ def data_files(config: Any, game: Game) -> dict[str, dict[str, str]]:
     files = {"dice": {"path": BUILTIN + "dice.json", "sha256": _builtin_sha("dice.json")}}
     own = getattr(config, "data_file", None)
     if own is not None:
-        path = Path(own).resolve()
+        path = check_data_file(Path(own).resolve())
         files[game.name] = {"path": str(path), "sha256": file_sha256(path)}
     elif game.builtin_data is not None:
         files[game.name] = {
@@ -292,58 +315,150 @@ class GameSession:
 
 # -- resume ---------------------------------------------------------------------------------
 
+HARDWARE_PROFILES = ("sim", "gpio", "serial", "virtual-board")
 
-def _check_header(
-    contents: JournalContents, game: str | None = None
-) -> tuple[Any, SessionSettings]:
-    header, path = contents.header, contents.path
-    name = header.get("game")
-    if game is not None and name != game:
-        raise JournalError(f"{path} is a journal of {name!r}, not {game}")
-    try:
-        info = get_game(str(name))
-    except KeyError as exc:
-        raise JournalError(f"{path}: {exc.args[0]}; this companion cannot resume it") from None
-    session = header.get("session") or {}
-    mode = header.get("mode")
-    if mode not in MODES or (mode == "assist" and name != GAME):
-        raise JournalError(
-            f"{path}: unknown mode {mode!r} in the header (expected {' or '.join(MODES)})"
-        )
-    for name, entry in (header.get("data_files") or {}).items():
-        file = entry.get("path", "")
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _header_problem(header: dict[str, Any]) -> str | None:
+    """What is wrong with the shape of a (checksummed) header, or None.
+
+    A header with a good CRC was written by companion, or edited by someone who
+    recomputed the CRC; either way every value is checked before it is used.
+    """
+
+    def bad(key: str, expected: str) -> str:
+        value = header
+        for part in key.split("."):
+            value = value.get(part) if isinstance(value, dict) else None
+        shown = repr(value)
+        shown = shown if len(shown) <= 60 else shown[:57] + "..."
+        return f"the header's {key} is {shown}, expected {expected}"
+
+    if not isinstance(header.get("game"), str):
+        return bad("game", "a game name")
+    if not isinstance(header.get("mode"), str):
+        return bad("mode", f"{' or '.join(MODES)}")
+    if not isinstance(header.get("config"), dict):
+        return bad("config", "an object with the game's settings")
+    data_file = header["config"].get("data_file")
+    if data_file is not None and not isinstance(data_file, str):
+        return bad("config.data_file", "null or a file path")
+    files = header.get("data_files", {})
+    if not isinstance(files, dict):
+        return bad("data_files", "an object of {name: {path, sha256}}")
+    for name, entry in files.items():
+        if not (
+            isinstance(entry, dict)
+            and isinstance(entry.get("path"), str)
+            and isinstance(entry.get("sha256"), str)
+        ):
+            return bad(f"data_files.{name}", "an object with a path and a sha256")
+    session = header.get("session", {})
+    if not isinstance(session, dict):
+        return bad("session", "an object with the session settings")
+    bots = session.get("bots", 0)
+    if not (_is_int(bots) and 0 <= bots <= 16):
+        return bad("session.bots", "a whole number of bots, 0..16")
+    if session.get("hardware", "sim") not in HARDWARE_PROFILES:
+        return bad("session.hardware", f"one of {', '.join(HARDWARE_PROFILES)}")
+    seed = session.get("seed")
+    if seed is not None and not _is_int(seed):
+        return bad("session.seed", "null or a whole number")
+    seats = session.get("bot_seats")
+    if seats is not None and not (
+        isinstance(seats, list)
+        and len(seats) <= 16
+        and all(_is_int(x) and 0 <= x < 16 for x in seats)
+    ):
+        return bad("session.bot_seats", "null or a list of seat numbers")
+    for flag in ("seeded_dice", "demo"):
+        if session.get(flag) is not None and not isinstance(session.get(flag), bool):
+            return bad(f"session.{flag}", "true or false")
+    return None
+
+
+def _check_data_files(header: dict[str, Any], path: Path) -> None:
+    """Every data file the header names (and the config's own) is the one the game used."""
+    for name, entry in header.get("data_files", {}).items():
+        file = entry["path"]
         if file.startswith(BUILTIN):
-            if _builtin_sha(file[len(BUILTIN) :]) != entry.get("sha256"):
+            try:
+                same = _builtin_sha(file[len(BUILTIN) :]) == entry["sha256"]
+            except (OSError, ValueError):  # no such built-in file
+                same = False
+            if not same:
                 raise JournalError(
                     f"{path}: the built-in {name} data changed since this game started (it was "
                     f"written by companion {header.get('software')}, this is {__version__}); "
                     "replaying it could give another game. Resume it with the version that "
                     "started it"
                 )
-        elif not Path(file).exists():
+            continue
+        if not Path(file).exists():
             raise JournalError(
                 f"{path}: the game uses the data file {file}, which is missing; "
                 "put it back at that path to resume"
             )
-        elif file_sha256(file) != entry.get("sha256"):
+        try:
+            check_data_file(file)
+        except DataFileError as exc:
+            raise JournalError(f"{path}, line 1: {exc}") from None
+        if file_sha256(file) != entry["sha256"]:
             raise JournalError(
                 f"{path}: the data file {file} changed since the game started; "
                 "restore the version the game started with to resume"
             )
+    own = header["config"].get("data_file")
+    if own is not None:
+        try:
+            check_data_file(own)
+        except DataFileError as exc:
+            raise JournalError(f"{path}, line 1: {exc}") from None
+
+
+def _check_header(
+    contents: JournalContents, game: str | None = None
+) -> tuple[Any, SessionSettings]:
+    header, path = contents.header, contents.path
+    problem = _header_problem(header)
+    if problem is not None:
+        raise JournalError(
+            f"{path}, line 1: {problem}; the file was not written this way by companion "
+            "(edited, or damaged with a matching checksum), so it cannot be used"
+        )
+    name = header["game"]
+    if game is not None and name != game:
+        raise JournalError(f"{path} is a journal of {name!r}, not {game}")
+    try:
+        info = get_game(name)
+    except KeyError as exc:
+        raise JournalError(f"{path}: {exc.args[0]}; this companion cannot resume it") from None
+    session = header.get("session", {})
+    mode = header["mode"]
+    if mode not in MODES or (mode == "assist" and name != GAME):
+        raise JournalError(
+            f"{path}: unknown mode {mode!r} in the header (expected {' or '.join(MODES)})"
+        )
+    _check_data_files(header, path)
     try:
         config = info.config_from_dict(header["config"])
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise JournalError(
             f"{path}, line 1: the game config in the header is not usable: {exc}"
         ) from None
     seats = session.get("bot_seats")
     settings = SessionSettings(
         mode=mode,
-        bots=int(session.get("bots", 0)),
-        hardware=str(session.get("hardware", "sim")),
+        bots=session.get("bots", 0),
+        hardware=session.get("hardware", "sim"),
         seed=session.get("seed"),
         game=info.name,
-        bot_seats=None if seats is None else tuple(int(s) for s in seats),
+        bot_seats=None if seats is None else tuple(seats),
+        seeded_dice=session.get("seeded_dice"),
+        demo=session.get("demo", False),
     )
     return config, settings
 
@@ -389,8 +504,8 @@ def rebuild(
         if kind == "action":
             try:
                 action = decode_action(settings, record.get("action"))
-            except ValueError as exc:
-                raise fail(line, str(exc)) from None
+            except (ValueError, TypeError, KeyError, AttributeError) as exc:
+                raise fail(line, f"not an action of this game: {exc}") from None
             if action.is_chance:
                 flush()
                 play(line, action)
@@ -398,7 +513,7 @@ def rebuild(
                 held.append((line, action))
         elif kind == "undo":
             count = record.get("count")
-            if not isinstance(count, int) or not 1 <= count <= len(held):
+            if not _is_int(count) or not 1 <= count <= len(held):
                 raise fail(
                     line,
                     f"undo of {count!r} action(s), but only {len(held)} of this "
@@ -436,6 +551,79 @@ def rebuild(
     return session
 
 
+@dataclass
+class PendingResume:
+    """A journal read, checked and replayed, not yet continued: nothing was written.
+
+    ``session`` is the rebuilt game (without a journal writer). :meth:`attach`
+    is the first and only step that touches the file system: it cuts a torn
+    tail (or, with ``until_line``, copies the good records to a new file) and
+    gives the session its writer. Call it only once everything else that can
+    fail (configuration, hardware) has been checked.
+    """
+
+    session: GameSession
+    contents: JournalContents
+    until_line: int | None = None
+    new_path: Path | None = None
+
+    @property
+    def warnings(self) -> list[str]:
+        return self.contents.warnings
+
+    @property
+    def path(self) -> Path:
+        """The file the game continues in (a new file with ``until_line``)."""
+        if self.until_line is None:
+            return self.contents.path
+        source = self.contents.path
+        return self.new_path or source.with_name(
+            f"{source.stem}.from-line-{self.until_line}{source.suffix}"
+        )
+
+    def attach(self) -> GameSession:
+        """Continue the journal: the session writes to it from now on."""
+        source, target = self.contents.path, self.path
+        if target != source:
+            if target.exists():
+                raise JournalError(f"{target} exists already; move it away or pass another name")
+            with open(source, "rb") as src, open(target, "xb") as dst:
+                dst.write(src.read(self.contents.valid_bytes))
+                dst.flush()
+                os.fsync(dst.fileno())
+            shutil.copystat(source, target)
+        self.session.journal = JournalWriter.reopen(
+            target, self.contents.valid_bytes, self.contents.next_n
+        )
+        return self.session
+
+
+def load_resume(
+    path: str | Path,
+    *,
+    until_line: int | None = None,
+    new_path: str | Path | None = None,
+    game: str | None = None,
+) -> PendingResume:
+    """Read, check and replay a journal for resuming; never changes a file.
+
+    Raises :class:`JournalError` for a journal that cannot be continued (corrupt,
+    another game, a finished game, a target file that exists).
+    """
+    path = Path(path)
+    contents = read_journal(path, until_line=until_line)
+    session = rebuild(contents, game=game)
+    if contents.finished:
+        raise JournalError(
+            f"{path}: this game is over ({contents.records[-1][1].get('reason')})"
+            f"; see it with 'companion replay {path}'"
+        )
+    pending = PendingResume(session, contents, until_line, Path(new_path) if new_path else None)
+    if until_line is not None and pending.path.exists():
+        raise JournalError(f"{pending.path} exists already; move it away or pass another name")
+    return pending
+
+
 def resume_session(
     path: str | Path,
     *,
@@ -449,41 +637,8 @@ def resume_session(
     nothing. With ``until_line``, the records up to that line are copied to a new
     journal (``new_path``, default ``<name>.from-line-N.jsonl``), which continues;
     the original is left as it is. Returns the session and the warnings
-    (a dropped torn record).
+    (a dropped torn record). Commands use :func:`load_resume` and attach only
+    after checking the hardware.
     """
-    path = Path(path)
-    contents = read_journal(path, until_line=until_line)
-    session = rebuild(contents, game=game)
-    if contents.finished:
-        raise JournalError(
-            f"{path}: this game is over ({contents.records[-1][1].get('reason')})"
-            f"; see it with 'companion replay {path}'"
-        )
-    if until_line is not None:
-        target = (
-            Path(new_path)
-            if new_path
-            else path.with_name(f"{path.stem}.from-line-{until_line}{path.suffix}")
-        )
-        if target.exists():
-            raise JournalError(f"{target} exists already; move it away or pass another name")
-        with open(path, "rb") as src, open(target, "xb") as dst:
-            dst.write(src.read(contents.valid_bytes))
-        shutil.copystat(path, target)
-        path = target
-    session.journal = JournalWriter.reopen(path, contents.valid_bytes, contents.next_n)
-    return session, contents.warnings
-
-
-def find_unfinished(directory: Path, mode: str | None = None) -> Path | None:
-    """The newest journal in ``directory`` whose game is not over (and of ``mode``)."""
-    if not directory.is_dir():
-        return None
-    for path in sorted(directory.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True):
-        try:
-            contents = read_journal(path)
-        except JournalError:
-            return path  # the newest game: resuming it will say what is wrong with it
-        if not contents.finished and (mode is None or contents.header.get("mode") == mode):
-            return path
-    return None
+    pending = load_resume(path, until_line=until_line, new_path=new_path, game=game)
+    return pending.attach(), pending.warnings

@@ -312,7 +312,7 @@ def test_with_the_registry_entry_the_generic_session_journals_and_resumes(
 ):
     from companion.commands.gladiatoren import run_play
     from companion.games import registry
-    from companion.table.session import GameSession, resume_session
+    from companion.table.session import GameSession, load_resume
 
     monkeypatch.setitem(
         registry.GAME_MODULES, "gladiatoren", "companion.games.kampf_der_gladiatoren"
@@ -333,9 +333,9 @@ def test_with_the_registry_entry_the_generic_session_journals_and_resumes(
         session.commit(action)
         session.apply(action)
     session.journal.close()
-    resumed, warnings = resume_session(path)
-    assert not warnings and resumed.state.snapshot() == session.state.snapshot()
-    assert run_play(args(seed=6), session=resumed) == 0
+    pending = load_resume(path)
+    assert not pending.warnings and pending.session.state.snapshot() == session.state.snapshot()
+    assert run_play(args(seed=6), pending=pending) == 0
     assert "Game over" in capsys.readouterr().out
     assert read_journal(path).finished
 

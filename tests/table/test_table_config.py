@@ -252,9 +252,30 @@ def test_invalid_data_file(tmp_path) -> None:
 
 
 def test_unknown_table(tmp_path) -> None:
-    error = error_for(tmp_path, "[journal]\npath = 'x'\n")
-    assert error.key == "journal"
-    assert "[journal]" in str(error) and "[game] and [hardware]" in str(error)
+    error = error_for(tmp_path, "[network]\npath = 'x'\n")
+    assert error.key == "network"
+    assert "[network]" in str(error) and "[game], [hardware] and [journal]" in str(error)
+
+
+def test_journal_retention_is_validated(tmp_path) -> None:
+    error = error_for(tmp_path, "[journal]\nkeep_finished = -1\npath = 'x'\n")
+    keys = [p.key for p in error.problems]
+    assert keys == ["journal.path", "journal.keep_finished"]
+    assert "a whole number from 0 to" in str(error)
+    path = write(tmp_path, "[journal]\nkeep_finished = 7\n")
+    assert load_table_config(path).journal.keep_finished == 7
+
+
+@pytest.mark.parametrize("where", ["/dev/zero", "."])
+def test_a_data_file_that_is_not_a_regular_file_is_never_read(tmp_path, where) -> None:
+    error = error_for(tmp_path, f"[game]\ndata_file = '{where}'\n")
+    assert error.key == "game.data_file"
+    assert "not a regular file" in str(error) or "is a folder" in str(error)
+
+
+def test_a_table_file_that_is_a_device_is_never_read(tmp_path) -> None:
+    with pytest.raises(TableConfigError, match="not a regular file"):
+        load_table_config("/dev/zero")
 
 
 def test_game_must_be_a_table(tmp_path) -> None:

@@ -1,0 +1,53 @@
+"""Argument types shared by the command line's parsers (argparse only: stays light).
+
+Each raises :class:`argparse.ArgumentTypeError`, which argparse prints as one
+line naming the option, with exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from companion.datafiles import DataFileError, check_data_file
+
+
+def positive_int(text: str) -> int:
+    """A whole number of 1 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, got {value}")
+    return value
+
+
+def non_negative_int(text: str) -> int:
+    """A whole number of 0 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    """A number greater than 0 (not NaN, not infinite)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be more than 0, got {text}")
+    return value
+
+
+def data_file(text: str) -> str:
+    """The path of a data file: a regular file of at most 1 MiB (never a device or folder)."""
+    try:
+        check_data_file(text)
+    except DataFileError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text

@@ -1,0 +1,166 @@
+"""Running one game at the table, in the order that keeps files and people safe.
+
+Every game command (``play``, ``demo``, ``resume``, ``gladiatoren play``,
+``spartacus fight`` ...) goes through :func:`run_at_table`:
+
+1. the hardware is opened first (:func:`open_table_hardware`); if it is not
+   there (no GPIO pins on a laptop, no I/O board plugged in) the command ends
+   with one message and exit 2, and no file has been written;
+2. only then does the journal start (a new file) or continue (a resumed file
+   is cut back to its last good record only now);
+3. the game runs. ``quit`` (or the end of typed input) and Ctrl-C both stop it
+   with the same hint, ``continue it with: companion resume FILE``; exit 1 and
+   130. Ctrl-C reaches the command as :exc:`KeyboardInterrupt` after the
+   hardware layer has switched the solenoid off. A start that fails before the
+   first record leaves no journal behind.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from os import PathLike
+from pathlib import Path
+from typing import Any
+
+from companion.commands.errors import EXIT_INTERRUPTED, EXIT_STOPPED, CommandError
+from companion.hal import Hardware, HardwareConfig, HardwareConfigError, open_hardware
+from companion.table.config import TableConfigError, load_hardware_from_table
+from companion.table.journal import JournalError
+from companion.table.journals import archive
+from companion.table.people import TableStopped
+from companion.table.session import GameSession
+
+NO_PINS_HINT = (
+    "on a laptop use --hardware sim; on a Raspberry Pi install the pin library "
+    "(pip install 'companion[pi]') and run as a user in the gpio group"
+)
+
+
+def hardware_problem(profile: str, exc: BaseException) -> str | None:
+    """A clear sentence for a failure to open ``profile`` that the user can fix, or None
+    (then it is a bug and is raised as it is)."""
+    if profile == "gpio":
+        from gpiozero.exc import BadPinFactory, GPIOZeroError
+
+        if isinstance(exc, BadPinFactory):
+            return f"this machine has no GPIO pins gpiozero can use ({exc}): {NO_PINS_HINT}"
+        if isinstance(exc, GPIOZeroError | OSError):
+            return (
+                f"cannot open the Pi's pins: {exc} (is the companion service running "
+                "and holding them? 'sudo systemctl stop companion' first)"
+            )
+    if profile in ("serial", "virtual-board"):
+        from companion.hal.serial_board import BoardNotFound, BoardRefused
+
+        if isinstance(exc, BoardNotFound):
+            return (
+                f"no I/O board: {exc}. Check the USB cable and that the board runs the "
+                "companion firmware (firmware/README.md), or use --hardware sim"
+            )
+        if isinstance(exc, BoardRefused):
+            return f"the I/O board answered but cannot be used: {exc}"
+        if isinstance(exc, OSError):
+            return f"cannot open the I/O board's serial port: {exc}"
+        if profile == "virtual-board" and isinstance(exc, ImportError):
+            return f"the virtual I/O board cannot start: {exc}"
+    return None
+
+
+def open_table_hardware(
+    config: HardwareConfig, *, clock: Callable[[], float] | None = None
+) -> Hardware:
+    """Open the hardware, turning "it is not there" into a :class:`CommandError`."""
+    try:
+        return open_hardware(config, clock=clock)
+    except Exception as exc:
+        message = hardware_problem(config.profile, exc)
+        if message is None:
+            raise
+        raise CommandError(f"cannot open the {config.profile} hardware: {message}") from None
+
+
+def hardware_config(
+    profile: str | None, config_path: str | PathLike[str] | None, default: str = "sim"
+) -> HardwareConfig:
+    """The ``[hardware]`` of ``config_path`` (a table.toml; defaults without one) on
+    ``profile`` (default: the file's, else ``default``); errors are :class:`CommandError`."""
+    try:
+        if config_path:
+            hw = load_hardware_from_table(config_path)
+        else:
+            hw = HardwareConfig(profile=default)
+        if profile and profile != hw.profile:
+            hw = dataclasses.replace(hw, profile=profile)
+        return hw
+    except (TableConfigError, HardwareConfigError) as exc:
+        raise CommandError(str(exc)) from None
+
+
+def stopped_message(session: GameSession, reason: str) -> str:
+    """What ``quit``, the end of the input and Ctrl-C all print: how to continue."""
+    return (
+        f"game stopped ({reason}) after {len(session.state.history)} actions; "
+        f"continue it with: companion resume {session.journal_path}"
+    )
+
+
+def start_journal(begin: Callable[[], GameSession]) -> GameSession:
+    """Start (or continue) the session's journal; file problems become a CommandError."""
+    try:
+        return begin()
+    except JournalError as exc:
+        raise CommandError(str(exc)) from None
+    except OSError as exc:
+        raise CommandError(f"cannot start the journal: {exc.strerror or exc}") from None
+
+
+def run_at_table(
+    console: Any,
+    hardware: HardwareConfig,
+    begin: Callable[[], GameSession],
+    play: Callable[[Hardware, GameSession], Any],
+    *,
+    clock: Callable[[], float] | None = None,
+    archive_in: Path | None = None,
+) -> tuple[int, Any]:
+    """Open the hardware, start the journal, play; returns (exit code, final state or None).
+
+    ``begin`` starts the journal (a new game) or attaches it (a resumed one);
+    ``play(hw, session)`` runs the game and returns its final state. A finished
+    game's journal in the folder ``archive_in`` is moved into its ``finished/``.
+    """
+    with open_table_hardware(hardware, clock=clock) as hw:
+        session = start_journal(begin)
+        console.print(f"journal: {session.journal_path}", soft_wrap=True)
+        journal = session.journal
+        try:
+            state = play(hw, session)
+        except (TableStopped, EOFError) as exc:
+            console.print(stopped_message(session, str(exc)), soft_wrap=True)
+            return EXIT_STOPPED, None
+        except KeyboardInterrupt:
+            console.print(stopped_message(session, "Ctrl-C"), soft_wrap=True)
+            return EXIT_INTERRUPTED, None
+        except OSError as exc:  # the disk itself failed (a full disk only pauses the table)
+            raise CommandError(
+                f"cannot write the journal {session.journal_path}: {exc.strerror or exc}; "
+                "everything up to the last record is kept: "
+                f"'companion resume {session.journal_path}' on a working disk"
+            ) from None
+        except BaseException:
+            if journal is not None and journal.discard_unused():
+                console.print("the game did not begin: its journal was removed", soft_wrap=True)
+            raise
+        finally:
+            if journal is not None:
+                journal.close()
+    path = session.journal_path
+    if (
+        archive_in is not None
+        and path is not None
+        and session.state.is_terminal
+        and path.parent.resolve() == archive_in.resolve()
+    ):
+        archive(path)
+    return 0, state
