@@ -12,6 +12,9 @@ Measures, each in a fresh process:
   line, hardware opened (target <= 1 s here), then SIGTERM;
 - peak resident memory (ru_maxrss) of ``companion serve --autoplay --games 3``,
   three whole assist games on simulated hardware (target <= 60 MB).
+
+Every run keeps its journals in a temporary folder (``--journal-dir``), never in
+the data directory a real ``serve`` resumes from.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -40,10 +44,10 @@ def time_help() -> float:
     return time.perf_counter() - start
 
 
-def time_serve_ready() -> float:
+def time_serve_ready(journals: str) -> float:
     start = time.perf_counter()
     proc = subprocess.Popen(
-        [*COMMAND, "serve", "--hardware", "sim"],
+        [*COMMAND, "serve", "--hardware", "sim", "--journal-dir", journals],
         cwd=ROOT,
         env=ENV,
         stdout=subprocess.PIPE,
@@ -65,9 +69,9 @@ def time_serve_ready() -> float:
     return elapsed
 
 
-def serve_peak_rss_mb() -> float:
+def serve_peak_rss_mb(journals: str) -> float:
     subprocess.run(
-        [*COMMAND, "serve", "--autoplay", "--games", "3"],
+        [*COMMAND, "serve", "--autoplay", "--games", "3", "--journal-dir", journals],
         cwd=ROOT,
         env=ENV,
         check=True,
@@ -82,8 +86,9 @@ def main() -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     helps = sorted(time_help() for _ in range(args.runs))
-    readies = sorted(time_serve_ready() for _ in range(args.runs))
-    rss = serve_peak_rss_mb()
+    with tempfile.TemporaryDirectory(prefix="bench-serve-") as journals:
+        readies = sorted(time_serve_ready(journals) for _ in range(args.runs))
+        rss = serve_peak_rss_mb(journals)
     result = {
         "machine": f"{platform.machine()} {platform.platform()}",
         "python": platform.python_version(),

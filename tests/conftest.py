@@ -4,7 +4,8 @@
   real table.toml or talks to a real systemd: the configuration search, the notify
   socket and the journal stream are pointed at nothing.
 - ``mock_factory``: gpiozero's own MockFactory as the pin factory (the one fixture
-  every hardware test uses).
+  every hardware test uses); ``no_pins``: a machine without GPIO pins (a laptop);
+  ``no_board``: no I/O board plugged in.
 - Hypothesis: the ``ci`` profile (derandomized, no example database, bounded) is
   loaded when ``CI=true``, so a CI run is repeatable; elsewhere hypothesis explores
   freely with its defaults.
@@ -63,3 +64,29 @@ def mock_factory() -> Iterator[MockFactory]:
         factory.reset()
         factory.close()
         Device.pin_factory = previous
+
+
+@pytest.fixture
+def no_pins(monkeypatch):
+    """A machine without GPIO pins: gpiozero finds no pin factory (as on a laptop)."""
+    from gpiozero.exc import BadPinFactory
+
+    def no_factory():
+        raise BadPinFactory("Unable to load any default pin factory!")
+
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.setattr(Device, "_default_pin_factory", staticmethod(no_factory))
+
+
+@pytest.fixture
+def no_board(monkeypatch):
+    """No I/O board answers on any port (nothing plugged in), without waiting for one."""
+    from companion.hal import serial_board
+
+    def not_found(config=None, **kwargs):
+        raise serial_board.BoardNotFound(
+            "I/O board not connected: no Raspberry Pi Pico with USB id 2e8a:0005 found"
+        )
+
+    monkeypatch.setattr(serial_board, "open_serial", not_found)

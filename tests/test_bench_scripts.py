@@ -13,6 +13,14 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.fixture(autouse=True)
+def _benchmarks_write_only_to_temporary_folders():
+    """No benchmark leaves a journal (or anything) in the data directory ``serve`` uses."""
+    home = Path(os.environ["XDG_DATA_HOME"])
+    yield
+    assert not [p for p in home.rglob("*") if p.is_file()], "a benchmark wrote into the data dir"
+
+
 def run_bench(*args: str, script: str = "battle_royale.py") -> subprocess.CompletedProcess[str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
@@ -86,6 +94,25 @@ def test_dice_fairness_bench_json() -> None:
 
 
 @pytest.mark.slow
+def test_season_startup_bench_json() -> None:
+    result = run_bench(
+        "--counts", "0", "30", "--runs", "1", "--legacy", "--json", script="season_startup.py"
+    )
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert set(summary["ready_s"]) == {"0", "30"} and summary["ratio"] > 0
+    assert summary["legacy"]["moved"] == 30
+
+
+@pytest.mark.slow
+def test_season_memory_bench_json() -> None:
+    result = run_bench("--games", "2", "--first", "1", "--json", script="season_memory.py")
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert set(summary["rss_mb"]) == {"1", "2"} and summary["rss_mb"]["2"] > 0
+
+
+@pytest.mark.slow
 def test_bench_run_writes_every_section(tmp_path) -> None:
     out = tmp_path / "performance.md"
     env = dict(os.environ)
@@ -106,6 +133,7 @@ def test_bench_run_writes_every_section(tmp_path) -> None:
         "## Start-up and memory",
         "## Journal",
         "## Dice fairness",
+        "## A season on one Pi",
     ):
         assert heading in text
     assert "python bench/" in text  # every figure names the command that reproduces it

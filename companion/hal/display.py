@@ -3,7 +3,8 @@
 Until the LED matrix gets its own I/O board, both the ``gpio`` and the ``sim``
 profile show the arena through :class:`MemoryArenaDisplay`: it keeps the last
 frame (a terminal view can draw it with :meth:`MemoryArenaDisplay.render`),
-and in the simulator it also records every frame with its time.
+and in the simulator it also records the recent frames with their time (the last
+:data:`RECORD_LIMIT`, so a service that runs for months does not grow).
 """
 
 from __future__ import annotations
@@ -13,6 +14,25 @@ import time
 from collections.abc import Callable, Sequence
 
 from companion.hal.contracts import ARENA_SIZE, Cell, CellState, Frame
+
+#: How many recent entries a simulator's recording keeps (frames, LED changes, coil
+#: switches): enough for any test or self-test, bounded for a season of games.
+RECORD_LIMIT = 2000
+
+
+class Recent(list):  # type: ignore[type-arg]
+    """A list for recordings that keeps only its last ``limit`` items: appending to a full
+    one drops the oldest. Compares and indexes like the list it is."""
+
+    def __init__(self, limit: int = RECORD_LIMIT) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def append(self, item: object) -> None:
+        super().append(item)
+        if len(self) > self.limit:
+            del self[0]
+
 
 __all__ = ["CELL_SYMBOLS", "MemoryArenaDisplay", "blank_frame", "make_frame"]
 
@@ -60,7 +80,8 @@ class MemoryArenaDisplay:
 
     :param size: cells per side.
     :param clock: stamps recorded frames.
-    :param record: keep every frame shown in :attr:`frames` (the simulator does).
+    :param record: keep the frames shown in :attr:`frames` (the simulator does):
+        the last *record_limit* of them.
     """
 
     def __init__(
@@ -69,13 +90,15 @@ class MemoryArenaDisplay:
         *,
         clock: Callable[[], float] = time.monotonic,
         record: bool = False,
+        record_limit: int | None = None,
     ) -> None:
         self._size = size
         self._clock = clock
         self._record = record
         self._lock = threading.Lock()
         self._frame = blank_frame(CellState.OFF, size)
-        self._frames: list[tuple[float, Frame]] = []
+        limit = RECORD_LIMIT if record_limit is None else record_limit
+        self._frames: list[tuple[float, Frame]] = Recent(limit)
 
     @property
     def size(self) -> int:
@@ -89,7 +112,8 @@ class MemoryArenaDisplay:
 
     @property
     def frames(self) -> list[tuple[float, Frame]]:
-        """Every frame shown, as (clock time, frame), if recording."""
+        """The recent frames shown (at most the record limit), as (clock time, frame),
+        if recording."""
         with self._lock:
             return list(self._frames)
 

@@ -25,7 +25,7 @@ from collections.abc import Callable
 
 from companion.hal.config import HardwareConfig
 from companion.hal.contracts import DIE_FACES, Cell, Frame, Pulse
-from companion.hal.display import MemoryArenaDisplay
+from companion.hal.display import MemoryArenaDisplay, Recent
 from companion.hal.events import BUTTON_NAMES, InputHub, InputKind
 from companion.hal.hardware import Hardware
 from companion.hal.leds import StatusLedsBase
@@ -151,10 +151,11 @@ class SimSolenoid:
     """
     The simulated coil driver (a :class:`~companion.hal.safety.SwitchOutput`).
 
-    Records every switch in :attr:`history` and every completed on-period in
-    :attr:`pulses`. A fault injected with :meth:`inject_fault` either makes
-    :meth:`on` raise :exc:`SolenoidDriverError`, or (``raise_on_switch=False``)
-    is reported through :attr:`fault` the way a driver's fault pin would.
+    Records the recent switches in :attr:`history` and completed on-periods in
+    :attr:`pulses` (the last :data:`~companion.hal.display.RECORD_LIMIT` of each).
+    A fault injected with :meth:`inject_fault` either makes :meth:`on` raise
+    :exc:`SolenoidDriverError`, or (``raise_on_switch=False``) is reported through
+    :attr:`fault` the way a driver's fault pin would.
     """
 
     def __init__(self, clock: Callable[[], float]) -> None:
@@ -163,8 +164,8 @@ class SimSolenoid:
         self._on_since: float | None = None
         self._fault: str | None = None
         self._raise_on_switch = True
-        self.history: list[tuple[float, bool]] = []
-        self.pulses: list[Pulse] = []
+        self.history: list[tuple[float, bool]] = Recent()
+        self.pulses: list[Pulse] = Recent()
 
     @property
     def value(self) -> bool:
@@ -208,7 +209,8 @@ class SimSolenoid:
 
 
 class SimStatusLeds(StatusLedsBase):
-    """Status LEDs in memory; :attr:`changes` records (time, name, on) per change."""
+    """Status LEDs in memory; :attr:`changes` records (time, name, on) of the recent changes
+    (the last :data:`~companion.hal.display.RECORD_LIMIT`)."""
 
     def __init__(
         self, colours: tuple[str, ...], faces: tuple[str, ...], clock: Callable[[], float]
@@ -216,7 +218,7 @@ class SimStatusLeds(StatusLedsBase):
         super().__init__(colours, faces)
         self._clock = clock
         self._on = dict.fromkeys(self.names, False)
-        self.changes: list[tuple[float, str, bool]] = []
+        self.changes: list[tuple[float, str, bool]] = Recent()
 
     def _set(self, name: str, on: bool) -> None:
         if self._on[name] != on:
@@ -419,7 +421,7 @@ class SimControls:
 
     @property
     def pulses(self) -> list[Pulse]:
-        """Every completed coil pulse, with start time and length."""
+        """The recent completed coil pulses, with start time and length."""
         return list(self.coil.pulses)
 
     @property
@@ -429,12 +431,12 @@ class SimControls:
 
     @property
     def led_changes(self) -> list[tuple[float, str, bool]]:
-        """Every status LED change as (time, name, on)."""
+        """The recent status LED changes as (time, name, on)."""
         return list(self.leds.changes)
 
     @property
     def frames(self) -> list[tuple[float, Frame]]:
-        """Every arena frame shown, as (time, frame)."""
+        """The recent arena frames shown, as (time, frame)."""
         return self.display.frames
 
 

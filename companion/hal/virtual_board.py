@@ -11,8 +11,9 @@ whole path is exercised: pyserial, the tty, framing, the firmware.
 It simulates:
 
 * the solenoid: every coil pulse, timed at the gate pin (:attr:`pulses`);
-* the LED matrix and status strip: every image the host sent
-  (:attr:`matrix_images`) and every pixel write (:attr:`pixel_frames`);
+* the LED matrix and status strip: the images the host sent
+  (:attr:`matrix_images`) and the pixel writes (:attr:`pixel_frames`), the recent
+  :data:`~companion.hal.display.RECORD_LIMIT` of each;
 * buttons, with contact bounce (:meth:`tap`, :meth:`bounce_press`) and
   stuck contacts (:meth:`stick`);
 * faults: dropped, corrupted or delayed bytes in either direction
@@ -44,6 +45,8 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
+
+from companion.hal.display import Recent
 
 # The firmware ships inside the package (``firmware/`` in the source tree is installed as
 # ``companion.firmware``); the shims are data files of this package. Both must be real
@@ -360,17 +363,18 @@ class VirtualBoard:
         self.powered = False
         self.boots = 0
         self.stuck: set[str] = set()
-        #: Every command the firmware executed: (monotonic s, type, payload).
-        self.commands: list[tuple[float, int, bytes]] = []
+        # Recordings keep the last RECORD_LIMIT entries each: a board runs for a season.
+        #: Commands the firmware executed: (monotonic s, type, payload).
+        self.commands: list[tuple[float, int, bytes]] = Recent()
         #: Matrix images the host sent: (monotonic s, 25 (r, g, b) in row order, blink mask).
-        self.matrix_images: list[tuple[float, tuple[tuple[int, int, int], ...], int]] = []
+        self.matrix_images: list[tuple[float, tuple[tuple[int, int, int], ...], int]] = Recent()
         #: Status images: (monotonic s, LEDs (r, g, b), blink mask).
-        self.status_images: list[tuple[float, tuple[tuple[int, int, int], ...], int]] = []
+        self.status_images: list[tuple[float, tuple[tuple[int, int, int], ...], int]] = Recent()
         #: Pixel writes: (monotonic s, "matrix" or "status", pixels in logical order).
-        self.pixel_frames: list[tuple[float, str, tuple[tuple[int, ...], ...]]] = []
-        self.edges: list[tuple[float, str, bool]] = []  # (time, button, closed)
+        self.pixel_frames: list[tuple[float, str, tuple[tuple[int, ...], ...]]] = Recent()
+        self.edges: list[tuple[float, str, bool]] = Recent()  # (time, button, closed)
         self.dropped_writes = 0
-        self.errors: list[BaseException] = []
+        self.errors: list[BaseException] = Recent()
         self._atexit = False
 
     # -- life cycle ---------------------------------------------------------------------

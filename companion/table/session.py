@@ -190,6 +190,8 @@ class GameSession:
     # tracked mode: an explosion the engine resolved whose firing is not journalled yet
     # (a power cut between the two): the table arms it again when the game resumes
     pending_fire: tuple[str, str] | None = None
+    # resume: the last turn started but its checkpoint record was lost with the power
+    checkpoint_due: bool = False
 
     @classmethod
     def start(
@@ -235,12 +237,17 @@ class GameSession:
         if not write or self.journal is None:
             return
         if turn_started:
-            self.journal.append(
-                "checkpoint",
-                actions=len(self.state.history),
-                turn=getattr(self.state, "turn", None),
-                digest=state_digest(self.state.snapshot()),
-            )
+            self.write_checkpoint()
+
+    def write_checkpoint(self) -> None:
+        """The ``checkpoint`` record of the turn that has just started."""
+        assert self.journal is not None
+        self.journal.append(
+            "checkpoint",
+            actions=len(self.state.history),
+            turn=getattr(self.state, "turn", None),
+            digest=state_digest(self.state.snapshot()),
+        )
 
     def finish(self) -> None:
         """Write the ``end`` record once the game is over and the table has acted on it."""
@@ -491,6 +498,8 @@ def rebuild(
         except IllegalActionError as exc:
             raise fail(line, str(exc)) from None
         session._after(action, events, write=False)
+        if any(e.kind == "turn_started" for e in events):
+            session.checkpoint_due = True  # until its checkpoint record is read
 
     def flush() -> None:
         for line, action in held:
@@ -536,6 +545,7 @@ def rebuild(
             )
         elif kind == "checkpoint":
             flush()
+            session.checkpoint_due = False
             digest = state_digest(session.state.snapshot())
             if (
                 record.get("actions") != len(session.state.history)
@@ -595,6 +605,9 @@ class PendingResume:
         self.session.journal = JournalWriter.reopen(
             target, self.contents.valid_bytes, self.contents.next_n
         )
+        if self.session.checkpoint_due:  # the power went between a turn's start and its
+            self.session.write_checkpoint()  # checkpoint: write it, as the game would have
+            self.session.checkpoint_due = False
         return self.session
 
 

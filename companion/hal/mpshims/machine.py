@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 PWRON_RESET = 1
+HISTORY_LIMIT = 2000  # output changes kept per pin
 WDT_RESET = 3
 SOFT_RESET = 5  # not an rp2 constant; what the shim reports for a soft reset
 
@@ -36,7 +38,8 @@ class _PinState:
         self.pull = None
         self.out = 0
         self.external: int | None = None  # level driven from outside (inputs)
-        self.history: list[tuple[float, int]] = []  # output changes (monotonic s, level)
+        # the recent output changes (monotonic s, level): bounded, a board runs for months
+        self.history: deque[tuple[float, int]] = deque(maxlen=HISTORY_LIMIT)
         self.irqs: list[tuple[int, Callable[[Any], None], Pin]] = []
 
     def read(self) -> int:

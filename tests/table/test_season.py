@@ -1,0 +1,224 @@
+"""A season on one Pi: the journal folder, finding the unfinished game without reading
+history, demos kept apart, retention, ``companion journals`` and bounded recordings."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from companion.cli import main
+from companion.hal import HardwareConfig, ManualClock, open_hardware
+from companion.hal.display import RECORD_LIMIT
+from companion.table import journals as folder
+from companion.table.journal import (
+    default_journal_dir,
+    demo_journal_dir,
+    peek_journal,
+    read_journal,
+)
+
+
+def run(argv: list[str]) -> int:
+    try:
+        return main(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+
+
+@pytest.fixture(scope="module")
+def journals(tmp_path_factory) -> tuple[bytes, bytes]:
+    """A finished and an unfinished assist journal (bytes), played by simulated people."""
+    where = tmp_path_factory.mktemp("season")
+    done = where / "done.jsonl"
+    assert run(["serve", "--autoplay", "--games", "1", "--journal", str(done)]) == 0
+    lines = done.read_bytes().splitlines(keepends=True)
+    unfinished = [json.loads(lines[0])]
+    unfinished[0]["session"].pop("demo", None)  # as a real table's game would be
+    from companion.table.journal import record_crc
+
+    unfinished[0].pop("crc")
+    unfinished[0]["crc"] = record_crc(unfinished[0])
+    header = json.dumps(unfinished[0]).encode() + b"\n"
+    return header + b"".join(lines[1:]), header + b"".join(lines[1:40])
+
+
+def fill(directory: Path, finished: bytes, count: int, *, at_top: bool = False) -> None:
+    target = directory if at_top else directory / folder.FINISHED
+    target.mkdir(parents=True, exist_ok=True)
+    for i in range(count):
+        (target / f"20260101-{i:06d}-battle-royale-assist.jsonl").write_bytes(finished)
+
+
+def test_finding_the_unfinished_game_reads_nothing_of_finished_history(tmp_path, journals, mocker):
+    finished, unfinished = journals
+    fill(tmp_path, finished, 200)
+    game = tmp_path / "20260102-000000-battle-royale-assist.jsonl"
+    game.write_bytes(unfinished)
+    peek = mocker.spy(folder, "peek_journal")
+    assert folder.find_unfinished(tmp_path, mode="assist") == game
+    assert [call.args[0] for call in peek.call_args_list] == [game]
+
+
+def test_a_finished_journal_left_at_the_top_is_archived_when_seen(tmp_path, journals):
+    finished, unfinished = journals
+    fill(tmp_path, finished, 3, at_top=True)
+    assert folder.find_unfinished(tmp_path, mode="assist") is None
+    assert not list(tmp_path.glob("*.jsonl"))
+    assert len(list((tmp_path / folder.FINISHED).glob("*.jsonl"))) == 3
+
+
+def test_serve_archives_each_finished_game_and_keeps_only_the_retention(tmp_path, journals, capsys):
+    finished, _ = journals
+    fill(tmp_path, finished, 3)
+    old = sorted((tmp_path / folder.FINISHED).iterdir())
+    for i, path in enumerate(old):  # the oldest first
+        os.utime(path, (time.time() - 1000 + i, time.time() - 1000 + i))
+    config = tmp_path / "table.toml"
+    config.write_text("[journal]\nkeep_finished = 2\n")
+    code = run(
+        [
+            "serve",
+            "--autoplay",
+            "--games",
+            "2",
+            "--journal-dir",
+            str(tmp_path),
+            "--config",
+            str(config),
+        ]
+    )
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "deleted the 2 oldest finished journal(s) (keeping 2" in out.replace("\n", " ")
+    kept = sorted(p.name for p in (tmp_path / folder.FINISHED).iterdir())
+    assert len(kept) == 2 and not {p.name for p in old} & set(kept)  # the season's new games
+    assert not list(tmp_path.glob("*.jsonl"))  # nothing unfinished was left at the top
+
+
+def test_serve_sets_a_journal_it_cannot_resume_aside_and_starts_a_new_game(
+    tmp_path, journals, capsys
+):
+    _, unfinished = journals
+    broken = tmp_path / "20260102-000000-battle-royale-assist.jsonl"
+    lines = unfinished.splitlines(keepends=True)
+    broken.write_bytes(b"".join(lines[:10]) + b'{"type":"action"}\n' + b"".join(lines[10:20]))
+    before = broken.read_bytes()
+    assert run(["serve", "--autoplay", "--games", "1", "--journal-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out.replace("\n", " ")
+    assert "cannot resume" in out and "line 11" in out
+    moved = tmp_path / folder.DAMAGED / broken.name
+    assert moved.read_bytes() == before and not broken.exists()
+
+
+def test_demos_and_autoplay_never_write_where_serve_resumes(capsys):
+    assert run(["demo", "--players", "2", "--seed", "3"]) == 0
+    assert run(["demo", "--game", "skirmish", "--rounds", "2"]) == 0
+    assert run(["serve", "--autoplay", "--games", "1"]) == 0
+    assert not default_journal_dir().exists() or not any(default_journal_dir().rglob("*.jsonl"))
+    demos = list(demo_journal_dir().rglob("*.jsonl"))
+    assert len(demos) == 3
+    for path in demos:
+        assert peek_journal(path).header["session"]["demo"] is True
+
+
+def test_serve_never_resumes_a_demo_even_in_its_own_folder(tmp_path, capsys):
+    path = tmp_path / "demo.jsonl"
+    main_code = run(
+        [
+            "play",
+            "battle-royale",
+            "--mode",
+            "assist",
+            "--autoplay",
+            "--seed",
+            "1",
+            "--journal",
+            str(path),
+        ]
+    )
+    assert main_code == 0
+    lines = path.read_bytes().splitlines(keepends=True)
+    (tmp_path / "20990101-unfinished-demo.jsonl").write_bytes(b"".join(lines[:30]))
+    path.unlink()
+    assert folder.find_unfinished(tmp_path, mode="assist") is None
+
+
+def test_finished_journals_of_play_go_to_finished(capsys):
+    assert run(["play", "battle-royale", "--bots", "4", "--seed", "2"]) == 0
+    archived = list((default_journal_dir() / folder.FINISHED).glob("*.jsonl"))
+    assert len(archived) == 1 and read_journal(archived[0]).finished
+    assert not list(default_journal_dir().glob("*.jsonl"))
+
+
+def test_journals_lists_shows_the_unfinished_one_and_prunes(tmp_path, journals, capsys):
+    finished, unfinished = journals
+    fill(tmp_path, finished, 5)
+    for i, path in enumerate(sorted((tmp_path / folder.FINISHED).iterdir())):
+        os.utime(path, (1_700_000_000 + i, 1_700_000_000 + i))
+    game = tmp_path / "20260102-000000-battle-royale-assist.jsonl"
+    game.write_bytes(unfinished)
+    assert run(["journals", "--dir", str(tmp_path), "--json"]) == 0
+    listing = json.loads(capsys.readouterr().out)
+    assert listing["total"] == 6
+    assert listing["journals"][0]["path"] == str(game)
+    assert listing["journals"][0]["state"] == "unfinished"
+    assert {j["state"] for j in listing["journals"][1:]} == {"finished"}
+    assert run(["journals", "--dir", str(tmp_path)]) == 0
+    assert "6 journal(s)" in capsys.readouterr().out
+    assert run(["journals", "unfinished", "--dir", str(tmp_path), "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["unfinished"] == str(game) and shown["turn"] >= 1
+    assert run(["journals", "prune", "--dir", str(tmp_path), "--keep", "2", "--dry-run"]) == 0
+    assert len(list((tmp_path / folder.FINISHED).iterdir())) == 5
+    assert run(["journals", "prune", "--dir", str(tmp_path), "--keep", "2"]) == 0
+    assert "deleted 3 finished journal(s)" in capsys.readouterr().out
+    left = sorted(p.name for p in (tmp_path / folder.FINISHED).iterdir())
+    assert left == [
+        "20260101-000003-battle-royale-assist.jsonl",
+        "20260101-000004-battle-royale-assist.jsonl",
+    ]
+    assert game.exists()  # an unfinished game is never pruned
+
+
+def test_journals_prune_takes_its_default_from_table_toml(tmp_path, journals, capsys):
+    finished, _ = journals
+    fill(tmp_path, finished, 4)
+    config = tmp_path / "table.toml"
+    config.write_text("[journal]\nkeep_finished = 1\n")
+    assert run(["journals", "prune", "--dir", str(tmp_path), "--config", str(config)]) == 0
+    assert len(list((tmp_path / folder.FINISHED).iterdir())) == 1
+
+
+# -- recordings of the simulated hardware stay bounded ------------------------------------------
+
+
+def test_sim_recordings_keep_only_the_recent_entries():
+    clock = ManualClock()
+    with open_hardware(HardwareConfig(profile="sim"), clock=clock) as hw:
+        for i in range(RECORD_LIMIT + 300):
+            hw.status_leds.show_die(("explosion", "free_choice")[i % 2])
+            hw.display.clear()
+            hw.eliminator.arm(f"t{i}")
+            hw.sim.tap("trigger", 0.02)
+            event = next(e for e in hw.drain_inputs() if e.is_trigger_press)
+            assert hw.eliminator.fire(event)
+            clock.sleep(hw.config.cooldown_s)
+        assert len(hw.sim.led_changes) == RECORD_LIMIT
+        assert len(hw.sim.frames) == RECORD_LIMIT
+        assert len(hw.sim.pulses) == RECORD_LIMIT
+        assert len(hw.sim.coil.history) == RECORD_LIMIT
+        assert hw.sim.frames[-1][1] == hw.display.frame  # the newest are the ones kept
+
+
+def test_a_copied_journal_folder_is_found_again(tmp_path, journals):
+    _, unfinished = journals
+    (tmp_path / "a").mkdir()
+    game = tmp_path / "a" / "20260102-000000-battle-royale-assist.jsonl"
+    game.write_bytes(unfinished)
+    shutil.copytree(tmp_path / "a", tmp_path / "b")
+    assert folder.find_unfinished(tmp_path / "b") == tmp_path / "b" / game.name
