@@ -217,8 +217,8 @@ class JournalWriter:
             return
 
     def _write_once(self, line: bytes) -> None:
-        """Write ``line`` at the end of the good part and fsync it; on any error, cut the
-        file back to the good part (no partial record stays) and raise."""
+        """Write ``line`` at the end of the good part and fsync it; on any error (or an
+        interrupt), cut the file back to the good part (no partial record stays) and raise."""
         try:
             self._file.seek(self._size)
             view = memoryview(line)
@@ -229,7 +229,7 @@ class JournalWriter:
                 view = view[written:]
             if self._fsync:
                 os.fsync(self._file.fileno())
-        except OSError:
+        except BaseException:  # a write error, or Ctrl-C in the middle: no partial record
             self._file.truncate(self._size)
             raise
         self._size += len(line)
