@@ -252,6 +252,7 @@ def toml_text(pairs: list[tuple[str, object]], junk: str) -> str:
     return text + junk
 
 
+@pytest.mark.slow
 @settings(
     max_examples=100,
     deadline=None,

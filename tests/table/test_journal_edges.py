@@ -114,6 +114,7 @@ def test_missing_pins_fail_the_resume_before_the_torn_tail_is_cut(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["torn.jsonl"]
 
 
+@pytest.mark.slow
 def test_until_line_writes_its_new_file_only_when_the_game_continues(
     tmp_path, finished_game, capsys, no_pins
 ):
@@ -382,6 +383,7 @@ def test_a_failed_fsync_rewrites_the_record_once_space_is_back(tmp_path, mocker)
     assert [r.get("count") for r in records[1:]] == [1, 2] and len(told) == 2
 
 
+@pytest.mark.slow
 def test_another_write_error_stops_the_game_with_one_message(tmp_path, capsys, mocker):
     from companion.table.journal import JournalWriter as Writer
 
@@ -423,6 +425,7 @@ SEEDED_GAMES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv", SEEDED_GAMES.values(), ids=SEEDED_GAMES.keys())
 def test_a_resumed_seeded_game_continues_the_uninterrupted_run(tmp_path, capsys, argv):
     reference = tmp_path / "reference.jsonl"
@@ -443,6 +446,7 @@ def test_a_resumed_seeded_game_continues_the_uninterrupted_run(tmp_path, capsys,
 # -- Ctrl-C -----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_ctrl_c_prints_the_resume_hint_of_quit_and_exits_130(tmp_path, capsys, mocker):
     real_step = TrackedTable.step
     steps = {"n": 0}

@@ -72,6 +72,7 @@ def test_a_finished_journal_left_at_the_top_is_archived_when_seen(tmp_path, jour
     assert len(list((tmp_path / folder.FINISHED).glob("*.jsonl"))) == 3
 
 
+@pytest.mark.slow
 def test_serve_archives_each_finished_game_and_keeps_only_the_retention(tmp_path, journals, capsys):
     finished, _ = journals
     fill(tmp_path, finished, 3)
@@ -93,13 +94,14 @@ def test_serve_archives_each_finished_game_and_keeps_only_the_retention(tmp_path
         ]
     )
     assert code == 0
-    out = capsys.readouterr().out
-    assert "deleted the 2 oldest finished journal(s) (keeping 2" in out.replace("\n", " ")
+    log = capsys.readouterr().err  # the service logs (the journal under systemd)
+    assert "deleted the 2 oldest finished journal(s) (keeping 2" in log
     kept = sorted(p.name for p in (tmp_path / folder.FINISHED).iterdir())
     assert len(kept) == 2 and not {p.name for p in old} & set(kept)  # the season's new games
     assert not list(tmp_path.glob("*.jsonl"))  # nothing unfinished was left at the top
 
 
+@pytest.mark.slow
 def test_serve_sets_a_journal_it_cannot_resume_aside_and_starts_a_new_game(
     tmp_path, journals, capsys
 ):
@@ -109,12 +111,13 @@ def test_serve_sets_a_journal_it_cannot_resume_aside_and_starts_a_new_game(
     broken.write_bytes(b"".join(lines[:10]) + b'{"type":"action"}\n' + b"".join(lines[10:20]))
     before = broken.read_bytes()
     assert run(["serve", "--autoplay", "--games", "1", "--journal-dir", str(tmp_path)]) == 0
-    out = capsys.readouterr().out.replace("\n", " ")
-    assert "cannot resume" in out and "line 11" in out
+    log = capsys.readouterr().err
+    assert "cannot resume" in log and "line 11" in log and "moved to" in log
     moved = tmp_path / folder.DAMAGED / broken.name
     assert moved.read_bytes() == before and not broken.exists()
 
 
+@pytest.mark.slow
 def test_demos_and_autoplay_never_write_where_serve_resumes(capsys):
     assert run(["demo", "--players", "2", "--seed", "3"]) == 0
     assert run(["demo", "--game", "skirmish", "--rounds", "2"]) == 0
@@ -126,6 +129,7 @@ def test_demos_and_autoplay_never_write_where_serve_resumes(capsys):
         assert peek_journal(path).header["session"]["demo"] is True
 
 
+@pytest.mark.slow
 def test_serve_never_resumes_a_demo_even_in_its_own_folder(tmp_path, capsys):
     path = tmp_path / "demo.jsonl"
     main_code = run(
@@ -148,6 +152,7 @@ def test_serve_never_resumes_a_demo_even_in_its_own_folder(tmp_path, capsys):
     assert folder.find_unfinished(tmp_path, mode="assist") is None
 
 
+@pytest.mark.slow
 def test_finished_journals_of_play_go_to_finished(capsys):
     assert run(["play", "battle-royale", "--bots", "4", "--seed", "2"]) == 0
     archived = list((default_journal_dir() / folder.FINISHED).glob("*.jsonl"))
