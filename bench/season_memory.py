@@ -34,7 +34,7 @@ COMMAND = [sys.executable, "-m", "companion"]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "120"}
 TARGET_GROWTH_MB = 5.0
 FIRST = 10
-GAME_OVER = re.compile(r"^game (\d+) over")
+GAME_OVER = re.compile(r"\bgame (\d+) over after")
 
 
 def rss_mb(pid: int) -> float:
@@ -69,7 +69,7 @@ def season(profile: str, games: int, every: int, first: int) -> dict[int, float]
         try:
             assert proc.stdout is not None
             for line in proc.stdout:
-                found = GAME_OVER.match(line)
+                found = GAME_OVER.search(line)
                 if found is None:
                     continue
                 number = int(found.group(1))
