@@ -206,3 +206,22 @@ def test_python_m_companion_version() -> None:
     result = run_python("-m", "companion", "--version")
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == f"companion {__version__}"
+
+
+def test_no_command_imports_the_cli_module() -> None:
+    """cli.py imports the commands; a command never imports cli.py (no cycle, nothing upward):
+    CommandError and the exit codes live in companion.commands.errors."""
+    import ast
+
+    for path in sorted((ROOT / "companion" / "commands").glob("*.py")):
+        tree = ast.parse(path.read_text(), str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            assert not any(n == "companion.cli" or n.startswith("companion.cli.") for n in names), (
+                path.name
+            )

@@ -227,3 +227,24 @@ def test_a_copied_journal_folder_is_found_again(tmp_path, journals):
     game.write_bytes(unfinished)
     shutil.copytree(tmp_path / "a", tmp_path / "b")
     assert folder.find_unfinished(tmp_path / "b") == tmp_path / "b" / game.name
+
+
+def test_virtual_board_recordings_keep_only_the_recent_entries(tmp_path):
+    from companion.hal.virtual_board import VirtualBoard
+
+    board = VirtualBoard(port_dir=tmp_path)  # not started: only its recordings are used
+    for recording in (
+        board.commands,
+        board.matrix_images,
+        board.status_images,
+        board.pixel_frames,
+        board.edges,
+        board.errors,
+    ):
+        for i in range(RECORD_LIMIT + 50):
+            recording.append((i,))
+        assert len(recording) == RECORD_LIMIT and recording[-1] == (RECORD_LIMIT + 49,)
+    pin = board.chip.state("GP15")
+    for i in range(RECORD_LIMIT * 2):
+        pin.history.append((float(i), i % 2))
+    assert len(board.chip.history("GP15")) == RECORD_LIMIT
