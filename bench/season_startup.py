@@ -32,13 +32,14 @@ import json
 import os
 import platform
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from serve_startup import serve_until_ready  # bench/ is on sys.path when run as a script
 
 ROOT = Path(__file__).resolve().parent.parent
 COMMAND = [sys.executable, "-m", "companion"]
@@ -90,32 +91,11 @@ def season_folder(base: Path, count: int, finished: bytes, unfinished: bytes, *,
 
 
 def time_ready(folder: Path, *, resumes: bool = True) -> float:
-    """Seconds from process start to ``ready`` (then SIGTERM)."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(
-        [*COMMAND, "serve", "--hardware", "sim", "--journal-dir", str(folder)],
-        cwd=ROOT,
-        env=ENV,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    try:
-        assert proc.stdout is not None
-        resumed = False
-        for line in proc.stdout:
-            resumed = resumed or "resuming the unfinished game" in line
-            if "ready" in line:
-                elapsed = time.perf_counter() - start
-                break
-        else:
-            raise RuntimeError("companion serve ended without saying ready")
-        if resumed != resumes:
-            raise RuntimeError(f"companion serve {'did not resume' if resumes else 'resumed'}")
-        proc.send_signal(signal.SIGTERM)
-        proc.communicate(timeout=30)
-    finally:
-        proc.kill()
+    """Seconds from process start to ``ready`` (then SIGTERM); checks it resumed (or not)."""
+    elapsed, lines = serve_until_ready(str(folder))
+    resumed = any("resuming the unfinished game" in line for line in lines)
+    if resumed != resumes:
+        raise RuntimeError(f"companion serve {'did not resume' if resumes else 'resumed'}")
     return elapsed
 
 

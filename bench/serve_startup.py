@@ -45,6 +45,12 @@ def time_help() -> float:
 
 
 def time_serve_ready(journals: str) -> float:
+    return serve_until_ready(journals)[0]
+
+
+def serve_until_ready(journals: str) -> tuple[float, list[str]]:
+    """Seconds from starting ``companion serve --journal-dir journals`` (sim hardware) to
+    its ``ready`` line, and the lines it wrote until then; then SIGTERM."""
     start = time.perf_counter()
     proc = subprocess.Popen(
         [*COMMAND, "serve", "--hardware", "sim", "--journal-dir", journals],
@@ -54,9 +60,11 @@ def time_serve_ready(journals: str) -> float:
         stderr=subprocess.STDOUT,
         text=True,
     )
+    lines: list[str] = []
     try:
         assert proc.stdout is not None
         for line in proc.stdout:
+            lines.append(line)
             if "ready" in line:
                 elapsed = time.perf_counter() - start
                 break
@@ -66,7 +74,7 @@ def time_serve_ready(journals: str) -> float:
         proc.communicate(timeout=20)
     finally:
         proc.kill()
-    return elapsed
+    return elapsed, lines
 
 
 def serve_peak_rss_mb(journals: str) -> float:
