@@ -45,7 +45,7 @@ def logging_pins(mock_factory):
 def disk_log(mocker):
     """Record (start, end, what) of every journal write and every fsync."""
     calls: list[tuple[float, float, str]] = []
-    real_fsync, real_write = os.fsync, JournalWriter._write
+    real_fsync, real_write = os.fsync, JournalWriter._put
 
     def fsync(fd):
         start = time.monotonic()
@@ -62,7 +62,7 @@ def disk_log(mocker):
             calls.append((start, time.monotonic(), f"write {record['type']}"))
 
     mocker.patch("os.fsync", fsync)
-    mocker.patch.object(JournalWriter, "_write", write)
+    mocker.patch.object(JournalWriter, "_put", write)
     return calls
 
 
