@@ -110,6 +110,10 @@ def _tell_stderr(text: str) -> None:
     print(f"companion: {text}", file=sys.stderr, flush=True)
 
 
+def _no_heartbeat() -> None:
+    pass
+
+
 class JournalWriter:
     """Appends records to a journal, each one written and fsynced before ``append`` returns.
 
@@ -118,7 +122,9 @@ class JournalWriter:
     ``EDQUOT``), ``append`` says so once through :attr:`notify`, waits
     (:attr:`sleep` of :attr:`retry_s`) and tries again until there is space,
     then says it continues; so the table pauses without acting, and nothing
-    is acted on before its record is durable. Other write errors raise.
+    is acted on before its record is durable. While it waits it calls
+    :attr:`heartbeat` (the table loop's: the service's watchdog sees a table that
+    waits, not one that hangs, and does not restart it). Other write errors raise.
     """
 
     def __init__(self, path: Path, handle: BinaryIO, next_n: int, *, fsync: bool = True) -> None:
@@ -131,6 +137,7 @@ class JournalWriter:
         self._ready = True  # False until a new journal's header is written
         self.notify: Callable[[str], None] = _tell_stderr
         self.sleep: Callable[[float], None] = time.sleep
+        self.heartbeat: Callable[[], None] = _no_heartbeat
         self.retry_s = DISK_FULL_RETRY_S
 
     @classmethod
@@ -210,6 +217,7 @@ class JournalWriter:
                         "waits and does nothing until there is space again (free some, e.g. "
                         "'companion journals prune'); nothing is lost"
                     )
+                self.heartbeat()
                 self.sleep(self.retry_s)
                 continue
             if waiting:

@@ -61,6 +61,7 @@ class TableLoop:
     a pause or a cool-down), so it keeps being called as long as the loop is alive
     and stops when the loop hangs: the Pi service feeds systemd's watchdog from it
     (:meth:`companion.notify.Notifier.heartbeat`). It must be cheap and must not raise.
+    The session's journal calls it too while it waits for space on a full disk.
     """
 
     def __init__(
@@ -85,6 +86,8 @@ class TableLoop:
         self.operator = operator
         self.terminal = terminal
         self.heartbeat: Callable[[], None] = heartbeat or _no_heartbeat
+        if game.journal is not None:  # a full disk pauses the table: it waits, alive
+            game.journal.heartbeat = self.heartbeat
         self.highlight: set[int] = set()
         self.blink: set[int] = set()
         self.fire_results: list[Any] = []

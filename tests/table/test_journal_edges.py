@@ -339,6 +339,7 @@ def test_a_full_disk_pauses_the_table_without_acting_until_space_is_back(tmp_pat
 
     mocker.patch.object(TableLoop, "animate_roll", animate)
     rng = random.Random(2)
+    beats: list[int] = []  # how many waits had passed at each heartbeat
     table = TrackedTable(
         session,
         hw,
@@ -347,11 +348,14 @@ def test_a_full_disk_pauses_the_table_without_acting_until_space_is_back(tmp_pat
         {s: BotAgent(rng) for s in range(2)},
         sleep=clock.sleep,
         operator=SimOperator(hw),
+        heartbeat=lambda: beats.append(len(waits)),
     )
     with hw:
         table.run()
     session.journal.close()
     assert disk.refused == 3 and len(waits) == 3 and shown
+    # the service's watchdog is fed while the table waits: before each retry
+    assert {0, 1, 2} <= set(beats)
     full = [m for m in view.messages if "disk is full" in m]
     back = [m for m in view.messages if "disk space is back" in m]
     assert len(full) == 1 and len(back) == 1
