@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from gpiozero import Device
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -48,6 +49,7 @@ def data_home() -> Path:
         ["spartacus", "fight", "--hardware", "gpio"],
         ["attack", "--attacker", "1", "--target", "2", "--hardware", "gpio"],
         ["serve", "--hardware", "gpio"],
+        ["selftest", "--hardware", "gpio"],
     ],
 )
 def test_gpio_on_a_laptop_is_one_message_and_leaves_no_journal(argv, no_pins, data_home, capsys):
@@ -58,6 +60,41 @@ def test_gpio_on_a_laptop_is_one_message_and_leaves_no_journal(argv, no_pins, da
     )
     assert "--hardware sim" in err and "Traceback" not in err
     assert files_under(data_home) == []
+
+
+def test_the_pin_libraries_gpiozero_tried_are_in_the_one_message(monkeypatch, data_home, capsys):
+    import warnings
+
+    from gpiozero.exc import BadPinFactory, PinFactoryFallback
+
+    def no_factory():  # what gpiozero does on a laptop: one warning per library, then fails
+        for name, why in (("lgpio", "No module named 'lgpio'"), ("native", "not a Pi")):
+            warnings.warn(PinFactoryFallback(f"Falling back from {name}: {why}"), stacklevel=1)
+        raise BadPinFactory("Unable to load any default pin factory!")
+
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.setattr(Device, "_default_pin_factory", staticmethod(no_factory))
+    assert run(["play", "battle-royale", "--hardware", "gpio", "--bots", "4"]) == 2
+    err = capsys.readouterr().err
+    assert (
+        err.startswith("companion: error: cannot open the gpio hardware") and err.count("\n") == 1
+    )
+    assert "tried lgpio: No module named 'lgpio', native: not a Pi" in err
+    assert files_under(data_home) == []
+
+
+def test_a_busy_pin_reported_by_the_pin_library_is_one_message(monkeypatch, data_home, capsys):
+    busy = type("error", (Exception,), {"__module__": "lgpio"})  # lgpio.error, as on a Pi
+
+    def held(*args, **kwargs):
+        raise busy("GPIO busy")
+
+    monkeypatch.setattr("companion.commands.at_table.open_hardware", held)
+    assert run(["play", "battle-royale", "--hardware", "gpio", "--bots", "4"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot open the Pi's pins: GPIO busy" in err and "systemctl stop companion" in err
+    assert "Traceback" not in err and files_under(data_home) == []
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,10 @@ Every game command (``play``, ``demo``, ``resume``, ``gladiatoren play``,
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+import logging
+import warnings
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from os import PathLike
 from pathlib import Path
 from typing import Any
@@ -31,21 +34,30 @@ from companion.table.journals import archive
 from companion.table.people import TableStopped
 from companion.table.session import GameSession
 
+log = logging.getLogger(__name__)
+
 NO_PINS_HINT = (
     "on a laptop use --hardware sim; on a Raspberry Pi install the pin library "
     "(pip install 'companion[pi]') and run as a user in the gpio group"
 )
 
 
-def hardware_problem(profile: str, exc: BaseException) -> str | None:
+def _from_pin_library(exc: BaseException) -> bool:
+    """An error raised by a pin library itself (``lgpio.error`` when a pin is busy ...)."""
+    return type(exc).__module__.split(".")[0] in ("lgpio", "RPi", "pigpio")
+
+
+def hardware_problem(profile: str, exc: BaseException, tried: Sequence[str] = ()) -> str | None:
     """A clear sentence for a failure to open ``profile`` that the user can fix, or None
-    (then it is a bug and is raised as it is)."""
+    (then it is a bug and is raised as it is). ``tried``: the pin libraries gpiozero
+    could not load, and why."""
     if profile == "gpio":
         from gpiozero.exc import BadPinFactory, GPIOZeroError
 
         if isinstance(exc, BadPinFactory):
-            return f"this machine has no GPIO pins gpiozero can use ({exc}): {NO_PINS_HINT}"
-        if isinstance(exc, GPIOZeroError | OSError):
+            why = f"{exc}; tried {', '.join(tried)}" if tried else str(exc)
+            return f"this machine has no GPIO pins gpiozero can use ({why}): {NO_PINS_HINT}"
+        if isinstance(exc, GPIOZeroError | OSError) or _from_pin_library(exc):
             return (
                 f"cannot open the Pi's pins: {exc} (is the companion service running "
                 "and holding them? 'sudo systemctl stop companion' first)"
@@ -67,17 +79,46 @@ def hardware_problem(profile: str, exc: BaseException) -> str | None:
     return None
 
 
+@contextmanager
+def _pin_library_fallbacks(profile: str, tried: list[str]) -> Iterator[None]:
+    """Collect gpiozero's ``PinFactoryFallback`` warnings (one per pin library it could not
+    load) into ``tried`` instead of printing them: if no library loads they are part of
+    the one message; if one does, they go to the log as warnings."""
+    if profile != "gpio":
+        yield
+        return
+    from gpiozero.exc import PinFactoryFallback
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", PinFactoryFallback)
+        try:
+            yield
+        finally:
+            for warning in caught:
+                if issubclass(warning.category, PinFactoryFallback):
+                    tried.append(str(warning.message).removeprefix("Falling back from "))
+                else:
+                    warnings.warn_explicit(
+                        warning.message, warning.category, warning.filename, warning.lineno
+                    )
+
+
 def open_table_hardware(
     config: HardwareConfig, *, clock: Callable[[], float] | None = None
 ) -> Hardware:
     """Open the hardware, turning "it is not there" into a :class:`CommandError`."""
+    tried: list[str] = []
     try:
-        return open_hardware(config, clock=clock)
+        with _pin_library_fallbacks(config.profile, tried):
+            hw = open_hardware(config, clock=clock)
     except Exception as exc:
-        message = hardware_problem(config.profile, exc)
+        message = hardware_problem(config.profile, exc, tried)
         if message is None:
             raise
         raise CommandError(f"cannot open the {config.profile} hardware: {message}") from None
+    for fallback in tried:
+        log.warning("gpio: the pin library %s could not be used", fallback)
+    return hw
 
 
 def hardware_config(

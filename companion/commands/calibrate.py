@@ -24,7 +24,6 @@ from companion.hal import (
     Hardware,
     HardwareConfigError,
     ManualClock,
-    open_hardware,
 )
 from companion.table.calibrate import ANSWERS, calibrate
 from companion.table.config import (
@@ -86,17 +85,12 @@ def run(args: argparse.Namespace) -> int:
     now = clock if clock is not None else time.monotonic
     sleep = clock.sleep if clock is not None else time.sleep
 
+    from companion.commands.at_table import open_table_hardware  # the games: lazily
+
     @contextmanager
     def open_step(pulse_ms: int) -> Iterator[Hardware]:
         step = dataclasses.replace(config, pulse_ms=pulse_ms)
-        try:
-            hw = open_hardware(step, clock=clock)
-        except Exception as exc:
-            raise CommandError(
-                f"cannot open the {config.profile} hardware: {exc} (is the companion service "
-                "running? 'sudo systemctl stop companion' first)"
-            ) from None
-        with hw:
+        with open_table_hardware(step, clock=clock) as hw:
             yield hw
 
     say(

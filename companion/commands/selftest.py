@@ -18,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from companion.commands.errors import CommandError
-from companion.hal import HardwareConfig, HardwareConfigError, open_hardware
+from companion.hal import HardwareConfig, HardwareConfigError
 from companion.table.config import TableConfigError, find_table_config, load_hardware_from_table
 from companion.table.selftest import (
     FIRE_WORD,
@@ -99,16 +99,9 @@ def run(args: argparse.Namespace) -> int:
     config = hardware_config(args)
     console = Console()
     interactive = stdin_is_terminal()
-    try:
-        hw = open_hardware(config)
-    except Exception as exc:
-        hint = ""
-        if config.profile == "gpio":
-            hint = (
-                " (is the companion service running and holding the pins? "
-                "'sudo systemctl stop companion' first; on a laptop use --hardware sim)"
-            )
-        raise CommandError(f"cannot open the {config.profile} hardware: {exc}{hint}") from None
+    from companion.commands.at_table import open_table_hardware  # the games: lazily
+
+    hw = open_table_hardware(config)
 
     def say(text: str) -> None:
         console.print(text, markup=False, highlight=False)
