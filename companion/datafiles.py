@@ -38,14 +38,16 @@ def check_data_file(path: str | os.PathLike[str]) -> Path:
     except OSError as exc:
         raise DataFileError(f"data file {path}: {exc.strerror or exc}") from None
     if not stat.S_ISREG(info.st_mode):
-        kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+        kind = (
+            "a folder, not a regular file" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+        )
         raise DataFileError(
-            f"data file {path} is {kind} (a device, pipe or folder is never read as data); "
+            f"data file {path}: {kind} (a device, pipe or folder is never read as data); "
             "name a JSON data file"
         )
     if info.st_size > MAX_DATA_FILE_BYTES:
         raise DataFileError(
-            f"data file {path} has {info.st_size:,} bytes; a data file has at most "
+            f"data file {path}: {info.st_size:,} bytes; a data file has at most "
             f"{MAX_DATA_FILE_BYTES:,} (the built-in ones are about 15 KB)"
         )
     return path

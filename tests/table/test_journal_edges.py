@@ -257,13 +257,13 @@ def test_a_device_as_data_file_in_a_journal_header_is_refused(tmp_path, finished
     path = tmp_path / "game.jsonl"
     path.write_bytes(b"".join(lines))
     assert run(["resume", str(path)]) == 2
-    assert "/dev/zero is not a regular file" in capsys.readouterr().err
+    assert "/dev/zero: not a regular file" in capsys.readouterr().err
     lines[0] = resealed(
         lines[0], lambda h: {**h, "config": {**h["config"], "data_file": "/dev/zero"}}
     )
     path.write_bytes(b"".join(lines))
     assert run(["replay", str(path)]) == 2
-    assert "/dev/zero is not a regular file" in capsys.readouterr().err
+    assert "/dev/zero: not a regular file" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
@@ -275,11 +275,24 @@ def test_a_device_as_data_file_in_a_journal_header_is_refused(tmp_path, finished
         ["gladiatoren", "demo", "--data", "/dev/zero"],
         ["spartacus", "fight", "--data", "/dev/zero"],
         ["attack", "--attacker", "1", "--target", "2", "--data", "/dev/zero"],
+        ["spartacus", "cards", "check", "/dev/zero"],
     ],
 )
 def test_a_device_as_data_file_on_the_command_line_is_refused(argv, capsys):
     assert run(argv) == 2
-    assert "/dev/zero is not a regular file" in capsys.readouterr().err
+    assert "/dev/zero: not a regular file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("game", ["battle-royale", "skirmish", "gladiatoren", "spartacus"])
+def test_every_engine_loader_refuses_a_device_before_reading_it(game, tmp_path):
+    from companion.games.core.errors import DataError
+    from companion.games.registry import get_game
+
+    config = get_game(game).config  # the engine's own loader, whoever calls it
+    with pytest.raises((DataError, ValueError), match="/dev/zero: not a regular file"):
+        config(data_file="/dev/zero")
+    with pytest.raises((DataError, ValueError), match="folder"):
+        config(data_file=str(tmp_path))
 
 
 def test_a_data_file_over_the_size_cap_is_refused(tmp_path, capsys):

@@ -17,6 +17,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
+from companion.datafiles import DataFileError, check_data_file
 from companion.games.core.errors import DataError
 
 T = TypeVar("T")
@@ -54,7 +55,10 @@ def read_json(path: str | Path, what: str) -> Any:
     messages); an unreadable or malformed file raises one clear :class:`DataError`."""
     p = Path(path)
     try:
+        check_data_file(p)  # never a device, a pipe or a folder; at most 1 MiB
         text = p.read_text("utf-8")
+    except DataFileError as exc:
+        raise DataError(f"cannot read {what} {exc}") from None
     except OSError as exc:
         raise DataError(f"cannot read {what} data file {p}: {exc.strerror}") from None
     except UnicodeDecodeError:
