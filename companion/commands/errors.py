@@ -13,6 +13,7 @@ The exit codes (documented in the README and ``docs/journal.md``):
      (the journal keeps it; the message says how to continue it)
 2    a user error: one message says what was wrong; no file was changed or
      left behind
+129  the terminal hung up (SIGHUP, an SSH session dropped); outputs off
 130  interrupted with Ctrl-C (SIGINT); a game prints how to continue it
 143  stopped with SIGTERM (``systemctl stop``); outputs off
 ==== ======================================================================
@@ -23,10 +24,11 @@ from __future__ import annotations
 EXIT_OK = 0
 EXIT_STOPPED = 1
 EXIT_USAGE = 2
+EXIT_HANGUP = 129
 EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143
 #: Every exit code a user can cause (a traceback or any other code is a bug).
-EXIT_CODES = (EXIT_OK, EXIT_STOPPED, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_TERMINATED)
+EXIT_CODES = (EXIT_OK, EXIT_STOPPED, EXIT_USAGE, EXIT_HANGUP, EXIT_INTERRUPTED, EXIT_TERMINATED)
 
 
 class CommandError(Exception):
