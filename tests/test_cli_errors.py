@@ -182,8 +182,17 @@ COMMANDS = [
     ["gladiatoren", "combat"],
     ["gladiatoren", "play"],
     ["spartacus", "fight"],
+    ["spartacus", "resume"],
+    ["spartacus", "cards", "check"],
     ["selftest"],
+    ["safe-off"],
+    ["calibrate"],
+    ["config", "path"],
+    ["config", "example"],
+    ["firmware", "path"],
 ]
+#: Commands whose first argument is a journal file.
+JOURNAL_COMMANDS = (["replay"], ["resume"], ["spartacus", "resume"])
 FLAGS = [
     "--players",
     "--bots",
@@ -213,6 +222,9 @@ FLAGS = [
     "-1",
     "-2",
     "--bot-seats",
+    "--start-ms",
+    "--max-ms",
+    "--no-guesses",
 ]
 WORDS = [
     "0",
@@ -338,9 +350,8 @@ def test_random_input_never_gives_a_traceback(
         "{JOURNAL}": str(journal_file),
         "{DIR}": str(tmp_path),
     }
-    argv = [*command, *(names.get(a, a) for a in args)]
-    if command[0] in ("replay", "resume"):
-        argv.insert(1, str(journal_file))
+    journal_arg = [str(journal_file)] if command in JOURNAL_COMMANDS else []
+    argv = [*command, *journal_arg, *(names.get(a, a) for a in args)]
     monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(stdin) + "\n"))
     code = run(argv)
     event(f"{command[0]}: exit {code}")
