@@ -410,7 +410,8 @@ def _read(path: Path, handle: BinaryIO, until_line: int | None) -> JournalConten
         if not complete and len(text) <= MAX_LINE_BYTES:
             contents.warnings.append(
                 f"{path}, line {number}: the last record is incomplete (torn by a power cut "
-                "or a crash) and was dropped; everything before it is kept"
+                "or a crash) and is dropped; everything before it is kept (a resumed game "
+                "cuts it off once it continues)"
             )
             break
         record, why = _parse(text)
