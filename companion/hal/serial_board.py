@@ -52,7 +52,7 @@ from serial.tools import list_ports
 from companion.hal import link as L
 from companion.hal.config import HardwareConfig
 from companion.hal.contracts import DIE_FACES, CellState, FireResult, Frame, Pulse, Refusal
-from companion.hal.display import MemoryArenaDisplay
+from companion.hal.display import MemoryArenaDisplay, Recent
 from companion.hal.events import BUTTON_NAMES, InputEvent, InputHub
 from companion.hal.hardware import Hardware
 from companion.hal.leds import StatusLedsBase
@@ -331,13 +331,15 @@ class BoardLink:
         self.status = "not connected yet"
         self.connects = 0
         self.disconnects = 0
-        self.errors_from_board: list[tuple[str, int, int]] = []
-        self.coil_reports: list[tuple[int, int, int, int]] = []  # token, on_ms, board ms, reason
-        self.notices: list[str] = []
+        # Recordings keep their last RECORD_LIMIT entries (hal.display.Recent): a table's
+        # link runs for a season of games, and a flaky cable must not grow the service.
+        self.errors_from_board: list[tuple[str, int, int]] = Recent()
+        self.coil_reports: list[tuple[int, int, int, int]] = Recent()  # token, on_ms, ms, reason
+        self.notices: list[str] = Recent()
         #: The host's account of the board's pulses since it booted (None before its STATE).
         self.board_pulses: int | None = None
-        #: Every STATE whose pulse count or token disagreed with the host's account.
-        self.mismatches: list[str] = []
+        #: The (recent) STATEs whose pulse count or token disagreed with the host's account.
+        self.mismatches: list[str] = Recent()
         #: The board's last STATE.
         self.board_state: L.BoardState | None = None
         # query id -> the STATE that answered it (answers to queries nobody waits for are
@@ -1189,8 +1191,9 @@ class SerialHardware(Hardware):
         self.link = link
         self._buttons_state = buttons_state
         self.virtual_board: Any = None
-        #: (host monotonic s, board ms, button, kind) of every event from the board.
-        self.board_events: list[tuple[float, int, str, str]] = []
+        #: (host monotonic s, board ms, button, kind) of the recent events from the board (the
+        #: last RECORD_LIMIT: a season of presses would otherwise grow the service).
+        self.board_events: list[tuple[float, int, str, str]] = Recent()
         super().__init__(**kwargs)
 
     @property

@@ -248,3 +248,23 @@ def test_virtual_board_recordings_keep_only_the_recent_entries(tmp_path):
     for i in range(RECORD_LIMIT * 2):
         pin.history.append((float(i), i % 2))
     assert len(board.chip.history("GP15")) == RECORD_LIMIT
+
+
+def test_the_serial_links_recordings_keep_only_the_recent_entries():
+    """On the serial profiles every button event and every coil report of a season passes
+    through the host's records of the link: they keep the newest RECORD_LIMIT."""
+    config = HardwareConfig(profile="virtual-board")
+    with open_hardware(config) as hw:
+        hw.drain_inputs()
+        for i in range(RECORD_LIMIT + 50):
+            hw._board_event("roll", "press" if i % 2 else "release", i)
+            hw.link._coil_off((i, 60, i, 0), time.monotonic())
+        hw.drain_inputs()
+        assert len(hw.board_events) == RECORD_LIMIT
+        assert hw.board_events[-1][1] == RECORD_LIMIT + 49  # the newest are kept
+        assert len(hw.link.coil_reports) == RECORD_LIMIT
+        assert hw.link.coil_reports[-1][0] == RECORD_LIMIT + 49
+        for recording in (hw.link.errors_from_board, hw.link.notices, hw.link.mismatches):
+            for i in range(RECORD_LIMIT + 5):
+                recording.append(str(i))
+            assert len(recording) == RECORD_LIMIT
