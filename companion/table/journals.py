@@ -38,7 +38,9 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def _move(path: Path, folder: str) -> Path:
+def _move(path: Path, folder: str, *, sync: bool = True) -> Path:
+    """Move ``path`` into ``folder`` beside it; with ``sync``, make both folders durable
+    (without, the caller syncs them once after moving many: a lost move is only redone)."""
     target_dir = path.parent / folder
     target_dir.mkdir(exist_ok=True)
     target = target_dir / path.name
@@ -47,8 +49,9 @@ def _move(path: Path, folder: str) -> Path:
         target = target_dir / f"{path.stem}.{number}{path.suffix}"
         number += 1
     os.replace(path, target)
-    _fsync_dir(target_dir)
-    _fsync_dir(path.parent)
+    if sync:
+        _fsync_dir(target_dir)
+        _fsync_dir(path.parent)
     return target
 
 
@@ -77,24 +80,33 @@ def find_unfinished(directory: Path, mode: str | None = None) -> Path | None:
     ``mode``), skipping demos; finished journals found there are archived on the way.
 
     Reads each candidate's header and last record only. A journal whose header is
-    damaged is returned (resuming it says what is wrong).
+    damaged is returned (resuming it says what is wrong). The folders are made durable
+    once after all the moves (a folder of an older version can hold a whole season of
+    finished journals at its top; two fsyncs per file made its first start slow).
     """
     if not directory.is_dir():
         return None
-    for path in _newest_first(directory.glob(PATTERN)):
-        try:
-            summary = peek_journal(path)
-        except JournalError:
-            return path
-        if summary.finished:
-            archive(path)
-            continue
-        session = summary.header.get("session")
-        if isinstance(session, dict) and session.get("demo") is True:
-            continue
-        if mode is None or summary.header.get("mode") == mode:
-            return path
-    return None
+    moved = False
+    try:
+        for path in _newest_first(directory.glob(PATTERN)):
+            try:
+                summary = peek_journal(path)
+            except JournalError:
+                return path
+            if summary.finished:
+                _move(path, FINISHED, sync=False)
+                moved = True
+                continue
+            session = summary.header.get("session")
+            if isinstance(session, dict) and session.get("demo") is True:
+                continue
+            if mode is None or summary.header.get("mode") == mode:
+                return path
+        return None
+    finally:
+        if moved:
+            _fsync_dir(directory / FINISHED)
+            _fsync_dir(directory)
 
 
 @dataclass
