@@ -353,10 +353,17 @@ def test_random_input_never_gives_a_traceback(
     journal_arg = [str(journal_file)] if command in JOURNAL_COMMANDS else []
     argv = [*command, *journal_arg, *(names.get(a, a) for a in args)]
     monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(stdin) + "\n"))
+    data_home = Path(os.environ["XDG_DATA_HOME"])
+    before = {p: p.read_bytes() for p in files_under(tmp_path) + files_under(data_home)}
     code = run(argv)
     event(f"{command[0]}: exit {code}")
     out, err = capsys.readouterr()
     assert "Traceback" not in err + out, argv
     assert code in EXIT_CODES and code not in (129, 130, 143), (argv, code, err)
     if code == 2:
-        assert err.strip(), argv  # a message says what was wrong
+        # one message says what was wrong (argparse's usage lines and a warning about a torn
+        # journal may come before it), and no file was changed or left behind
+        errors = [line for line in err.splitlines() if ": error: " in line]
+        assert len(errors) == 1 and err.splitlines()[-1] == errors[0], (argv, err)
+        after = {p: p.read_bytes() for p in files_under(tmp_path) + files_under(data_home)}
+        assert after == before, (argv, err)
