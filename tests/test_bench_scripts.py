@@ -140,6 +140,30 @@ def test_bench_run_writes_every_section(tmp_path) -> None:
 
 
 @pytest.mark.slow
+def test_bench_run_only_season_rewrites_only_its_section(tmp_path) -> None:
+    out = tmp_path / "performance.md"
+    before = "# Performance\n\n## Journal\n\nold journal figures\n\n## Dice fairness\n\nold dice\n"
+    out.write_text(before)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    command = [sys.executable, str(ROOT / "bench" / "run"), "--only", "season", "--quick"]
+    for _ in range(2):  # inserted the first time, replaced the second
+        result = subprocess.run(
+            [*command, "--out", str(out)],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert result.returncode == 0, result.stderr
+        text = out.read_text()
+        assert text.count("## A season on one Pi") == 1 and "python bench/season_memory.py" in text
+        assert text.index("## Journal") < text.index("## A season") < text.index("## Dice")
+        assert "old journal figures" in text and text.endswith("## Dice fairness\n\nold dice\n")
+
+
+@pytest.mark.slow
 def test_web_latency_bench_json() -> None:
     pytest.importorskip("starlette")
     result = run_bench("--actions", "5", "--json", script="web_latency.py")
