@@ -21,7 +21,9 @@ def _benchmarks_write_only_to_temporary_folders():
     assert not [p for p in home.rglob("*") if p.is_file()], "a benchmark wrote into the data dir"
 
 
-def run_bench(*args: str, script: str = "battle_royale.py") -> subprocess.CompletedProcess[str]:
+def run_bench(
+    *args: str, script: str = "battle_royale.py", timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     return subprocess.run(
@@ -30,7 +32,7 @@ def run_bench(*args: str, script: str = "battle_royale.py") -> subprocess.Comple
         env=env,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=timeout,
     )
 
 
@@ -115,16 +117,7 @@ def test_season_memory_bench_json() -> None:
 @pytest.mark.slow
 def test_bench_run_writes_every_section(tmp_path) -> None:
     out = tmp_path / "performance.md"
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    result = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "run"), "--quick", "--out", str(out)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    result = run_bench("--quick", "--out", str(out), script="run", timeout=300)
     assert result.returncode == 0, result.stderr
     text = out.read_text()
     for heading in (
@@ -144,18 +137,8 @@ def test_bench_run_only_season_rewrites_only_its_section(tmp_path) -> None:
     out = tmp_path / "performance.md"
     before = "# Performance\n\n## Journal\n\nold journal figures\n\n## Dice fairness\n\nold dice\n"
     out.write_text(before)
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    command = [sys.executable, str(ROOT / "bench" / "run"), "--only", "season", "--quick"]
     for _ in range(2):  # inserted the first time, replaced the second
-        result = subprocess.run(
-            [*command, "--out", str(out)],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
+        result = run_bench("--only", "season", "--quick", "--out", str(out), script="run")
         assert result.returncode == 0, result.stderr
         text = out.read_text()
         assert text.count("## A season on one Pi") == 1 and "python bench/season_memory.py" in text

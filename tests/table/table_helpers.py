@@ -1,8 +1,16 @@
-"""Helpers for table-loop tests: a view that records, simulated hardware on a manual clock."""
+"""Helpers for table-loop tests: a view that records, simulated hardware on a manual clock,
+a whole journalled bot game."""
 
 from __future__ import annotations
 
+import random
+
+from companion.dice import Roller
+from companion.games.battle_royale import BattleRoyaleConfig
 from companion.hal import HardwareConfig, ManualClock, open_hardware
+from companion.table.loop import TrackedTable
+from companion.table.people import BotAgent, SimOperator
+from companion.table.session import GameSession, SessionSettings
 
 
 class RecordingView:
@@ -25,3 +33,24 @@ def sim_hardware(**config):
     clock = ManualClock()
     hw = open_hardware(HardwareConfig(profile="sim", **config), clock=clock)
     return hw, clock
+
+
+def bot_game(path, players=3, seed=5):
+    """A whole bot game on simulated hardware, journalled to ``path``: (session, hardware)."""
+    hw, clock = sim_hardware()
+    config = BattleRoyaleConfig(players=players)
+    session = GameSession.start(config, SessionSettings(bots=players, seed=seed), path)
+    rng = random.Random(seed)
+    table = TrackedTable(
+        session,
+        hw,
+        Roller.seeded(seed),
+        RecordingView(),
+        {s: BotAgent(rng) for s in range(players)},
+        sleep=clock.sleep,
+        operator=SimOperator(hw),
+    )
+    with hw:
+        table.run()
+    session.journal.close()
+    return session, hw

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from table_helpers import RecordingView, sim_hardware
+from table_helpers import RecordingView, bot_game, sim_hardware
 
 from companion.cli import main
 from companion.dice import Roller
@@ -29,27 +29,6 @@ from companion.table.session import (
 from companion.table.shorthand import expand_move
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def bot_game(path, players=3, seed=5):
-    """A whole bot game on simulated hardware, journalled to ``path``."""
-    hw, clock = sim_hardware()
-    config = BattleRoyaleConfig(players=players)
-    session = GameSession.start(config, SessionSettings(bots=players, seed=seed), path)
-    rng = random.Random(seed)
-    table = TrackedTable(
-        session,
-        hw,
-        Roller.seeded(seed),
-        RecordingView(),
-        {s: BotAgent(rng) for s in range(players)},
-        sleep=clock.sleep,
-        operator=SimOperator(hw),
-    )
-    with hw:
-        table.run()
-    session.journal.close()
-    return session, hw
 
 
 def test_every_record_is_fsynced_and_checksummed(tmp_path, mocker):
