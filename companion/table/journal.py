@@ -375,14 +375,20 @@ def read_journal(path: str | Path, *, until_line: int | None = None) -> JournalC
     is read line by line, never whole.
     """
     path = Path(path)
+    with _open_journal(path) as handle:
+        return _read(path, handle, until_line)
+
+
+def _open_journal(path: Path) -> BinaryIO:
+    """Open a journal for reading; a missing file, a folder, a device or a pipe (never
+    opened: that could block) is a :class:`JournalError`."""
     try:
-        handle = open(path, "rb")  # noqa: SIM115 - closed below
+        if not stat.S_ISREG(path.stat().st_mode):
+            raise JournalError(f"{path} is not a regular file: it is not a companion journal")
+        handle = open(path, "rb")  # noqa: SIM115 - the caller closes it
     except OSError as exc:
         raise JournalError(f"cannot read journal {path}: {exc.strerror}") from None
-    with handle:
-        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-            raise JournalError(f"{path} is not a regular file: it is not a companion journal")
-        return _read(path, handle, until_line)
+    return handle
 
 
 def _read(path: Path, handle: BinaryIO, until_line: int | None) -> JournalContents:
@@ -451,11 +457,7 @@ def peek_journal(path: str | Path) -> JournalSummary:
     record. Raises :class:`JournalError` if the header is not a journal's.
     """
     path = Path(path)
-    try:
-        handle = open(path, "rb")  # noqa: SIM115 - closed below
-    except OSError as exc:
-        raise JournalError(f"cannot read journal {path}: {exc.strerror}") from None
-    with handle:
+    with _open_journal(path) as handle:
         size = os.fstat(handle.fileno()).st_size
         first = handle.readline(MAX_LINE_BYTES + 1)
         header, _ = _parse(first[:-1]) if first.endswith(b"\n") else (None, "")

@@ -13,7 +13,7 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
-from table_helpers import RecordingView, sim_hardware
+from table_helpers import RecordingView, bot_game, sim_hardware
 
 from companion.cli import main
 from companion.dice import Roller
@@ -28,28 +28,6 @@ from companion.table.journal import (
 from companion.table.loop import TableLoop, TrackedTable
 from companion.table.people import BotAgent, SimOperator
 from companion.table.session import GameSession, SessionSettings, load_resume
-
-
-def bot_game(path: Path, players: int = 3, seed: int = 5) -> GameSession:
-    """A whole bot game on simulated hardware, journalled to ``path``."""
-    hw, clock = sim_hardware()
-    session = GameSession.start(
-        BattleRoyaleConfig(players=players), SessionSettings(bots=players, seed=seed), path
-    )
-    rng = random.Random(seed)
-    table = TrackedTable(
-        session,
-        hw,
-        Roller.seeded(seed),
-        RecordingView(),
-        {s: BotAgent(rng) for s in range(players)},
-        sleep=clock.sleep,
-        operator=SimOperator(hw),
-    )
-    with hw:
-        table.run()
-    session.journal.close()
-    return session
 
 
 @pytest.fixture(scope="module")
@@ -266,6 +244,16 @@ def test_a_device_as_data_file_in_a_journal_header_is_refused(tmp_path, finished
     assert "/dev/zero: not a regular file" in capsys.readouterr().err
 
 
+def test_a_pipe_or_a_device_as_journal_is_one_message_and_never_opened(tmp_path, capsys):
+    pipe = tmp_path / "game.jsonl"
+    os.mkfifo(pipe)  # opening a pipe for reading would wait for a writer forever
+    for argv in (["resume", str(pipe)], ["replay", str(pipe)], ["resume", "/dev/zero"]):
+        assert run(argv) == 2
+        assert "is not a regular file" in capsys.readouterr().err
+    assert run(["journals", "--dir", str(tmp_path)]) == 0  # listed as damaged, not read
+    assert "damaged" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize(
     "argv",
     [
@@ -423,28 +411,19 @@ def test_another_write_error_stops_the_game_with_one_message(tmp_path, capsys, m
 
 # -- seeded games resume exactly ------------------------------------------------------------
 
-SEEDED_GAMES = {
-    "battle-royale tracked": ["demo", "--players", "3", "--seed", "8"],
-    "battle-royale assist": [
-        "play",
-        "battle-royale",
-        "--mode",
-        "assist",
-        "--autoplay",
-        "--players",
-        "2",
-        "--seed",
-        "3",
-    ],
-    "skirmish": ["demo", "--game", "skirmish", "--seed", "4"],
-    "gladiatoren": ["demo", "--game", "gladiatoren", "--players", "3", "--seed", "6"],
-    "spartacus": ["demo", "--game", "spartacus", "--players", "2", "--seed", "2"],
+SEEDED_GAMES = {  # the command line of each game, with its seed
+    "battle-royale tracked": "demo --players 3 --seed 8",
+    "battle-royale assist": "play battle-royale --mode assist --autoplay --players 2 --seed 3",
+    "skirmish": "demo --game skirmish --seed 4",
+    "gladiatoren": "demo --game gladiatoren --players 3 --seed 6",
+    "spartacus": "demo --game spartacus --players 2 --seed 2",
 }
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("argv", SEEDED_GAMES.values(), ids=SEEDED_GAMES.keys())
-def test_a_resumed_seeded_game_continues_the_uninterrupted_run(tmp_path, capsys, argv):
+@pytest.mark.parametrize("command", SEEDED_GAMES.values(), ids=SEEDED_GAMES.keys())
+def test_a_resumed_seeded_game_continues_the_uninterrupted_run(tmp_path, capsys, command):
+    argv = command.split()
     reference = tmp_path / "reference.jsonl"
     assert run([*argv, "--journal", str(reference)]) == 0
     seed = argv[argv.index("--seed") + 1]
