@@ -35,22 +35,28 @@ def sim_hardware(**config):
     return hw, clock
 
 
+def bot_table(session, hw, clock, seed, view=None, **options):
+    """A tracked table where bots play every seat (seeded) and a simulated operator presses
+    the buttons for them, on ``clock``."""
+    rng = random.Random(seed)
+    return TrackedTable(
+        session,
+        hw,
+        Roller.seeded(seed),
+        view if view is not None else RecordingView(),
+        {s: BotAgent(rng) for s in range(session.config.players)},
+        sleep=clock.sleep,
+        operator=SimOperator(hw),
+        **options,
+    )
+
+
 def bot_game(path, players=3, seed=5):
     """A whole bot game on simulated hardware, journalled to ``path``: (session, hardware)."""
     hw, clock = sim_hardware()
     config = BattleRoyaleConfig(players=players)
     session = GameSession.start(config, SessionSettings(bots=players, seed=seed), path)
-    rng = random.Random(seed)
-    table = TrackedTable(
-        session,
-        hw,
-        Roller.seeded(seed),
-        RecordingView(),
-        {s: BotAgent(rng) for s in range(players)},
-        sleep=clock.sleep,
-        operator=SimOperator(hw),
-    )
     with hw:
-        table.run()
+        bot_table(session, hw, clock, seed).run()
     session.journal.close()
     return session, hw

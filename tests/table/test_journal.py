@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from table_helpers import RecordingView, bot_game, sim_hardware
+from table_helpers import RecordingView, bot_game, bot_table, sim_hardware
 
 from companion.cli import main
 from companion.dice import Roller
@@ -271,17 +271,8 @@ def test_resume_between_arming_and_fired_arms_again_and_fires_only_at_a_press(tm
     token = session.pending_fire[1]
     assert session.armed_before_stop == {token}
     hw, clock = sim_hardware()
-    rng = random.Random(3)
     view = RecordingView()
-    table = TrackedTable(
-        session,
-        hw,
-        Roller.seeded(3),
-        view,
-        {s: BotAgent(rng) for s in range(4)},
-        sleep=clock.sleep,
-        operator=SimOperator(hw),  # the bots' operator presses the red button
-    )
+    table = bot_table(session, hw, clock, 3, view)  # the bots' operator presses the red button
     with hw:
         table.run()
     session.journal.close()

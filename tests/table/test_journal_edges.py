@@ -13,10 +13,9 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
-from table_helpers import RecordingView, bot_game, sim_hardware
+from table_helpers import RecordingView, bot_game, bot_table, sim_hardware
 
 from companion.cli import main
-from companion.dice import Roller
 from companion.games.battle_royale import BattleRoyaleConfig
 from companion.table.journal import (
     MAX_LINE_BYTES,
@@ -26,7 +25,6 @@ from companion.table.journal import (
     record_crc,
 )
 from companion.table.loop import TableLoop, TrackedTable
-from companion.table.people import BotAgent, SimOperator
 from companion.table.session import GameSession, SessionSettings, load_resume
 
 
@@ -339,18 +337,8 @@ def test_a_full_disk_pauses_the_table_without_acting_until_space_is_back(tmp_pat
         return real_animate(self, face)
 
     mocker.patch.object(TableLoop, "animate_roll", animate)
-    rng = random.Random(2)
     beats: list[int] = []  # how many waits had passed at each heartbeat
-    table = TrackedTable(
-        session,
-        hw,
-        Roller.seeded(2),
-        view,
-        {s: BotAgent(rng) for s in range(2)},
-        sleep=clock.sleep,
-        operator=SimOperator(hw),
-        heartbeat=lambda: beats.append(len(waits)),
-    )
+    table = bot_table(session, hw, clock, 2, view, heartbeat=lambda: beats.append(len(waits)))
     with hw:
         table.run()
     session.journal.close()
