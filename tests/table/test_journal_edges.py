@@ -78,14 +78,15 @@ def test_a_bad_config_fails_the_resume_before_the_torn_tail_is_cut(tmp_path, fin
     assert path.read_bytes() == before
 
 
-def test_missing_pins_fail_the_resume_before_the_torn_tail_is_cut(
-    tmp_path, finished_game, capsys, no_pins
+@pytest.mark.parametrize("profile", ["gpio", "serial"])
+def test_missing_hardware_fails_the_resume_before_the_torn_tail_is_cut(
+    tmp_path, finished_game, capsys, no_pins, no_board, profile
 ):
     path = torn_journal(tmp_path, finished_game)
     before = path.read_bytes()
-    assert run(["resume", str(path), "--hardware", "gpio"]) == 2
+    assert run(["resume", str(path), "--hardware", profile]) == 2
     err = capsys.readouterr().err
-    assert "cannot open the gpio hardware" in err and "--hardware sim" in err
+    assert f"cannot open the {profile} hardware" in err and "--hardware sim" in err
     assert path.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["torn.jsonl"]
 
