@@ -354,6 +354,28 @@ def test_a_full_disk_pauses_the_table_without_acting_until_space_is_back(tmp_pat
     assert contents.finished and not contents.warnings
 
 
+def test_a_full_disk_never_arms_the_eliminator_before_its_armed_record_is_whole(tmp_path):
+    path = tmp_path / "game.jsonl"
+    hw, clock = sim_hardware()
+    session = GameSession.start(BattleRoyaleConfig(players=2), SessionSettings(bots=2), path)
+    disk = FillingDisk(session.journal._file, b'"type":"armed"', failures=2)
+    session.journal._file = disk
+    armed_while_waiting: list[str | None] = []
+
+    def wait(seconds: float) -> None:  # the table waits for space: is anything armed?
+        armed_while_waiting.append(hw.eliminator.armed_token)
+
+    session.journal.sleep = wait
+    session.journal.notify = lambda text: None
+    with hw:
+        bot_table(session, hw, clock, 2).run()
+    session.journal.close()
+    assert disk.refused == 2 and armed_while_waiting == [None, None]
+    records = [r for _, r in read_journal(path).records]
+    assert [r["type"] for r in records].count("armed") == len(hw.sim.pulses) >= 1
+    assert records[-1]["type"] == "end"
+
+
 def test_a_failed_fsync_rewrites_the_record_once_space_is_back(tmp_path, mocker):
     path = tmp_path / "j.jsonl"
     writer = JournalWriter.create(path, {"format": "companion-journal/1"})
