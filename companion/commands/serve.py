@@ -18,6 +18,7 @@ import itertools
 import logging
 import random
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from rich.console import Console
@@ -35,6 +36,8 @@ from companion.table.config import (
     load_table_config,
 )
 from companion.table.journal import (
+    DISK_FULL,
+    DISK_FULL_RETRY_S,
     JournalError,
     default_journal_dir,
     demo_journal_dir,
@@ -96,6 +99,34 @@ def _load_file(path: Path, fallback: bool = False) -> PendingResume | None:
     for warning in pending.warnings:
         log.warning("%s", warning)
     return pending
+
+
+def _start_when_there_is_space(start: Callable[[], GameSession], notifier: Notifier) -> GameSession:
+    """Start the next game's journal. While the disk is full, say so once, keep feeding the
+    watchdog and try again every few seconds: a full SD card pauses the table between games
+    as it does during one, instead of ending the service (a restart would not free space)."""
+    waiting = False
+    while True:
+        try:
+            session = start()
+        except OSError as exc:
+            if exc.errno not in DISK_FULL:
+                raise
+            if not waiting:
+                waiting = True
+                log.warning(
+                    "companion serve: the disk is full: the next game's journal cannot be "
+                    "written (%s); waiting until there is space (free some, e.g. 'companion "
+                    "journals prune')",
+                    exc.strerror or exc,
+                )
+                notifier.status("waiting: the disk is full")
+            notifier.heartbeat()
+            time.sleep(DISK_FULL_RETRY_S)
+            continue
+        if waiting:
+            log.info("companion serve: disk space is back; the new game starts")
+        return session
 
 
 def _after_game(path: Path | None, journals: Path, keep: int) -> None:
@@ -170,7 +201,11 @@ def run(args: argparse.Namespace) -> int:
                 if session is None:
                     path = first_journal or new_journal_path(GAME, "assist", journals)
                     first_journal = None
-                    session = start_journal(lambda p=path: GameSession.start(config, settings, p))
+                    session = start_journal(
+                        lambda p=path: _start_when_there_is_space(
+                            lambda: GameSession.start(config, settings, p), notifier
+                        )
+                    )
                 log.info("journal: %s", session.journal_path)
                 notifier.status(f"game {number}, journal {session.journal_path}")
                 with Dashboard(

@@ -3,6 +3,7 @@ history, demos kept apart, retention, ``companion journals`` and bounded recordi
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
@@ -268,3 +269,33 @@ def test_the_serial_links_recordings_keep_only_the_recent_entries():
             for i in range(RECORD_LIMIT + 5):
                 recording.append(str(i))
             assert len(recording) == RECORD_LIMIT
+
+
+@pytest.mark.slow
+def test_serve_waits_for_space_when_the_next_games_journal_cannot_be_started(
+    tmp_path, capsys, mocker
+):
+    from companion.commands import serve
+    from companion.notify import Notifier
+    from companion.table.session import GameSession
+
+    real_start = GameSession.start.__func__
+    calls = {"n": 0}
+
+    def start(cls, config, settings, path):
+        calls["n"] += 1
+        if calls["n"] in (2, 3):  # the second game's journal, twice: the SD card is full
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_start(cls, config, settings, path)
+
+    mocker.patch.object(GameSession, "start", classmethod(start))
+    mocker.patch.object(serve, "DISK_FULL_RETRY_S", 0.0)
+    beats: list[int] = []  # the failed starts so far at each heartbeat
+    mocker.patch.object(Notifier, "heartbeat", lambda self: beats.append(calls["n"]))
+    code = run(["serve", "--autoplay", "--games", "2", "--journal-dir", str(tmp_path)])
+    assert code == 0 and calls["n"] == 4
+    log = capsys.readouterr().err
+    assert log.count("the disk is full") == 1 and "disk space is back" in log
+    assert "game 2 over" in log
+    assert {2, 3} <= set(beats)  # the watchdog is fed while the service waits for space
+    assert len(list((tmp_path / folder.FINISHED).glob("*.jsonl"))) == 2
