@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import deque
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -66,9 +67,11 @@ def season(profile: str, games: int, every: int, first: int) -> dict[int, float]
             text=True,
         )
         samples: dict[int, float] = {}
+        recent: deque[str] = deque(maxlen=40)  # the service's last lines, if it fails
         try:
             assert proc.stdout is not None
             for line in proc.stdout:
+                recent.append(line)
                 found = GAME_OVER.search(line)
                 if found is None:
                     continue
@@ -79,7 +82,10 @@ def season(profile: str, games: int, every: int, first: int) -> dict[int, float]
         finally:
             proc.kill()
         if proc.returncode != 0:
-            raise RuntimeError(f"companion serve exited with {proc.returncode}")
+            raise RuntimeError(
+                f"companion serve exited with {proc.returncode} after {len(samples)} "
+                "sampled games; its last lines:\n" + "".join(recent)
+            )
     return samples
 
 

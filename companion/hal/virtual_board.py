@@ -310,6 +310,10 @@ class _VirtualIO(fw_hw.PicoIO):
         machine.reset()
 
 
+#: The longest a tap waits for the firmware to count its press or its release.
+SEEN_TIMEOUT_S = 1.0
+
+
 class VirtualBoard:
     """
     A running virtual RP2040 I/O board. See the module docstring.
@@ -681,12 +685,36 @@ class VirtualBoard:
     def tap(self, name: str, duration_s: float = 0.05) -> None:
         """Press, hold *duration_s*, release, then wait until the firmware's debounce
         would see a new press: it reports the release at the end of the press's bounce
-        window at the earliest, then ignores edges for another bounce window."""
+        window at the earliest, then ignores edges for another bounce window.
+
+        The contact stays closed until the firmware has counted the press, and open
+        until it has counted the release (at most :data:`SEEN_TIMEOUT_S` each), as
+        for a person's press: a Pico's loop samples every millisecond, but the firmware's
+        thread here may run late on a loaded host, and two taps inside one late loop
+        would be one press (the second lost in the first one's bounce window)."""
+        counted = name not in self.stuck  # a stuck contact ignores the tap's edges
         self.press(name)
         time.sleep(duration_s)
+        if counted:
+            self._until_counted(name, True)
         self.release(name)
         bounce = self.bounce_s(name)
-        time.sleep(max(0.0, bounce - duration_s) + bounce + 0.005)
+        if counted and self._until_counted(name, False):
+            time.sleep(bounce + 0.005)
+        else:  # stuck, or no firmware running (powered off, resetting): the timing alone
+            time.sleep(max(0.0, bounce - duration_s) + bounce + 0.005)
+
+    def _until_counted(self, name: str, pressed: bool) -> bool:
+        """Wait until the firmware's debounced state of *name* is *pressed*; False if no
+        firmware runs or it did not get there within :data:`SEEN_TIMEOUT_S`."""
+        deadline = time.monotonic() + SEEN_TIMEOUT_S
+        while (board := self.board) is not None:
+            if board.buttons[list(BUTTON_PINS).index(name)].state == pressed:
+                return True
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.001)
+        return False
 
     def bounce_s(self, name: str) -> float:
         """The firmware's debounce time for button *name* (from the last HELLO)."""
