@@ -207,6 +207,7 @@ def run(args: argparse.Namespace) -> int:
                         )
                     )
                 log.info("journal: %s", session.journal_path)
+                hw.eliminator.new_game()  # tokens (turn and field) recur from game to game
                 notifier.status(f"game {number}, journal {session.journal_path}")
                 with Dashboard(
                     console, hw, live=live, title=f"Battle Royale, game {number}"

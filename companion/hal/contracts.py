@@ -176,6 +176,10 @@ class Eliminator(Protocol):
         """Withdraw the arming (no-op if not armed)."""
         ...
 
+    def new_game(self) -> None:
+        """A new game starts: the explosion tokens of earlier games no longer apply."""
+        ...
+
     @property
     def armed(self) -> bool:
         """:data:`True` between :meth:`arm` and a fire or :meth:`disarm`."""

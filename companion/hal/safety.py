@@ -237,6 +237,12 @@ class SolenoidGuard:
             self._armed = False
             self._token = None
 
+    def new_game(self) -> None:
+        """A new game starts on this hardware: explosions of earlier games are not its own
+        (a token names an explosion within one game: its turn and field recur). Here a
+        no-op; a guard that remembers fired tokens forgets them (one hardware serves a
+        season of games in ``companion serve``)."""
+
     def clear_fault(self) -> None:
         """Forget a latched driver fault, so that later fires are tried again."""
         with self._lock:

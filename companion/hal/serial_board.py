@@ -984,6 +984,13 @@ class BoardSolenoidGuard(SolenoidGuard):
         super().disarm()
         self._link.disarm()
 
+    def new_game(self) -> None:
+        """Forget the explosions of earlier games: their tokens (turn and field) recur in
+        later games, which must be able to arm them; the set stays as small as one game.
+        An explosion whose FIRE is still unsettled stays spent."""
+        with self._lock:
+            self._spent = {self._unknown} if self._unknown is not None else set()
+
     def fire(self, press: InputEvent) -> FireResult:
         if self._link.pending_fire is not None:
             return self._refuse(

@@ -299,3 +299,31 @@ def test_serve_waits_for_space_when_the_next_games_journal_cannot_be_started(
     assert "game 2 over" in log
     assert {2, 3} <= set(beats)  # the watchdog is fed while the service waits for space
     assert len(list((tmp_path / folder.FINISHED).glob("*.jsonl"))) == 2
+
+
+def test_the_io_boards_guard_arms_a_later_games_explosion_of_the_same_turn_and_field():
+    """Explosion tokens are a turn and a field: they recur from game to game. The I/O board's
+    guard never re-arms a token that fired, so serve starts each game with new_game()."""
+    from companion.hal.serial_board import SpentToken
+
+    config = HardwareConfig(profile="virtual-board")
+    with open_hardware(config, unsafe_cooldown_override_s=0.05) as hw:
+        hw.eliminator.arm("turn-7-c3")
+        hw.virtual_board.tap("trigger")
+        press = next(e for e in iter(lambda: hw.next_input(2.0), None) if e.is_trigger_press)
+        assert hw.eliminator.fire(press).fired
+        with pytest.raises(SpentToken):  # the same game: never again
+            hw.eliminator.arm("turn-7-c3")
+        hw.eliminator.new_game()
+        hw.eliminator.arm("turn-7-c3")  # the next game's explosion on turn 7, c3
+        assert hw.eliminator.armed_token == "turn-7-c3"
+        hw.eliminator.disarm()
+
+
+@pytest.mark.slow
+def test_serve_starts_every_game_with_a_fresh_guard(tmp_path, mocker):
+    from companion.hal.safety import SolenoidGuard
+
+    new_game = mocker.spy(SolenoidGuard, "new_game")
+    assert run(["serve", "--autoplay", "--games", "3", "--journal-dir", str(tmp_path)]) == 0
+    assert new_game.call_count == 3
