@@ -89,7 +89,7 @@ def test_board_with_another_protocol_is_refused_with_what_to_flash() -> None:
             open_serial(HardwareConfig(profile="serial"), port=board.port, connect_timeout_s=3)
         text = str(info.value)
         assert "firmware 3.1.0" in text and "protocol 3" in text and "speaks protocol 2" in text
-        assert "firmware/README.md" in text and "mpremote" in text
+        assert "companion firmware flash" in text and "mpremote" in text
         assert not board.session and board.pulses == []
     finally:
         board.close()
