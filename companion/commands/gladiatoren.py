@@ -27,7 +27,6 @@ from companion.games.kampf_der_gladiatoren import (
     ConfigError,
     GladiatorenConfig,
     new_game,
-    parse_action,
 )
 from companion.games.kampf_der_gladiatoren import actions as A
 from companion.games.kampf_der_gladiatoren.bot import PolicyBot
@@ -37,6 +36,7 @@ from companion.games.kampf_der_gladiatoren.rules import KINDS, TEAM_SIZE
 from companion.hal import HardwareConfig, ManualClock, open_hardware
 from companion.table.gladiatoren_table import (
     GAME,
+    GladiatorenAdapter,
     GladiatorenTable,
     dice_frame,
     local_session,
@@ -136,9 +136,7 @@ def run_play(args: argparse.Namespace, session: Any = None) -> int:
                 if seat in bot_seats:
                     agents[seat] = BotAgent(rng)
                 else:
-                    agents[seat] = TerminalAgent(
-                        terminal, view, parse_action, hint="number or action, e.g. 'challenge E I'"
-                    )
+                    agents[seat] = TerminalAgent(terminal, view, adapter=GladiatorenAdapter())
             table = GladiatorenTable(
                 session,
                 hw,
@@ -446,7 +444,11 @@ def run_combat(args: argparse.Namespace) -> int:
     rng = random.Random(seed)
     agents: dict[int, Any] = {}
     for seat in range(config.players):
-        agents[seat] = _PolicyAgent(rng) if auto else TerminalAgent(terminal, view, parse_action)
+        agents[seat] = (
+            _PolicyAgent(rng)
+            if auto
+            else TerminalAgent(terminal, view, adapter=GladiatorenAdapter(show_odds=False))
+        )
     profile = _opt(args, "hardware", "sim")
     try:
         with open_hardware(
@@ -466,11 +468,11 @@ def run_combat(args: argparse.Namespace) -> int:
             session.commit(opening)
             events = session.apply(opening)
             view.update(session.state, events)
-            table.run_combat()
+            events += table.run_combat()
     except (TableStopped, EOFError) as exc:
         console.print(f"combat stopped ({exc})")
         return 1
-    ended = [e for e in [*events, *table.events] if e.kind == "combat_ended"]
+    ended = [e for e in events if e.kind == "combat_ended"]
     console.print(Rule("Result"))
     if ended:
         lost = ended[0].data["lost"]

@@ -19,8 +19,9 @@ from rich.rule import Rule
 
 from companion.cli import CommandError
 from companion.dice import Roller
-from companion.games.battle_royale import BattleRoyaleConfig, parse_action
+from companion.games.battle_royale import BattleRoyaleConfig
 from companion.hal import Hardware, HardwareConfig, ManualClock, open_hardware
+from companion.table.battle_royale_table import BattleRoyaleAdapter, TrackedTable
 from companion.table.config import (
     GameSettings,
     TableConfig,
@@ -29,7 +30,7 @@ from companion.table.config import (
     load_table_config,
 )
 from companion.table.journal import JournalError, new_journal_path
-from companion.table.loop import TableLoop, TrackedTable
+from companion.table.loop import TableLoop
 from companion.table.people import (
     BotAgent,
     SimOperator,
@@ -38,7 +39,6 @@ from companion.table.people import (
     TerminalInput,
 )
 from companion.table.session import GAME, GameSession, SessionSettings
-from companion.table.shorthand import expand_move
 from companion.ui.battle_royale import colour_text
 from companion.ui.dashboard import Dashboard
 
@@ -222,7 +222,7 @@ def _make_loop(
         if seat in game.bot_seats or terminal is None:
             agents[seat] = BotAgent(rng)
         else:
-            agents[seat] = TerminalAgent(terminal, view, parse_action, expand_move)
+            agents[seat] = TerminalAgent(terminal, view, adapter=BattleRoyaleAdapter())
     if terminal is not None and not sys.stdin.isatty():
         view.message("reading moves from standard input")
     return TrackedTable(

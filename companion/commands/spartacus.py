@@ -312,12 +312,12 @@ def _run(
     from companion.dice import Roller
     from companion.hal import HardwareConfig, ManualClock, open_hardware
     from companion.table.journal import JournalError, new_journal_path
-    from companion.table.people import SimOperator, TableStopped
+    from companion.table.people import SimOperator, TableStopped, TerminalInput
     from companion.table.spartacus_table import (
-        BotAgent,
         SpartacusTable,
-        TerminalAgent,
+        bot_agent,
         open_session,
+        terminal_agent,
     )
     from companion.ui.spartacus import SpartacusView
 
@@ -340,13 +340,14 @@ def _run(
         f"seed {seed}, {hardware} hardware, journal: {session.journal_path}", soft_wrap=True
     )
     clock = ManualClock() if sim and nobody_types else None
+    terminal = None if nobody_types else TerminalInput(stream)
     try:
         with open_hardware(HardwareConfig(profile=hardware), clock=clock) as hw:
             operator = SimOperator(hw, rng=random.Random(seed)) if sim else None
             agents = {
-                seat: BotAgent(random.Random(rng.randrange(2**32)))
+                seat: bot_agent(random.Random(rng.randrange(2**32)))
                 if seat in bots
-                else TerminalAgent(view, stream)
+                else terminal_agent(view, terminal)
                 for seat in range(config.players)
             }
             table = SpartacusTable(
@@ -356,7 +357,7 @@ def _run(
                 view,
                 agents,
                 operator=operator,
-                stream=None if nobody_types else (stream or sys.stdin),
+                terminal=terminal,
                 sleep=clock.sleep if clock else _sleep,
             )
             state = table.run()

@@ -170,7 +170,7 @@ class Dashboard:
             self.console.print(Text(f"  * {text}", style="italic"))
         self._refresh()
 
-    def prompt(self, text: str, options: Sequence[str] = ()) -> None:
+    def prompt(self, text: str, options: Sequence[str] = (), seat: int | None = None) -> None:
         self.prompt_text = text
         self.options = options
         if not self.live and options:

@@ -19,6 +19,7 @@ from rich.text import Text
 from companion.games.kampf_der_gladiatoren.events import Event
 from companion.games.kampf_der_gladiatoren.odds import CombatOdds, Fighter
 from companion.games.kampf_der_gladiatoren.rules import KINDS, SHORT
+from companion.table.gladiatoren_table import roll_faces
 
 STYLE = {
     "red": "bold red",
@@ -42,12 +43,6 @@ def colour_text(colour: str, text: str | None = None) -> Text:
     return Text(
         text if text is not None else f"{LETTER[colour]} {colour}", style=STYLE.get(colour, "bold")
     )
-
-
-def roll_faces(roll: Sequence[int]) -> list[str]:
-    """Face ids of a roll given as (doubles, singles, blanks): doubles first."""
-    d, s, b = roll
-    return ["two_red_stars"] * d + ["one_yellow_star"] * s + ["blank"] * b
 
 
 def dice_text(faces: Iterable[str]) -> Text:
@@ -256,15 +251,6 @@ def odds_table(odds: CombatOdds, names: tuple[str, str] | None = None) -> Table:
     return table
 
 
-def odds_line(odds: CombatOdds) -> str:
-    """One line for the event log."""
-    return (
-        f"odds: challenger loses {float(odds.expected(0)):.2f} {odds.challenger.unit} on "
-        f"average (out {float(odds.out(0)):.0%}), the challenged "
-        f"{float(odds.expected(1)):.2f} {odds.defender.unit} (out {float(odds.out(1)):.0%})"
-    )
-
-
 def game_view(state: Any) -> Group:
     parts: list[Any] = [arena_map(state), animals_line(state), players_table(state)]
     if state.combat is not None:
@@ -326,7 +312,7 @@ class GladiatorenView:
         self.messages.append(text)
         self.console.print(Text(f"  * {text}", style="italic"), soft_wrap=True)
 
-    def prompt(self, text: str, options: Sequence[str] = ()) -> None:
+    def prompt(self, text: str, options: Sequence[str] = (), seat: int | None = None) -> None:
         if not options:
             return
         if self.state is not None and self.state.combat is not None:

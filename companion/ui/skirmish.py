@@ -382,8 +382,11 @@ class SkirmishDashboard:
                 self.log.append(line)
         self._refresh()
 
-    def show_attack(self, panel: Panel) -> None:
+    def show_attack(
+        self, breakdown: DiceBreakdown, distribution: DamageDistribution, title: str
+    ) -> None:
         """The dice breakdown and the odds of the attack about to be rolled."""
+        panel = attack_panel(breakdown, distribution, title=title)
         self.last_attack = panel
         if not self.live:
             if self.round_events:
@@ -397,7 +400,7 @@ class SkirmishDashboard:
             self.console.print(Text(f"  * {text}", style="italic"))
         self._refresh()
 
-    def prompt(self, text: str, options: Sequence[str] = ()) -> None:
+    def prompt(self, text: str, options: Sequence[str] = (), seat: int | None = None) -> None:
         self.prompt_text = text
         self.options = options
         if not self.live and options:

@@ -227,7 +227,18 @@ class SpartacusView:
         self.lines.append(text)
         self.console.print(Text(text, style="italic"), soft_wrap=True)
 
-    def prompt(self, text: str, options: Sequence[str] = ()) -> None:
+    def attack_odds(self, state: Any, options: Sequence[Any]) -> None:
+        """Before a person attacks: the exact odds of each attack the fighter may make."""
+        fight = state.fight
+        if fight is None or state.phase != "fight" or fight.phase != "turn":
+            return
+        side = fight.active.side
+        for action in options:
+            if action.kind in ("attack", "quick-attack"):
+                self.console.print(odds_text(fight, side, action.kind == "quick-attack"))
+                self.odds_shown = (fight.round, side)
+
+    def prompt(self, text: str, options: Sequence[str] = (), seat: int | None = None) -> None:
         body = Text(text, style="bold")
         if options:
             body.append("\n" + "  ".join(options), style="")

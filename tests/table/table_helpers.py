@@ -17,7 +17,7 @@ class RecordingView:
     def message(self, text: str) -> None:
         self.messages.append(text)
 
-    def prompt(self, text: str, options=()) -> None:
+    def prompt(self, text: str, options=(), seat=None) -> None:
         self.prompts.append(text)
 
 
