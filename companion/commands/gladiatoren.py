@@ -22,6 +22,7 @@ from rich.rule import Rule
 from rich.text import Text
 
 from companion.cli import CommandError
+from companion.commands.tables import run_table
 from companion.dice import Roller, get_die
 from companion.games.kampf_der_gladiatoren import (
     ConfigError,
@@ -43,7 +44,7 @@ from companion.table.gladiatoren_table import (
     start_session,
 )
 from companion.table.journal import JournalError, new_journal_path
-from companion.table.people import BotAgent, SimOperator, TableStopped, TerminalAgent, TerminalInput
+from companion.table.people import BotAgent, SimOperator, TerminalAgent, TerminalInput
 from companion.ui.gladiatoren import (
     GladiatorenView,
     colour_text,
@@ -128,7 +129,8 @@ def run_play(args: argparse.Namespace, session: Any = None) -> int:
             "'?' lists every action, 'undo' takes back, 'quit' stops",
             soft_wrap=True,
         )
-    try:
+
+    def play() -> Any:
         with open_hardware(HardwareConfig(profile=profile), clock=clock) as hw:
             operator = SimOperator(hw, rng=random.Random(seed)) if sim else None
             agents: dict[int, Any] = {}
@@ -147,17 +149,11 @@ def run_play(args: argparse.Namespace, session: Any = None) -> int:
                 operator=operator,
                 terminal=terminal,
             )
-            state = table.run()
-    except (TableStopped, EOFError) as exc:
-        console.print(
-            f"game stopped ({exc}) after {len(session.state.history)} actions; "
-            f"the journal is {session.journal_path}",
-            soft_wrap=True,
-        )
+            return table.run()
+
+    state = run_table(console, session, terminal, play)
+    if state is None:
         return 1
-    finally:
-        if getattr(session, "journal", None) is not None:
-            session.journal.close()
     print_result(console, state)
     return 0
 
@@ -450,7 +446,8 @@ def run_combat(args: argparse.Namespace) -> int:
             else TerminalAgent(terminal, view, adapter=GladiatorenAdapter(show_odds=False))
         )
     profile = _opt(args, "hardware", "sim")
-    try:
+
+    def play() -> list[Any]:
         with open_hardware(
             HardwareConfig(profile=profile), clock=ManualClock() if profile == "sim" else None
         ) as hw:
@@ -466,11 +463,12 @@ def run_combat(args: argparse.Namespace) -> int:
                 show_odds=False,
             )
             session.commit(opening)
-            events = session.apply(opening)
-            view.update(session.state, events)
-            events += table.run_combat()
-    except (TableStopped, EOFError) as exc:
-        console.print(f"combat stopped ({exc})")
+            opened = session.apply(opening)
+            view.update(session.state, opened)
+            return opened + table.run_combat()
+
+    events = run_table(console, session, terminal, play)
+    if events is None:
         return 1
     ended = [e for e in events if e.kind == "combat_ended"]
     console.print(Rule("Result"))

@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.rule import Rule
 
 from companion.cli import CommandError
+from companion.commands.tables import run_table
 from companion.dice import Roller
 from companion.games.battle_royale import BattleRoyaleConfig
 from companion.hal import Hardware, HardwareConfig, ManualClock, open_hardware
@@ -34,7 +35,6 @@ from companion.table.loop import TableLoop
 from companion.table.people import (
     BotAgent,
     SimOperator,
-    TableStopped,
     TerminalAgent,
     TerminalInput,
 )
@@ -166,24 +166,18 @@ def play_game(options: PlayOptions) -> int:
     sleep = clock.sleep if clock is not None else time.sleep
     session = options.session or _start_session(options, config, seed)
     console.print(f"journal: {session.journal_path}", soft_wrap=True)
-    try:
+
+    def play() -> object:
         with (
             open_hardware(hw_config, clock=clock) as hw,
             Dashboard(console, hw, live=live, pace_s=pace, title=options.title) as view,
         ):
             operator = SimOperator(hw, rng=random.Random(seed)) if simulated else None
             loop = _make_loop(game, session, hw, roller, view, rng, operator, terminal, sleep)
-            loop.run()
-    except (TableStopped, EOFError) as exc:
-        console.print(
-            f"game stopped ({exc}) after {len(session.state.history)} actions; "
-            f"continue it with: companion resume {session.journal_path}",
-            soft_wrap=True,
-        )
+            return loop.run()
+
+    if run_table(console, session, terminal, play) is None:
         return 1
-    finally:
-        if session.journal is not None:
-            session.journal.close()
     _print_result(console, session.state)
     return 0
 

@@ -309,10 +309,11 @@ def _run(
     from rich.console import Console
     from rich.rule import Rule
 
+    from companion.commands.tables import run_table
     from companion.dice import Roller
     from companion.hal import HardwareConfig, ManualClock, open_hardware
     from companion.table.journal import JournalError, new_journal_path
-    from companion.table.people import SimOperator, TableStopped, TerminalInput
+    from companion.table.people import SimOperator, TerminalInput
     from companion.table.spartacus_table import (
         SpartacusTable,
         bot_agent,
@@ -341,7 +342,8 @@ def _run(
     )
     clock = ManualClock() if sim and nobody_types else None
     terminal = None if nobody_types else TerminalInput(stream)
-    try:
+
+    def play() -> Any:
         with open_hardware(HardwareConfig(profile=hardware), clock=clock) as hw:
             operator = SimOperator(hw, rng=random.Random(seed)) if sim else None
             agents = {
@@ -360,17 +362,11 @@ def _run(
                 terminal=terminal,
                 sleep=clock.sleep if clock else _sleep,
             )
-            state = table.run()
-    except (TableStopped, EOFError) as exc:
-        console.print(
-            f"stopped ({exc}) after {len(session.state.history)} actions; continue "
-            f"with: companion spartacus resume {session.journal_path}",
-            soft_wrap=True,
-        )
+            return table.run()
+
+    state = run_table(console, session, terminal, play, resume="companion spartacus resume")
+    if state is None:
         return 1
-    finally:
-        if session.journal is not None:
-            session.journal.close()
     console.print(Rule("Result"))
     view.summary(state)
     names = " and ".join(state.houses[s] for s in state.winners)

@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import atexit
 import getpass
 import queue
 import random
@@ -77,6 +78,7 @@ class TerminalInput:
         self._asked = False  # a line was asked for and has not come yet
         self._hidden = False
         self.reading_hidden = False
+        self._saved: Any = None  # the terminal's settings before the first read
 
     @property
     def interactive(self) -> bool:
@@ -84,6 +86,9 @@ class TerminalInput:
 
     def start(self) -> None:
         if self._thread is None:
+            if self.interactive:
+                self._saved = terminal_settings()
+                atexit.register(self.restore)
             self._thread = threading.Thread(target=self._read, name="terminal-input", daemon=True)
             self._thread.start()
 
@@ -107,6 +112,16 @@ class TerminalInput:
         except (EOFError, OSError, ValueError):  # closed, or a read on a closed file
             pass
         self._lines.put(None)  # end of input
+
+    def restore(self) -> None:
+        """Put the terminal back as it was before the first read: echo on, line editing.
+
+        A read may still be under way on the reader thread when the table stops (quit, the
+        end of the game, Ctrl-C): readline or a hidden read has then switched echo off,
+        and the shell would be left without it. Called on every exit path by the
+        commands, and at the interpreter's exit in any case."""
+        if self._saved is not None:
+            restore_terminal(self._saved)
 
     def poll(self, timeout: float, hidden: bool = False) -> str | None:
         """The next line, or ``None`` if none came within ``timeout`` seconds.
@@ -263,6 +278,26 @@ class TerminalAgent:
                 continue
             self.pending = actions[1:]
             return actions[0]
+
+
+def terminal_settings() -> Any:
+    """Standard input's terminal settings (``None`` if it is no terminal)."""
+    try:
+        import termios
+
+        return termios.tcgetattr(sys.stdin.fileno())
+    except (ImportError, OSError, ValueError):
+        return None
+
+
+def restore_terminal(settings: Any) -> None:
+    """Set standard input's terminal back to ``settings`` (from :func:`terminal_settings`)."""
+    try:
+        import termios
+
+        termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, settings)
+    except (ImportError, OSError, ValueError):
+        pass
 
 
 _COMPLETIONS: list[str] = []
