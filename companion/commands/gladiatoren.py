@@ -22,7 +22,7 @@ from rich.rule import Rule
 from rich.text import Text
 
 from companion.cli import CommandError
-from companion.commands.tables import run_table
+from companion.commands.tables import run_table, who_plays
 from companion.dice import Roller, get_die
 from companion.games.kampf_der_gladiatoren import (
     ConfigError,
@@ -103,8 +103,7 @@ def run_play(args: argparse.Namespace, session: Any = None) -> int:
     title = _opt(args, "title", "Kampf der Gladiatoren")
     console.print(Rule(title))
     console.print(
-        f"{players} players ({players - bots} at the terminal, {bots} bots), "
-        f"{profile} hardware, seed {seed}",
+        f"{players} players ({who_plays(players - bots, bots)}), {profile} hardware, seed {seed}",
         soft_wrap=True,
     )
     if session is None:
@@ -122,7 +121,7 @@ def run_play(args: argparse.Namespace, session: Any = None) -> int:
     pace = TURN_PACE_S / _opt(args, "speed", 1.0) if live else 0.0
     terminal = None if nobody_types else TerminalInput()
     rng = random.Random(seed)
-    view = GladiatorenView(console, pace_s=pace, title=title)
+    view = GladiatorenView(console, live=live, pace_s=pace, title=title)
     if terminal is not None:
         console.print(
             "choose by number or type an action (challenge E I, give sword, keep); "
@@ -131,7 +130,8 @@ def run_play(args: argparse.Namespace, session: Any = None) -> int:
         )
 
     def play() -> Any:
-        with open_hardware(HardwareConfig(profile=profile), clock=clock) as hw:
+        with open_hardware(HardwareConfig(profile=profile), clock=clock) as hw, view:
+            view.hw = hw
             operator = SimOperator(hw, rng=random.Random(seed)) if sim else None
             agents: dict[int, Any] = {}
             for seat in range(players):

@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.rule import Rule
 
 from companion.cli import CommandError
-from companion.commands.tables import run_table
+from companion.commands.tables import run_table, who_plays
 from companion.dice import Roller
 from companion.games.battle_royale import BattleRoyaleConfig
 from companion.hal import Hardware, HardwareConfig, ManualClock, open_hardware
@@ -107,8 +107,11 @@ def run(args: argparse.Namespace) -> int:
     if args.players is not None and args.players > 4:
         raise CommandError("Battle Royale is for 2 to 4 players")
     args.config = find_table_config(args.config).path
-    tracked = args.mode == "tracked" or (args.mode is None and not args.config)
-    if args.bots is None and tracked and not args.config and not args.autoplay:
+    in_file = _game_keys(args.config)
+    if args.mode is None:  # play's default is tracked (play --help), unless the file says
+        args.mode = None if "mode" in in_file else "tracked"
+    tracked = args.mode == "tracked" or (args.mode is None and in_file.get("mode") == "tracked")
+    if args.bots is None and tracked and "bots" not in in_file and not args.autoplay:
         args.bots = (args.players or 4) - 1  # one person at the terminal, bots for the rest
     if args.autoplay and tracked and args.bots is None:
         args.bots = args.players or 4
@@ -118,6 +121,21 @@ def run(args: argparse.Namespace) -> int:
             table, seed=args.seed, speed=args.speed, autoplay=args.autoplay, journal=args.journal
         )
     )
+
+
+def _game_keys(path: object) -> dict[str, object]:
+    """The ``[game]`` keys a table.toml sets itself (not its defaults); a file that cannot
+    be read sets none here (loading it says what is wrong)."""
+    if not path:
+        return {}
+    import tomllib
+
+    try:
+        with open(str(path), "rb") as f:
+            game = tomllib.load(f).get("game", {})
+    except (OSError, tomllib.TOMLDecodeError):
+        return {}
+    return game if isinstance(game, dict) else {}
 
 
 def play_game(options: PlayOptions) -> int:
@@ -148,7 +166,7 @@ def play_game(options: PlayOptions) -> int:
         else (
             "people at the table"
             if game.mode == "assist"
-            else f"{game.players - game.bots} at the terminal, {game.bots} bots"
+            else who_plays(game.players - game.bots, game.bots)
         )
     )
     console.print(

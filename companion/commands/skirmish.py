@@ -325,7 +325,7 @@ def play_skirmish(
     from rich.console import Console
     from rich.rule import Rule
 
-    from companion.commands.tables import run_table
+    from companion.commands.tables import run_table, who_plays
     from companion.dice import Roller
     from companion.hal import (
         HardwareConfig,
@@ -376,7 +376,7 @@ def play_skirmish(
             raise _error(f"cannot start the journal: {exc}") from None
     console.print(Rule(title))
     count, points, source = config.limits
-    who = "bots in every seat" if nobody_types else f"{players - bots} at the terminal, {bots} bots"
+    who = "bots in every seat" if nobody_types else who_plays(players - bots, bots)
     console.print(
         f"{players} players ({who}), map {config.game_map.name}, "
         f"{count} gladiators / {points} points each ({source}), "

@@ -33,6 +33,7 @@ from companion.cli import CommandError
 
 DEFAULT_I = "spartacus+gladius"
 DEFAULT_II = "agron+helm"
+TURN_PACE_S = 0.15  # the live view's pause at each step of a bot game, at --speed 1
 EXIT_COMPLETE, EXIT_INCOMPLETE, EXIT_INVALID = 0, 1, 2
 
 
@@ -255,6 +256,7 @@ def run_demo(args: argparse.Namespace) -> int:
         hardware="sim",
         journal=getattr(args, "journal", None),
         title=f"Spartacus demo: {players} bots, seed {seed}",
+        speed=getattr(args, "speed", None) or 1.0,
     )
 
 
@@ -305,6 +307,7 @@ def _run(
     session: Any = None,
     stream: Any = None,
     console: Any = None,
+    speed: float = 1.0,
 ) -> int:
     from rich.console import Console
     from rich.rule import Rule
@@ -335,7 +338,10 @@ def _run(
             session = open_session(config, bots=bots, hardware=hardware, seed=seed, path=path)
         except (JournalError, OSError) as exc:
             raise CommandError(f"cannot start the journal: {exc}") from None
-    view = SpartacusView(console, show_odds=show_odds)
+    live = console.is_terminal and nobody_types
+    view = SpartacusView(
+        console, show_odds, live=live, pace_s=TURN_PACE_S / speed if live else 0.0, title=title
+    )
     console.print(Rule(title))
     console.print(
         f"seed {seed}, {hardware} hardware, journal: {session.journal_path}", soft_wrap=True
@@ -344,7 +350,7 @@ def _run(
     terminal = None if nobody_types else TerminalInput(stream)
 
     def play() -> Any:
-        with open_hardware(HardwareConfig(profile=hardware), clock=clock) as hw:
+        with open_hardware(HardwareConfig(profile=hardware), clock=clock) as hw, view:
             operator = SimOperator(hw, rng=random.Random(seed)) if sim else None
             agents = {
                 seat: bot_agent(random.Random(rng.randrange(2**32)))

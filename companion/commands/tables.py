@@ -8,6 +8,12 @@ from typing import Any
 from companion.table.people import TableStopped, TerminalInput
 
 
+def who_plays(people: int, bots: int) -> str:
+    """``1 at the terminal, 2 bots``, in words people read (``1 bot``, ``no bots``)."""
+    named = "no bots" if bots == 0 else f"{bots} bot{'s' if bots != 1 else ''}"
+    return f"{people} at the terminal, {named}"
+
+
 def run_table(
     console: Any,
     session: Any,

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from companion.games.battle_royale import parse_action
-from companion.games.battle_royale.layout import parse_field
+from companion.games.battle_royale.layout import field_name, parse_field
 from companion.table.adapter import DiceAsk, TableAdapter
 from companion.table.arena_frame import arena_frame
 from companion.table.loop import TrackedTable
@@ -34,6 +34,13 @@ FACE_WORDS = {
     "move eliminator": "move_eliminator",
     "free choice": "free_choice",
 }
+
+
+def _words(text: str) -> str:
+    """Doom faces in words in an option (``choose battle royale``)."""
+    for name, face in FACE_WORDS.items():
+        text = text.replace(face, name)
+    return text
 
 
 def face_of(text: str) -> str | None:
@@ -96,7 +103,30 @@ class BattleRoyaleAdapter(TableAdapter):
             loop.animate_roll(action.face)
 
     def parse(self, text: str) -> Any:
-        return parse_action(text)
+        """The notation, with the Doom faces also in words (``choose move eliminator``)."""
+        words = " ".join(text.split())
+        for name, face in FACE_WORDS.items():
+            words = words.replace(name, face).replace(name.replace(" ", "-"), face)
+        return parse_action(words)
+
+    def ask(self, state: Any, seat: int) -> str:
+        """Whose choice it is, and for a capture or a push on which field."""
+        colour = state.colours[seat]
+        if state.phase == "capture" and getattr(state, "br_cell", None) is not None:
+            return (
+                f"{colour}: Battle Royale on {field_name(state.br_cell)} - take a figure "
+                f"on {field_name(state.br_cell)} prisoner"
+            )
+        if state.phase == "push" and getattr(state, "push_stack", None):
+            cell = state.push_stack[-1][0]
+            return (
+                f"{colour}: {field_name(cell)} is over-full - push a figure off {field_name(cell)}"
+            )
+        return f"{colour}: choose"
+
+    def option_lines(self, options: Sequence[Any]) -> list[str]:
+        lines = super().option_lines(options)
+        return [_words(line) for line in lines]
 
     def expand(self, state: Any, line: str) -> list[Any] | None:
         return expand_move(state, line)
