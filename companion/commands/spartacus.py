@@ -205,17 +205,19 @@ def run_fight(args: argparse.Namespace) -> int:
 
 def run_play(args: argparse.Namespace) -> int:
     """``companion play spartacus``: accepts the play command's flags (and --length, --arena)."""
-    if getattr(args, "mode", None) == "assist":
+    mode = getattr(args, "mode", None) or "tracked"
+    if mode == "assist" and (getattr(args, "autoplay", False) or getattr(args, "bots", None)):
         raise CommandError(
-            "Spartacus with the box's own cards (assist mode) is in the engine, but its "
-            "table (entering cards, handing the screen over) comes with the shared table "
-            "loop; play tracked mode for now, or 'companion spartacus fight' for the arena"
+            "in assist mode the players deal and hold the box's cards, so every house is "
+            "played by a person at the table: no --bots or --autoplay"
         )
     players = getattr(args, "players", None) or 4
     autoplay = bool(getattr(args, "autoplay", False))
     bots_n = getattr(args, "bots", None)
     if autoplay:
         bots_n = players
+    elif mode == "assist":
+        bots_n = 0
     elif bots_n is None:
         bots_n = players - 1
     if not 0 <= bots_n <= players:
@@ -223,6 +225,7 @@ def run_play(args: argparse.Namespace) -> int:
     arena = getattr(args, "arena", None) or "default"
     config = _config(
         players=players,
+        mode=mode,
         length=getattr(args, "length", None) or "quick",
         host=getattr(args, "start_player", None),
         arena=arena,
@@ -235,7 +238,8 @@ def run_play(args: argparse.Namespace) -> int:
         seed=getattr(args, "seed", None),
         hardware=getattr(args, "hardware", None) or "sim",
         journal=getattr(args, "journal", None),
-        title=f"Spartacus: {players} houses ({players - bots_n} at the terminal)",
+        title=f"Spartacus: {players} houses ({players - bots_n} at the terminal)"
+        + (", the box's cards (assist mode)" if mode == "assist" else ""),
     )
 
 
@@ -348,6 +352,8 @@ def _run(
     )
     clock = ManualClock() if sim and nobody_types else None
     terminal = None if nobody_types else TerminalInput(stream)
+    if terminal is not None:
+        terminal.people = config.players - len(bots)  # a hand is shown after a hand-over
 
     def play() -> Any:
         with open_hardware(HardwareConfig(profile=hardware), clock=clock) as hw, view:

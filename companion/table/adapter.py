@@ -183,6 +183,14 @@ class TableAdapter:
         """Whether a prompt shows what only the seat asked may see (a hand)."""
         return False
 
+    def menu(self, state: Any, seat: int) -> Any | None:
+        """The seat's actions as a menu, kind first then parameters (``None``: none)."""
+        return None
+
+    def manual_steps(self, state: Any, seat: int) -> list[str]:
+        """What ``seat`` does by hand now, each to acknowledge once (a house's own rule)."""
+        return []
+
     def secret_prompt(self, state: Any, seat: int) -> str | None:
         """The prompt of a secret entry (a bid), typed without echo; ``None``: none."""
         return None

@@ -79,6 +79,8 @@ class TerminalInput:
         self._hidden = False
         self.reading_hidden = False
         self._saved: Any = None  # the terminal's settings before the first read
+        self.people = 1  # how many people share this terminal (the commands set it)
+        self.holder: int | None = None  # the seat the screen was last handed over to
 
     @property
     def interactive(self) -> bool:
@@ -208,6 +210,61 @@ class TerminalAgent:
         self.hint = hint or self.adapter.hint
         self.pending: list[Any] = []
 
+    def _line(self, state: Any) -> str:
+        """The next line typed (``quit`` stops the table)."""
+        while True:
+            line = self.terminal.poll(0.1)
+            if line is None:
+                continue
+            if line.strip().lower() in ("quit", "q"):
+                raise TableStopped("quit")
+            return line
+
+    def _hand_over(self, state: Any, seat: int) -> None:
+        """On a shared terminal with several people: before a prompt shows what only
+        ``seat`` may see (a hand), the screen is handed over and its holder confirms."""
+        if self.terminal.people < 2 or self.terminal.holder == seat:
+            return
+        conceal = getattr(self.view, "conceal", None)
+        if conceal is not None:
+            conceal()  # nothing of the last holder's stays on the screen
+        name = state.seat_name(seat)
+        self.view.prompt(f"pass the screen to {name}: only {name} looks now; {name}, press Enter")
+        self._line(state)
+        self.terminal.holder = seat
+
+    def _from_menu(self, state: Any, menu: Any, kind: str) -> Any | None:
+        """Choose an action of ``kind`` parameter by parameter (``cancel``: back)."""
+        chosen: dict[str, Any] = {}
+        while True:
+            step = menu.step(kind, chosen)
+            if not hasattr(step, "values"):
+                return step  # one legal action is left: this one
+            shown = step.shown()
+            how = "names, or none" if step.multi else "a number or a name"
+            listed = shown if step.is_range else [f"{i}: {v}" for i, v in enumerate(shown, 1)]
+            self.view.prompt(f"{kind}: which {step.name}? ({how}; cancel: back)", listed)
+            line = self._line(state).strip()
+            if line.lower() == "cancel":
+                return None
+            if step.multi:
+                words = [w for w in line.replace(",", " ").split() if w.lower() != "none"]
+                picks = [step.complete(w) for w in words]
+                if all(len(p) == 1 for p in picks):
+                    chosen[step.name] = tuple(p[0] for p in picks)
+                    continue
+            elif line.isdigit() and not step.is_range and 1 <= int(line) <= len(step.values):
+                chosen[step.name] = step.values[int(line) - 1]
+                continue
+            else:
+                found = step.complete(line)
+                if step.is_range and line.isdigit() and int(line) in step.values:
+                    found = [int(line)]
+                if len(found) == 1:
+                    chosen[step.name] = found[0]
+                    continue
+            self.view.message(f"{line!r} is not one {step.name} of {', '.join(shown)}")
+
     def choose(self, state: Any, legal: Sequence[Any]) -> Any:
         seat = state.current_player
         while self.pending:
@@ -223,6 +280,11 @@ class TerminalAgent:
                 "were made - enter the rest again"
             )
         adapter = self.adapter
+        for step in adapter.manual_steps(state, seat):  # the house's rules done by hand
+            self.view.prompt(f"{state.seat_name(seat)}, by hand: {step} - press Enter when done")
+            self._line(state)
+        if adapter.private_prompt(state):
+            self._hand_over(state, seat)
         own = adapter.own_actions(state, seat, legal)
         options = [a for a in own if not getattr(a, "is_correction", False)]
         secret = adapter.secret_prompt(state, seat)
@@ -237,11 +299,18 @@ class TerminalAgent:
             else:
                 self.view.prompt(text, lines)
         set_completions([a.notation for a in own])
+        menu = adapter.menu(state, seat) if secret is None else None
         while True:
             line = self.terminal.poll(0.1, hidden=secret is not None)
             if not line:
                 continue
             word = line.lower()
+            if menu and word in {k.kind for k in menu.kinds()}:
+                chosen = self._from_menu(state, menu, word)
+                if chosen is not None:
+                    return chosen
+                self.view.prompt(text, lines)
+                continue
             if word in ("quit", "q"):
                 raise TableStopped("quit")
             if word == "undo" or word.startswith("undo "):

@@ -113,7 +113,7 @@ class SpartacusAdapter(TableAdapter):
     bars on the arena display; hidden bids and nets typed without echo."""
 
     game = GAME
-    hint = "number or action"
+    hint = "number, action, or a kind of action alone (scheme) to choose it step by step"
 
     def turn_seat(self, state: Any) -> int | None:
         seat = state.current_player
@@ -152,11 +152,34 @@ class SpartacusAdapter(TableAdapter):
     def parse(self, text: str) -> Any:
         return parse_action(text)
 
+    def __init__(self) -> None:
+        self.acknowledged: set[tuple[int, str]] = set()  # (round, manual step) done
+
     def ask(self, state: SpartacusState, seat: int) -> str:
         hand = ""
         if self.private_prompt(state) and state.hand(seat):
             hand = f" - your hand: {', '.join(state.hand(seat))}"
+        elif state.assist and not state.config.fight_only:
+            hand = f" - {state.hand_size(seat)} cards in your hand"
+        others = [state.houses[s] for s in state.seats_that_may_act() if s != seat]
+        if others:
+            hand += (
+                f"; {', '.join(others)} may play out of turn now: type the play with the "
+                "house's name, e.g. 'react mittellos solonius glaber'"
+            )
         return f"{state.houses[seat]}: choose{hand}"
+
+    def menu(self, state: SpartacusState, seat: int) -> Any:
+        return state.menu(seat)
+
+    def manual_steps(self, state: SpartacusState, seat: int) -> list[str]:
+        steps = []
+        for step in state.manual_steps():
+            key = (state.round, step["id"])
+            if step["seat"] == seat and key not in self.acknowledged:
+                self.acknowledged.add(key)
+                steps.append(f"{step['title']}: {step['text']}")
+        return steps
 
     def own_actions(self, state: SpartacusState, seat: int, legal: Sequence[Any]) -> list[Any]:
         return state.legal_actions_for(seat)  # never another house's cards (out of turn)
@@ -167,7 +190,9 @@ class SpartacusAdapter(TableAdapter):
             show(state, options)
 
     def private_prompt(self, state: SpartacusState) -> bool:
-        return not state.config.fight_only
+        """A hand the companion knows (tracked mode) is shown only to its house; in assist
+        mode the players hold their cards."""
+        return not state.config.fight_only and not state.assist
 
     def secret_prompt(self, state: SpartacusState, seat: int) -> str | None:
         if _net(state):

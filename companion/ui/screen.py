@@ -160,6 +160,12 @@ class TableScreen:
         self._last_prompt = (text, self.options)
         self._refresh()
 
+    def conceal(self) -> None:
+        """Clear what the screen shows (a hand) before it is handed to another seat."""
+        if self.console.is_terminal and not self.live:
+            self.console.clear()
+        self._printed_board = None
+
     # -- printing ------------------------------------------------------------------------
 
     def print_board(self) -> None:

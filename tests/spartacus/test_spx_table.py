@@ -322,7 +322,9 @@ def test_the_prompt_offers_a_house_only_its_own_cards_others_type_their_name() -
     give_hand(state, 1, "wache")
     assert A.PostGuard("wache", "solonius") in state.legal_actions()
     view = SpartacusView(quiet())
-    agent = terminal_agent(view, TerminalInput(io.StringIO("?\npost-guard wache solonius\n")))
+    agent = terminal_agent(
+        view, TerminalInput(io.StringIO("\n?\npost-guard wache solonius\n"))
+    )  # Enter: the house rules done by hand, acknowledged first
     assert agent.choose(state, state.legal_actions()) == A.PostGuard("wache", "solonius")
     out = view.console.file.getvalue()
     assert "every legal action of batiatus" in out and "post-guard wache" not in out
