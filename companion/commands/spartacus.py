@@ -353,7 +353,8 @@ def _run(
     clock = ManualClock() if sim and nobody_types else None
     terminal = None if nobody_types else TerminalInput(stream)
     if terminal is not None:
-        terminal.people = config.players - len(bots)  # a hand is shown after a hand-over
+        terminal.seats = {s for s in range(config.players) if s not in bots}
+        terminal.people = len(terminal.seats)  # several: a hand is shown after a hand-over
 
     def play() -> Any:
         with open_hardware(HardwareConfig(profile=hardware), clock=clock) as hw, view:

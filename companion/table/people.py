@@ -80,6 +80,7 @@ class TerminalInput:
         self.reading_hidden = False
         self._saved: Any = None  # the terminal's settings before the first read
         self.people = 1  # how many people share this terminal (the commands set it)
+        self.seats: set[int] | None = None  # which seats they play (None: not said)
         self.holder: int | None = None  # the seat the screen was last handed over to
 
     @property

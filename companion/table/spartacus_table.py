@@ -152,7 +152,8 @@ class SpartacusAdapter(TableAdapter):
     def parse(self, text: str) -> Any:
         return parse_action(text)
 
-    def __init__(self) -> None:
+    def __init__(self, people: set[int] | None = None) -> None:
+        self.people = people  # the seats people play (out-of-turn hints name only them)
         self.acknowledged: set[tuple[int, str]] = set()  # (round, manual step) done
 
     def ask(self, state: SpartacusState, seat: int) -> str:
@@ -161,7 +162,11 @@ class SpartacusAdapter(TableAdapter):
             hand = f" - your hand: {', '.join(state.hand(seat))}"
         elif state.assist and not state.config.fight_only:
             hand = f" - {state.hand_size(seat)} cards in your hand"
-        others = [state.houses[s] for s in state.seats_that_may_act() if s != seat]
+        others = [
+            state.houses[s]
+            for s in state.seats_that_may_act()
+            if s != seat and (self.people is None or s in self.people)
+        ]
         if others:
             hand += (
                 f"; {', '.join(others)} may play out of turn now: type the play with the "
@@ -236,4 +241,4 @@ def terminal_agent(view: Any, terminal: TerminalInput) -> TerminalAgent:
     printed. A house not asked may type its out-of-turn play with its name (``react
     mittellos solonius glaber``, ``gold glaber solonius 3``).
     """
-    return TerminalAgent(terminal, view, adapter=SpartacusAdapter())
+    return TerminalAgent(terminal, view, adapter=SpartacusAdapter(terminal.seats))

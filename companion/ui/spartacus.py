@@ -238,6 +238,7 @@ class SpartacusView(TableScreen):
                 continue
             if event.kind in ("fighter_turn", "fight_started") and state.fight is not None:
                 self.console.print(Group(arena_text(state.fight), fighters_table(state)))
+                self._printed_board = self.board_key()  # not again before the prompt
             if event.kind == "round_started" and not state.config.fight_only:
                 self.console.print(houses_table(state))
             if event.kind == "fight_started" and not state.config.fight_only:

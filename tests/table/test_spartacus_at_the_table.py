@@ -150,3 +150,14 @@ def test_cancel_goes_back_to_the_kinds(text):
     person, _ = agent(view, "\ngive\n" + text)
     action = person.choose(state, state.legal_actions())
     assert action is not None and "give: which receiver?" in prompts(view)
+
+
+def test_out_of_turn_hints_name_only_houses_people_play():
+    state = setup_game(players=3, host=0)
+    draw_all(state)
+    state.hands[1] = {}
+    give_hand(state, 1, "mittellos")
+    state.gold[2] = 0
+    state._note_windows()
+    assert "may play out of turn" not in SpartacusAdapter(people={0, 2}).ask(state, 0)
+    assert "solonius may play out of turn" in SpartacusAdapter(people={0, 1}).ask(state, 0)
