@@ -36,8 +36,9 @@ FACE_WORDS = {
 }
 
 
-def _words(text: str) -> str:
-    """Doom faces in words in an option (``choose battle royale``)."""
+def in_words(text: str) -> str:
+    """Doom faces in words in a text for people (``choose move_eliminator`` ->
+    ``choose move eliminator``)."""
     for name, face in FACE_WORDS.items():
         text = text.replace(face, name)
     return text
@@ -126,10 +127,10 @@ class BattleRoyaleAdapter(TableAdapter):
 
     def option_lines(self, options: Sequence[Any]) -> list[str]:
         lines = super().option_lines(options)
-        return [_words(line) for line in lines]
+        return [in_words(line) for line in lines]
 
     def expand(self, state: Any, line: str) -> list[Any] | None:
         return expand_move(state, line)
 
 
-__all__ = ["BattleRoyaleAdapter", "TrackedTable", "face_of"]
+__all__ = ["BattleRoyaleAdapter", "TrackedTable", "face_of", "in_words"]

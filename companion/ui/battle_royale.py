@@ -16,6 +16,8 @@ from rich.text import Text
 from companion.games.battle_royale.events import Event
 from companion.games.battle_royale.layout import CENTRE, SIZE, field_name
 from companion.games.battle_royale.state import BattleRoyaleState
+from companion.table.battle_royale_table import in_words
+from companion.ui.screen import styled_event
 
 STYLE = {"purple": "magenta", "grey": "bright_black", "turquoise": "cyan", "red": "red"}
 LETTER = {"purple": "P", "grey": "G", "turquoise": "T", "red": "R"}
@@ -136,18 +138,9 @@ EVENT_STYLE = {
 }
 
 
-def readable(text: str) -> str:
-    """The Doom die's faces in words (``move_eliminator`` -> ``move Eliminator``)."""
-    for face, words in FACE_TEXT.items():
-        text = text.replace(face, words[0].lower() + words[1:])
-    return text
-
-
 def event_line(event: Event) -> Text | None:
     """One event for the log (``None``: too small to show)."""
-    if event.kind in QUIET_EVENTS:
-        return None
-    return Text(readable(event.text), style=EVENT_STYLE.get(event.kind, ""))
+    return styled_event(event, QUIET_EVENTS, EVENT_STYLE, in_words)
 
 
 def event_lines(events: Iterable[Event]) -> Text:

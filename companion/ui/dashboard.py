@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rich.console import Console, Group, RenderableType
+from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.rule import Rule
 from rich.table import Table
@@ -103,16 +103,10 @@ class Dashboard(TableScreen):
     ``pace_s``: on a terminal, pause this long after each turn so people can follow.
     """
 
-    def __init__(
-        self,
-        console: Console,
-        hw: Hardware | None,
-        *,
-        live: bool,
-        pace_s: float = 0.0,
-        title: str = "Battle Royale",
-    ) -> None:
-        super().__init__(console, hw, live=live, pace_s=pace_s, title=title)
+    TITLE = "Battle Royale"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self.last_face: str | None = None
 
     def update(self, state: Any, events: Sequence[Event]) -> None:
@@ -123,17 +117,11 @@ class Dashboard(TableScreen):
                 self.last_face = event.data["face"]
         super().update(state, events)
 
-    def header(self) -> Text:
+    def whose_turn(self) -> Text:
         state = self.state
-        if state is None:
-            return Text(self.title, style="bold")
-        text = Text(f"{self.title} - turn {state.turn}  ", style="bold")
-        if state.is_terminal:
-            names = " and ".join(state.colours[s] for s in state.winners)
-            text.append(f"game over: {names} won", style="bold green")
-        elif state.turn:
-            text.append_text(colour_text(state.colours[state.active]))
-            text.append(" to play")
+        text = Text()
+        if state.turn:
+            text.append_text(colour_text(state.colours[state.active])).append(" to play")
         if self.last_face:
             text.append(f"   Doom die: {FACE_TEXT.get(self.last_face, self.last_face)}")
         if self.hw is not None and self.hw.eliminator.armed:

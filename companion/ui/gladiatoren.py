@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from rich.console import Console, Group, RenderableType
+from rich.console import Group, RenderableType
 from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
@@ -265,18 +265,10 @@ class GladiatorenView(TableScreen):
     shows the combat only (the combat assistant); ``turns`` False prints no turn rules.
     """
 
-    def __init__(
-        self,
-        console: Console,
-        hw: Any = None,
-        *,
-        live: bool = False,
-        pace_s: float = 0.0,
-        maps: bool = True,
-        turns: bool = True,
-        title: str = "Kampf der Gladiatoren",
-    ) -> None:
-        super().__init__(console, hw, live=live, pace_s=pace_s, title=title)
+    TITLE = "Kampf der Gladiatoren"
+
+    def __init__(self, *args: Any, maps: bool = True, turns: bool = True, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self.maps = maps
         self.turns = turns
 
@@ -284,18 +276,10 @@ class GladiatorenView(TableScreen):
     def messages(self) -> list[str]:
         return [line.plain.removeprefix("* ") for line in self.log if line.plain.startswith("* ")]
 
-    def header(self) -> Text:
+    def whose_turn(self) -> Text:
         state = self.state
-        if state is None:
-            return Text(self.title, style="bold")
-        text = Text(f"{self.title} - turn {state.turn}  ", style="bold")
-        if state.is_terminal:
-            names = " and ".join(state.colours[s] for s in state.winners)
-            text.append(f"game over: {names} won", style="bold green")
-        else:
-            seat = state.entry_seat if state.phase == "entry" else state.active
-            text.append_text(colour_text(state.colours[seat])).append(" to play")
-        return text
+        seat = state.entry_seat if state.phase == "entry" else state.active
+        return colour_text(state.colours[seat]).append(" to play")
 
     def board(self, width: int, height: int | None = None) -> RenderableType:
         state = self.state

@@ -46,21 +46,23 @@ class TableScreen:
 
     #: Event kinds that start a turn (the pace, and a new block when printed).
     TURN_EVENTS = frozenset({"turn_started"})
+    #: The header's name of the game (``title`` replaces it).
+    TITLE = ""
 
     def __init__(
         self,
         console: Console,
         hw: Any = None,
         *,
-        live: bool,
+        live: bool = False,
         pace_s: float = 0.0,
-        title: str = "",
+        title: str | None = None,
     ) -> None:
         self.console = console
         self.hw = hw
         self.live = live
         self.pace_s = pace_s
-        self.title = title
+        self.title = title or self.TITLE
         self.log: deque[Text] = deque(maxlen=LOG_LINES)
         self.prompt_text = ""
         self.options: Sequence[str] = ()
@@ -72,8 +74,23 @@ class TableScreen:
     # -- what a game shows ---------------------------------------------------------------
 
     def header(self) -> Text:
-        """One line: the game, the round or turn, whose turn it is, the last dice."""
-        return Text(self.title, style="bold")
+        """One line: the game, the turn (:meth:`when`), whose turn it is
+        (:meth:`whose_turn`), or who won."""
+        state = self.state
+        if state is None:
+            return Text(self.title, style="bold")
+        text = Text(f"{self.title} - {self.when()}  ", style="bold")
+        if state.is_terminal:
+            names = " and ".join(state.seat_name(s) for s in state.winners) or "nobody"
+            return text.append(f"game over: {names} won", style="bold green")
+        return text.append_text(self.whose_turn())
+
+    def when(self) -> str:
+        return f"turn {getattr(self.state, 'turn', 0)}"
+
+    def whose_turn(self) -> Text:
+        seat = self.state.current_player
+        return Text(f"{self.state.seat_name(seat)} to play" if seat >= 0 else "")
 
     def board(self, width: int, height: int | None = None) -> RenderableType:
         """The board (and its tables) in ``width`` columns; ``height``: the rows the live
@@ -213,6 +230,15 @@ class TableScreen:
         if not self.options:
             return text
         return Group(text, option_columns(self.options))
+
+
+def styled_event(event: Any, quiet: Any, styles: dict[str, str], words: Any = None) -> Text | None:
+    """An event as a log line in its kind's style (``None`` for a ``quiet`` kind);
+    ``words`` turns engine names in its text into words."""
+    if event.kind in quiet:
+        return None
+    text = event.public_text if event.private_to is not None else event.text
+    return Text(words(text) if words else text, style=styles.get(event.kind, ""))
 
 
 def option_columns(options: Sequence[str]) -> Columns:

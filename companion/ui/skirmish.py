@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from rich.console import Console, Group, RenderableType
+from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.rule import Rule
 from rich.table import Table
@@ -26,7 +26,7 @@ from companion.games.arena_skirmish.combat import (
     percent,
 )
 from companion.games.arena_skirmish.grid import ARROWS, DIRECTIONS
-from companion.ui.screen import TableScreen
+from companion.ui.screen import TableScreen, styled_event
 
 STYLE = {
     "purple": "magenta",
@@ -283,9 +283,7 @@ EVENT_STYLE = {
 
 def event_line(event: Any) -> Text | None:
     """One event for the log (``None``: too small to show)."""
-    if event.kind in QUIET_EVENTS:
-        return None
-    return Text(event.text, style=EVENT_STYLE.get(event.kind, ""))
+    return styled_event(event, QUIET_EVENTS, EVENT_STYLE)
 
 
 def event_lines(events: Iterable[Any]) -> Text:
@@ -327,17 +325,10 @@ class SkirmishDashboard(TableScreen):
     the initiative order, the attack about to be rolled with its odds, the log."""
 
     TURN_EVENTS = frozenset({"round_started"})
+    TITLE = "Arena skirmish"
 
-    def __init__(
-        self,
-        console: Console,
-        hw: Any = None,
-        *,
-        live: bool,
-        pace_s: float = 0.0,
-        title: str = "Arena skirmish",
-    ) -> None:
-        super().__init__(console, hw, live=live, pace_s=pace_s, title=title)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self.last_roll: list[int] = []
         self.last_attack: Panel | None = None
 
@@ -359,20 +350,17 @@ class SkirmishDashboard(TableScreen):
             self.console.print(panel)
         self._refresh()
 
-    def header(self) -> Text:
+    def when(self) -> str:
+        return f"round {self.state.round}"
+
+    def whose_turn(self) -> Text:
         state = self.state
-        if state is None:
-            return Text(self.title, style="bold")
-        text = Text(f"{self.title} - round {state.round}  ", style="bold")
-        if state.is_terminal:
-            names = " and ".join(state.colours[s] for s in state.winners) or "nobody"
-            text.append(f"game over: {names} won", style="bold green")
-        elif state.active_gladiator is not None:
+        if state.active_gladiator is not None:
             g = state.gladiators[state.active_gladiator]
-            text.append_text(colour_text(state.colours[g.owner], f"#{g.id} {g.profile.name}"))
+            text = colour_text(state.colours[g.owner], f"#{g.id} {g.profile.name}")
             text.append(f" acts, {state.points_left} movement points left ({state.phase})")
         else:
-            text.append(state.phase.replace("_", " "))
+            text = Text(state.phase.replace("_", " "))
         if self.last_roll:
             text.append("   dice: ").append_text(dice_text(self.last_roll))
         return text

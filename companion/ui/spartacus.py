@@ -205,17 +205,12 @@ class SpartacusView(TableScreen):
 
     TURN_EVENTS = frozenset({"fighter_turn", "round_started", "phase", "auction_card"})
 
+    TITLE = "Spartacus"
+
     def __init__(
-        self,
-        console: Console | None = None,
-        show_odds: bool = True,
-        *,
-        hw: Any = None,
-        live: bool = False,
-        pace_s: float = 0.0,
-        title: str = "Spartacus",
+        self, console: Console | None = None, show_odds: bool = True, **kwargs: Any
     ) -> None:
-        super().__init__(console or Console(), hw, live=live, pace_s=pace_s, title=title)
+        super().__init__(console or Console(), **kwargs)
         self.show_odds = show_odds
         self.lines: list[str] = []
         self.odds_shown: tuple[int, str] | None = None  # (combat round, side) shown to a person
@@ -263,20 +258,15 @@ class SpartacusView(TableScreen):
                     self.console.print(self.odds)
                 self.odds_shown = (fight.round, side)
 
-    def header(self) -> Text:
+    def when(self) -> str:
         state = self.state
-        if state is None:
-            return Text(self.title, style="bold")
-        if state.is_terminal:
-            names = " and ".join(state.houses[s] for s in state.winners)
-            return Text(f"{self.title} - {names} won: {state.end_reason}", style="bold green")
-        text = Text(f"{self.title} - ", style="bold")
-        if not state.config.fight_only:
-            text.append(f"round {state.round}, {state.phase.replace('_', ' ')}  ")
-        seat = state.current_player
-        if seat >= 0:
-            text.append(f"{state.houses[seat]} to decide", style="bold")
-        return text
+        if state.config.fight_only:
+            return f"combat round {state.turn}"
+        return f"round {state.round}, {state.phase.replace('_', ' ')}"
+
+    def whose_turn(self) -> Text:
+        seat = self.state.current_player
+        return Text(f"{self.state.houses[seat]} to decide" if seat >= 0 else "")
 
     def board(self, width: int, height: int | None = None) -> RenderableType:
         state = self.state

@@ -5,16 +5,13 @@ same record as an electronic roll."""
 from __future__ import annotations
 
 import queue
-import random
 
 import pytest
-from table_helpers import RecordingView, sim_hardware
+from table_helpers import RecordingView, game_table
 
 from companion.dice import Roller
-from companion.games.registry import get_game
 from companion.table.journal import read_journal
-from companion.table.loop import TableLoop, adapter_for
-from companion.table.people import BotAgent, SimOperator, TableStopped, TerminalInput
+from companion.table.people import BotAgent, TableStopped, TerminalInput
 from companion.table.session import GameSession, SessionSettings
 
 
@@ -74,26 +71,17 @@ class DiceView(RecordingView):
 def play(tmp_path, game: str, config, answer, rolls: int = 3, seed: int = 1):
     """Play ``game`` with every seat a person and every roll typed; returns the rolls in
     the history, the journal's records and the view."""
-    hw, clock = sim_hardware()
     path = tmp_path / f"{game}.jsonl"
     session = GameSession.start(config, SessionSettings(game=game), path)
     lines = Lines()
     view = DiceView(lines, answer, rolls)
-    rng = random.Random(seed)
-    bot = get_game(game).bot
-    agents = {
-        s: Person(rng, None if game in ("battle-royale", "gladiatoren") else bot(rng))
-        for s in range(config.players)
-    }
-    table = TableLoop(
+    table, hw = game_table(
+        game,
         session,
-        hw,
-        NoElectronicDice.seeded(seed),
         view,
-        agents,
-        adapter=adapter_for(game),
-        sleep=clock.sleep,
-        operator=SimOperator(hw),
+        seed=seed,
+        roller=NoElectronicDice.seeded(seed),
+        agent=Person,
         terminal=TerminalInput(lines),
     )
     with hw, pytest.raises(TableStopped):

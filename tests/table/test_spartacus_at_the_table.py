@@ -21,6 +21,17 @@ sys.path.insert(0, __file__.rsplit("/", 2)[0] + "/spartacus")
 from spx_helpers import draw_all, give_hand, setup_game  # noqa: E402
 
 
+def reaction_window():
+    """Three houses; glaber has no gold left, and solonius holds Mittellos! for him."""
+    state = setup_game(players=3, host=0)
+    draw_all(state)
+    state.hands[1] = {}
+    give_hand(state, 1, "mittellos")
+    state.gold[2] = 0
+    state._note_windows()
+    return state
+
+
 def quiet() -> SpartacusView:
     return SpartacusView(Console(file=io.StringIO(), width=100))
 
@@ -91,12 +102,7 @@ def test_one_person_needs_no_hand_over():
 
 
 def test_other_houses_are_told_when_they_may_play_out_of_turn():
-    state = setup_game(players=3, host=0)
-    draw_all(state)
-    state.hands[1] = {}
-    give_hand(state, 1, "mittellos")
-    state.gold[2] = 0
-    state._note_windows()
+    state = reaction_window()
     assert state.seats_that_may_act() == [0, 1]  # solonius holds a reaction for glaber
     text = SpartacusAdapter().ask(state, 0)
     assert "solonius may play out of turn now" in text
@@ -153,11 +159,6 @@ def test_cancel_goes_back_to_the_kinds(text):
 
 
 def test_out_of_turn_hints_name_only_houses_people_play():
-    state = setup_game(players=3, host=0)
-    draw_all(state)
-    state.hands[1] = {}
-    give_hand(state, 1, "mittellos")
-    state.gold[2] = 0
-    state._note_windows()
+    state = reaction_window()
     assert "may play out of turn" not in SpartacusAdapter(people={0, 2}).ask(state, 0)
     assert "solonius may play out of turn" in SpartacusAdapter(people={0, 1}).ask(state, 0)

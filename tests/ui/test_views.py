@@ -13,12 +13,11 @@ import pytest
 from rich.console import Console
 
 sys.path.insert(0, __file__.rsplit("/", 2)[0] + "/table")
-from table_helpers import sim_hardware  # noqa: E402
+from table_helpers import game_table  # noqa: E402
 
 from companion.dice import Roller  # noqa: E402
 from companion.games.registry import get_game  # noqa: E402
-from companion.table.loop import TableLoop, adapter_for  # noqa: E402
-from companion.table.people import BotAgent, SimOperator  # noqa: E402
+from companion.table.people import BotAgent  # noqa: E402
 from companion.table.session import GameSession, SessionSettings  # noqa: E402
 
 SIZES = [(80, 24), (100, 40)]
@@ -52,22 +51,9 @@ def config(game: str):
 
 def played(game: str, view, steps: int, seed: int = 4):
     """A bot game ``steps`` steps in, shown on ``view``."""
-    hw, clock = sim_hardware()
     conf = config(game)
     session = GameSession(get_game(game).new_game(conf), conf, SessionSettings(game=game))
-    rng = random.Random(seed)
-    bot = None if game in ("battle-royale", "gladiatoren") else get_game(game).bot
-    agents = {s: BotAgent(rng, bot(rng) if bot else None) for s in range(conf.players)}
-    table = TableLoop(
-        session,
-        hw,
-        Roller.seeded(seed),
-        view,
-        agents,
-        adapter=adapter_for(game),
-        sleep=clock.sleep,
-        operator=SimOperator(hw),
-    )
+    table, hw = game_table(game, session, view, seed=seed)
     view.hw = hw
     with hw:
         view.update(session.state, [])
