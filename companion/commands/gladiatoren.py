@@ -22,12 +22,12 @@ from rich.rule import Rule
 from rich.text import Text
 
 from companion.cli import CommandError
+from companion.commands.tables import run_table, who_plays
 from companion.dice import Roller, get_die
 from companion.games.kampf_der_gladiatoren import (
     ConfigError,
     GladiatorenConfig,
     new_game,
-    parse_action,
 )
 from companion.games.kampf_der_gladiatoren import actions as A
 from companion.games.kampf_der_gladiatoren.bot import PolicyBot
@@ -37,13 +37,14 @@ from companion.games.kampf_der_gladiatoren.rules import KINDS, TEAM_SIZE
 from companion.hal import HardwareConfig, ManualClock, open_hardware
 from companion.table.gladiatoren_table import (
     GAME,
+    GladiatorenAdapter,
     GladiatorenTable,
     dice_frame,
     local_session,
     start_session,
 )
 from companion.table.journal import JournalError, new_journal_path
-from companion.table.people import BotAgent, SimOperator, TableStopped, TerminalAgent, TerminalInput
+from companion.table.people import BotAgent, SimOperator, TerminalAgent, TerminalInput
 from companion.ui.gladiatoren import (
     GladiatorenView,
     colour_text,
@@ -102,8 +103,7 @@ def run_play(args: argparse.Namespace, session: Any = None) -> int:
     title = _opt(args, "title", "Kampf der Gladiatoren")
     console.print(Rule(title))
     console.print(
-        f"{players} players ({players - bots} at the terminal, {bots} bots), "
-        f"{profile} hardware, seed {seed}",
+        f"{players} players ({who_plays(players - bots, bots)}), {profile} hardware, seed {seed}",
         soft_wrap=True,
     )
     if session is None:
@@ -121,24 +121,24 @@ def run_play(args: argparse.Namespace, session: Any = None) -> int:
     pace = TURN_PACE_S / _opt(args, "speed", 1.0) if live else 0.0
     terminal = None if nobody_types else TerminalInput()
     rng = random.Random(seed)
-    view = GladiatorenView(console, pace_s=pace, title=title)
+    view = GladiatorenView(console, live=live, pace_s=pace, title=title)
     if terminal is not None:
         console.print(
             "choose by number or type an action (challenge E I, give sword, keep); "
             "'?' lists every action, 'undo' takes back, 'quit' stops",
             soft_wrap=True,
         )
-    try:
-        with open_hardware(HardwareConfig(profile=profile), clock=clock) as hw:
+
+    def play() -> Any:
+        with open_hardware(HardwareConfig(profile=profile), clock=clock) as hw, view:
+            view.hw = hw
             operator = SimOperator(hw, rng=random.Random(seed)) if sim else None
             agents: dict[int, Any] = {}
             for seat in range(players):
                 if seat in bot_seats:
                     agents[seat] = BotAgent(rng)
                 else:
-                    agents[seat] = TerminalAgent(
-                        terminal, view, parse_action, hint="number or action, e.g. 'challenge E I'"
-                    )
+                    agents[seat] = TerminalAgent(terminal, view, adapter=GladiatorenAdapter())
             table = GladiatorenTable(
                 session,
                 hw,
@@ -149,17 +149,11 @@ def run_play(args: argparse.Namespace, session: Any = None) -> int:
                 operator=operator,
                 terminal=terminal,
             )
-            state = table.run()
-    except (TableStopped, EOFError) as exc:
-        console.print(
-            f"game stopped ({exc}) after {len(session.state.history)} actions; "
-            f"the journal is {session.journal_path}",
-            soft_wrap=True,
-        )
+            return table.run()
+
+    state = run_table(console, session, terminal, play)
+    if state is None:
         return 1
-    finally:
-        if getattr(session, "journal", None) is not None:
-            session.journal.close()
     print_result(console, state)
     return 0
 
@@ -446,9 +440,14 @@ def run_combat(args: argparse.Namespace) -> int:
     rng = random.Random(seed)
     agents: dict[int, Any] = {}
     for seat in range(config.players):
-        agents[seat] = _PolicyAgent(rng) if auto else TerminalAgent(terminal, view, parse_action)
+        agents[seat] = (
+            _PolicyAgent(rng)
+            if auto
+            else TerminalAgent(terminal, view, adapter=GladiatorenAdapter(show_odds=False))
+        )
     profile = _opt(args, "hardware", "sim")
-    try:
+
+    def play() -> list[Any]:
         with open_hardware(
             HardwareConfig(profile=profile), clock=ManualClock() if profile == "sim" else None
         ) as hw:
@@ -464,13 +463,14 @@ def run_combat(args: argparse.Namespace) -> int:
                 show_odds=False,
             )
             session.commit(opening)
-            events = session.apply(opening)
-            view.update(session.state, events)
-            table.run_combat()
-    except (TableStopped, EOFError) as exc:
-        console.print(f"combat stopped ({exc})")
+            opened = session.apply(opening)
+            view.update(session.state, opened)
+            return opened + table.run_combat()
+
+    events = run_table(console, session, terminal, play)
+    if events is None:
         return 1
-    ended = [e for e in [*events, *table.events] if e.kind == "combat_ended"]
+    ended = [e for e in events if e.kind == "combat_ended"]
     console.print(Rule("Result"))
     if ended:
         lost = ended[0].data["lost"]

@@ -18,9 +18,11 @@ from rich.console import Console
 from rich.rule import Rule
 
 from companion.cli import CommandError
+from companion.commands.tables import run_table, who_plays
 from companion.dice import Roller
-from companion.games.battle_royale import BattleRoyaleConfig, parse_action
+from companion.games.battle_royale import BattleRoyaleConfig
 from companion.hal import Hardware, HardwareConfig, ManualClock, open_hardware
+from companion.table.battle_royale_table import BattleRoyaleAdapter, TrackedTable
 from companion.table.config import (
     GameSettings,
     TableConfig,
@@ -29,16 +31,14 @@ from companion.table.config import (
     load_table_config,
 )
 from companion.table.journal import JournalError, new_journal_path
-from companion.table.loop import TableLoop, TrackedTable
+from companion.table.loop import TableLoop
 from companion.table.people import (
     BotAgent,
     SimOperator,
-    TableStopped,
     TerminalAgent,
     TerminalInput,
 )
 from companion.table.session import GAME, GameSession, SessionSettings
-from companion.table.shorthand import expand_move
 from companion.ui.battle_royale import colour_text
 from companion.ui.dashboard import Dashboard
 
@@ -107,8 +107,11 @@ def run(args: argparse.Namespace) -> int:
     if args.players is not None and args.players > 4:
         raise CommandError("Battle Royale is for 2 to 4 players")
     args.config = find_table_config(args.config).path
-    tracked = args.mode == "tracked" or (args.mode is None and not args.config)
-    if args.bots is None and tracked and not args.config and not args.autoplay:
+    in_file = _game_keys(args.config)
+    if args.mode is None:  # play's default is tracked (play --help), unless the file says
+        args.mode = None if "mode" in in_file else "tracked"
+    tracked = args.mode == "tracked" or (args.mode is None and in_file.get("mode") == "tracked")
+    if args.bots is None and tracked and "bots" not in in_file and not args.autoplay:
         args.bots = (args.players or 4) - 1  # one person at the terminal, bots for the rest
     if args.autoplay and tracked and args.bots is None:
         args.bots = args.players or 4
@@ -118,6 +121,21 @@ def run(args: argparse.Namespace) -> int:
             table, seed=args.seed, speed=args.speed, autoplay=args.autoplay, journal=args.journal
         )
     )
+
+
+def _game_keys(path: object) -> dict[str, object]:
+    """The ``[game]`` keys a table.toml sets itself (not its defaults); a file that cannot
+    be read sets none here (loading it says what is wrong)."""
+    if not path:
+        return {}
+    import tomllib
+
+    try:
+        with open(str(path), "rb") as f:
+            game = tomllib.load(f).get("game", {})
+    except (OSError, tomllib.TOMLDecodeError):
+        return {}
+    return game if isinstance(game, dict) else {}
 
 
 def play_game(options: PlayOptions) -> int:
@@ -148,7 +166,7 @@ def play_game(options: PlayOptions) -> int:
         else (
             "people at the table"
             if game.mode == "assist"
-            else f"{game.players - game.bots} at the terminal, {game.bots} bots"
+            else who_plays(game.players - game.bots, game.bots)
         )
     )
     console.print(
@@ -166,24 +184,18 @@ def play_game(options: PlayOptions) -> int:
     sleep = clock.sleep if clock is not None else time.sleep
     session = options.session or _start_session(options, config, seed)
     console.print(f"journal: {session.journal_path}", soft_wrap=True)
-    try:
+
+    def play() -> object:
         with (
             open_hardware(hw_config, clock=clock) as hw,
             Dashboard(console, hw, live=live, pace_s=pace, title=options.title) as view,
         ):
             operator = SimOperator(hw, rng=random.Random(seed)) if simulated else None
             loop = _make_loop(game, session, hw, roller, view, rng, operator, terminal, sleep)
-            loop.run()
-    except (TableStopped, EOFError) as exc:
-        console.print(
-            f"game stopped ({exc}) after {len(session.state.history)} actions; "
-            f"continue it with: companion resume {session.journal_path}",
-            soft_wrap=True,
-        )
+            return loop.run()
+
+    if run_table(console, session, terminal, play) is None:
         return 1
-    finally:
-        if session.journal is not None:
-            session.journal.close()
     _print_result(console, session.state)
     return 0
 
@@ -222,7 +234,7 @@ def _make_loop(
         if seat in game.bot_seats or terminal is None:
             agents[seat] = BotAgent(rng)
         else:
-            agents[seat] = TerminalAgent(terminal, view, parse_action, expand_move)
+            agents[seat] = TerminalAgent(terminal, view, adapter=BattleRoyaleAdapter())
     if terminal is not None and not sys.stdin.isatty():
         view.message("reading moves from standard input")
     return TrackedTable(

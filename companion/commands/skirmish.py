@@ -325,6 +325,7 @@ def play_skirmish(
     from rich.console import Console
     from rich.rule import Rule
 
+    from companion.commands.tables import run_table, who_plays
     from companion.dice import Roller
     from companion.hal import (
         HardwareConfig,
@@ -334,7 +335,7 @@ def play_skirmish(
         open_hardware,
     )
     from companion.table.journal import JournalError, new_journal_path
-    from companion.table.people import SimOperator, TableStopped, TerminalInput
+    from companion.table.people import SimOperator, TerminalInput
     from companion.table.skirmish_table import (
         GAME_NAME,
         SkirmishBotAgent,
@@ -375,7 +376,7 @@ def play_skirmish(
             raise _error(f"cannot start the journal: {exc}") from None
     console.print(Rule(title))
     count, points, source = config.limits
-    who = "bots in every seat" if nobody_types else f"{players - bots} at the terminal, {bots} bots"
+    who = "bots in every seat" if nobody_types else who_plays(players - bots, bots)
     console.print(
         f"{players} players ({who}), map {config.game_map.name}, "
         f"{count} gladiators / {points} points each ({source}), "
@@ -392,7 +393,8 @@ def play_skirmish(
             soft_wrap=True,
         )
     sleep = clock.sleep if clock is not None else __import__("time").sleep
-    try:
+
+    def play() -> Any:
         with (
             open_hardware(hw_config, clock=clock) as hw,
             SkirmishDashboard(console, hw, live=live, pace_s=pace, title=title) as view,
@@ -409,17 +411,11 @@ def play_skirmish(
             table = SkirmishTable(
                 session, hw, roller, view, agents, sleep=sleep, operator=operator, terminal=terminal
             )
-            state = table.run()
-    except (TableStopped, EOFError) as exc:
-        console.print(
-            f"game stopped ({exc}) after {len(session.state.history)} actions; "
-            f"continue it with: companion resume {session.journal_path}",
-            soft_wrap=True,
-        )
+            return table.run()
+
+    state = run_table(console, session, terminal, play)
+    if state is None:
         return 1
-    finally:
-        if session.journal is not None:
-            session.journal.close()
     console.print(Rule("Game over"))
     winners = [state.colours[s] for s in state.winners]
     line = colour_text(winners[0] if winners else "", " and ".join(winners) or "nobody")

@@ -33,6 +33,7 @@ from companion.cli import CommandError
 
 DEFAULT_I = "spartacus+gladius"
 DEFAULT_II = "agron+helm"
+TURN_PACE_S = 0.15  # the live view's pause at each step of a bot game, at --speed 1
 EXIT_COMPLETE, EXIT_INCOMPLETE, EXIT_INVALID = 0, 1, 2
 
 
@@ -204,17 +205,19 @@ def run_fight(args: argparse.Namespace) -> int:
 
 def run_play(args: argparse.Namespace) -> int:
     """``companion play spartacus``: accepts the play command's flags (and --length, --arena)."""
-    if getattr(args, "mode", None) == "assist":
+    mode = getattr(args, "mode", None) or "tracked"
+    if mode == "assist" and (getattr(args, "autoplay", False) or getattr(args, "bots", None)):
         raise CommandError(
-            "Spartacus with the box's own cards (assist mode) is in the engine, but its "
-            "table (entering cards, handing the screen over) comes with the shared table "
-            "loop; play tracked mode for now, or 'companion spartacus fight' for the arena"
+            "in assist mode the players deal and hold the box's cards, so every house is "
+            "played by a person at the table: no --bots or --autoplay"
         )
     players = getattr(args, "players", None) or 4
     autoplay = bool(getattr(args, "autoplay", False))
     bots_n = getattr(args, "bots", None)
     if autoplay:
         bots_n = players
+    elif mode == "assist":
+        bots_n = 0
     elif bots_n is None:
         bots_n = players - 1
     if not 0 <= bots_n <= players:
@@ -222,6 +225,7 @@ def run_play(args: argparse.Namespace) -> int:
     arena = getattr(args, "arena", None) or "default"
     config = _config(
         players=players,
+        mode=mode,
         length=getattr(args, "length", None) or "quick",
         host=getattr(args, "start_player", None),
         arena=arena,
@@ -234,7 +238,8 @@ def run_play(args: argparse.Namespace) -> int:
         seed=getattr(args, "seed", None),
         hardware=getattr(args, "hardware", None) or "sim",
         journal=getattr(args, "journal", None),
-        title=f"Spartacus: {players} houses ({players - bots_n} at the terminal)",
+        title=f"Spartacus: {players} houses ({players - bots_n} at the terminal)"
+        + (", the box's cards (assist mode)" if mode == "assist" else ""),
     )
 
 
@@ -255,6 +260,7 @@ def run_demo(args: argparse.Namespace) -> int:
         hardware="sim",
         journal=getattr(args, "journal", None),
         title=f"Spartacus demo: {players} bots, seed {seed}",
+        speed=getattr(args, "speed", None) or 1.0,
     )
 
 
@@ -305,19 +311,21 @@ def _run(
     session: Any = None,
     stream: Any = None,
     console: Any = None,
+    speed: float = 1.0,
 ) -> int:
     from rich.console import Console
     from rich.rule import Rule
 
+    from companion.commands.tables import run_table
     from companion.dice import Roller
     from companion.hal import HardwareConfig, ManualClock, open_hardware
     from companion.table.journal import JournalError, new_journal_path
-    from companion.table.people import SimOperator, TableStopped
+    from companion.table.people import SimOperator, TerminalInput
     from companion.table.spartacus_table import (
-        BotAgent,
         SpartacusTable,
-        TerminalAgent,
+        bot_agent,
         open_session,
+        terminal_agent,
     )
     from companion.ui.spartacus import SpartacusView
 
@@ -334,19 +342,27 @@ def _run(
             session = open_session(config, bots=bots, hardware=hardware, seed=seed, path=path)
         except (JournalError, OSError) as exc:
             raise CommandError(f"cannot start the journal: {exc}") from None
-    view = SpartacusView(console, show_odds=show_odds)
+    live = console.is_terminal and nobody_types
+    view = SpartacusView(
+        console, show_odds, live=live, pace_s=TURN_PACE_S / speed if live else 0.0, title=title
+    )
     console.print(Rule(title))
     console.print(
         f"seed {seed}, {hardware} hardware, journal: {session.journal_path}", soft_wrap=True
     )
     clock = ManualClock() if sim and nobody_types else None
-    try:
-        with open_hardware(HardwareConfig(profile=hardware), clock=clock) as hw:
+    terminal = None if nobody_types else TerminalInput(stream)
+    if terminal is not None:
+        terminal.seats = {s for s in range(config.players) if s not in bots}
+        terminal.people = len(terminal.seats)  # several: a hand is shown after a hand-over
+
+    def play() -> Any:
+        with open_hardware(HardwareConfig(profile=hardware), clock=clock) as hw, view:
             operator = SimOperator(hw, rng=random.Random(seed)) if sim else None
             agents = {
-                seat: BotAgent(random.Random(rng.randrange(2**32)))
+                seat: bot_agent(random.Random(rng.randrange(2**32)))
                 if seat in bots
-                else TerminalAgent(view, stream)
+                else terminal_agent(view, terminal)
                 for seat in range(config.players)
             }
             table = SpartacusTable(
@@ -356,20 +372,14 @@ def _run(
                 view,
                 agents,
                 operator=operator,
-                stream=None if nobody_types else (stream or sys.stdin),
+                terminal=terminal,
                 sleep=clock.sleep if clock else _sleep,
             )
-            state = table.run()
-    except (TableStopped, EOFError) as exc:
-        console.print(
-            f"stopped ({exc}) after {len(session.state.history)} actions; continue "
-            f"with: companion spartacus resume {session.journal_path}",
-            soft_wrap=True,
-        )
+            return table.run()
+
+    state = run_table(console, session, terminal, play, resume="companion spartacus resume")
+    if state is None:
         return 1
-    finally:
-        if session.journal is not None:
-            session.journal.close()
     console.print(Rule("Result"))
     view.summary(state)
     names = " and ".join(state.houses[s] for s in state.winners)
