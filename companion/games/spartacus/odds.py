@@ -1,30 +1,48 @@
 """Exact odds of an attack: the distribution of wounds and of each defeat level.
 
-Before an attack the table shows, as exact fractions (and percentages), how
-many wounds the defender takes, how many the attacker takes back (abilities
-like Agron's), and how likely each defeat level is for the current dice.
+Before an attack the table shows, as exact fractions (and percentages), how many
+wounds the defender takes, how many the attacker takes back (abilities like
+Agron's), and how likely each defeat level is for the current dice.
 
-Method: a roll of ``n`` dice is one of the ``C(n + 5, 5)`` sorted multisets,
-each weighted by the number of orderings. For every (merged) defence roll the
-attack rolls that beat it position by position are bit masks over the attack
-multisets; a bit-sliced counter adds the masks, and weighted popcounts give
-the exact distribution in whole numbers over the common denominator. A 5
-against 5 attack is a few milliseconds.
+The rolls. A roll of ``n`` dice is one of the ``C(n + 5, 5)`` sorted multisets,
+each weighted by the number of orderings; all sums are whole numbers over a common
+denominator until the end.
 
-Rerolls (rule C7) are the owner's choice; the odds assume the *reroll policy*
-:func:`policy_reroll`: reroll the lowest die showing 1-3 that is not part of a
-pair or triple that triggers one of the fighter's abilities (ruling C7b). With
-``rerolls=False`` the odds are those of not rerolling.
+Rerolls (rule C7) are the owners' choice, and the odds assume both choose as well
+as the rules let them (ruling C7b): after both rolls the attacker picks the die to
+reroll (or none) knowing both rolls, then the defender picks knowing both rolls and
+the attacker's choice (ruling C7a: it is announced first), then the chosen dice are
+rolled. Each maximises its expected *wound difference* (wounds dealt minus wounds
+taken in this attack); on a tie it keeps, else rerolls the lowest such die. The
+choices are :func:`attack_reroll_choice` and :func:`defence_reroll_choice` (the
+bot's and the tests'), and the distribution is what they give, exactly.
+
+Method without rerolls: for every (merged) defence roll the attack rolls that beat
+it position by position are bit masks over the attack multisets; a bit-sliced
+counter adds the masks, and weighted popcounts give the distribution.
+
+Method with rerolls (the choice depends on both rolls, so on every pair of rolls):
+the rolls are rows of packed lanes (:mod:`.lanes`) and a whole row of pairs is
+decided at once. A choice leads to a *state*: a kept roll, or the dice kept when
+one is rerolled (a roll of ``n - 1`` dice). For every attacker state and defence
+roll the defender's best answer is a lane-wise minimum over its choices; for every
+attack roll the attacker's choice is a lane-wise maximum over its states. Choices
+that can never be better are dropped first: with the same new die, rerolling a
+lower die is never worse unless a pair or triple ability says otherwise. The mass
+of every pair then flows to the final rolls and is counted by outcome.
 """
 
 from __future__ import annotations
 
+from array import array
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
+from itertools import product
 from math import factorial
+from operator import ge, itemgetter
 
 from companion.games.core.bots import Rng
 from companion.games.spartacus.combat import (
@@ -34,14 +52,13 @@ from companion.games.spartacus.combat import (
     ability_total,
     attack_outcome,
     level_after,
-    pattern_triggers,
     sort_faces,
 )
 from companion.games.spartacus.data import Ability
+from companion.games.spartacus.lanes import Lanes
 
 FACES = (1, 2, 3, 4, 5, 6)
 PAD = 2  # an unmatched attack die wounds on 3+: as if against a defence die showing 2
-REROLL_MAX = 3  # the policy rerolls a die showing at most this
 NO_MODIFIERS = Modifiers()
 
 
@@ -76,23 +93,6 @@ def multiset_probability(faces: Sequence[int]) -> Fraction:
     return Fraction(w, 6 ** len(faces))
 
 
-def policy_reroll(faces: Sequence[int], abilities: Sequence[Ability] = ()) -> int | None:
-    """The odds' reroll policy (ruling C7b): the face of the die to reroll, or None."""
-    if not faces:
-        return None
-    triggered = sum(pattern_triggers(faces, abilities).values()) if abilities else 0
-    for f in sorted(set(faces)):
-        if f > REROLL_MAX:
-            return None
-        if triggered:
-            rest = list(faces)
-            rest.remove(f)
-            if sum(pattern_triggers(rest, abilities).values()) < triggered:
-                continue
-        return f
-    return None
-
-
 def replace_die(faces: Sequence[int], old: int, new: int) -> Faces:
     rest = list(faces)
     rest.remove(old)
@@ -100,23 +100,81 @@ def replace_die(faces: Sequence[int], old: int, new: int) -> Faces:
     return sort_faces(rest)
 
 
-def roll_weights(
-    n: int, reroll: bool, abilities: Sequence[Ability] = ()
-) -> tuple[dict[Faces, int], int]:
-    """Final rolls of ``n`` dice (after the policy's reroll) as whole weights over a denominator."""
-    base = multisets(n)
-    if not reroll:
-        return {f: w for f, w in base}, 6**n
-    out: dict[Faces, int] = {}
-    for faces, w in base:
-        old = policy_reroll(faces, abilities)
-        if old is None:
-            out[faces] = out.get(faces, 0) + 6 * w
-            continue
-        for new in FACES:
-            key = replace_die(faces, old, new)
-            out[key] = out.get(key, 0) + w
-    return out, 6 ** (n + 1)
+def remove_die(faces: Sequence[int], face: int) -> Faces:
+    rest = list(faces)
+    rest.remove(face)
+    return tuple(rest)
+
+
+# --- the reroll choices (ruling C7b) -------------------------------------------------------
+
+
+def _valuer(
+    attack: Sequence[int], defence: Sequence[int], mods: Modifiers
+) -> Callable[[int | None, int | None], int]:
+    """``value(attack face, defence face)``: 36 x the attacker's expected wound difference
+    (wounds dealt minus wounds taken) after the two choices (None: the roll is kept)."""
+    att, dfn = _side(len(attack)), _side(len(defence))
+    out = _outcomes(len(attack), len(defence), mods)
+    a, d = att.index[sort_faces(attack)], dfn.index[sort_faces(defence)]
+
+    def value(a_face: int | None, d_face: int | None) -> int:
+        rows = (a,) * 6 if a_face is None else att.plus[att.minus[a][a_face]]
+        cols = (d,) * 6 if d_face is None else dfn.plus[dfn.minus[d][d_face]]
+        to_att = out.to_att
+        return sum(out.to_def[r][c] - to_att[c] for r in rows for c in cols)
+
+    return value
+
+
+def _answer(
+    value: Callable[[int | None, int | None], int], faces: list[int], attack_face: int | None
+) -> tuple[int, int | None]:
+    """The defender's best answer to ``attack_face``: ``(value, face or None)``."""
+    best, best_value = None, value(attack_face, None)
+    for face in faces:
+        v = value(attack_face, face)
+        if v < best_value:
+            best, best_value = face, v
+    return best_value, best
+
+
+def defence_reroll_choice(
+    attack: Sequence[int], defence: Sequence[int], mods: Modifiers, attack_face: int | None
+) -> int | None:
+    """The face the defender rerolls (None: it keeps), knowing both rolls and the
+    attacker's choice ``attack_face`` (ruling C7b). It lowers the attacker's expected
+    wound difference; on a tie it keeps, else takes the lowest face."""
+    return _answer(_valuer(attack, defence, mods), sorted(set(defence)), attack_face)[1]
+
+
+def attack_reroll_choice(
+    attack: Sequence[int], defence: Sequence[int], mods: Modifiers, defence_reroll: bool
+) -> int | None:
+    """The face the attacker rerolls (None: it keeps), knowing both rolls and that the
+    defender (if ``defence_reroll``) will answer with :func:`defence_reroll_choice`
+    (ruling C7b). On a tie it keeps, else takes the lowest face."""
+    value = _valuer(attack, defence, mods)
+    faces = sorted(set(defence)) if defence_reroll else []
+    best, best_value = None, _answer(value, faces, None)[0]
+    for face in sorted(set(attack)):
+        v = _answer(value, faces, face)[0]
+        if v > best_value:
+            best, best_value = face, v
+    return best
+
+
+def reroll_choices(
+    attack: Sequence[int],
+    defence: Sequence[int],
+    mods: Modifiers,
+    attack_reroll: bool,
+    defence_reroll: bool,
+) -> tuple[int | None, int | None]:
+    """Both choices of ruling C7b: ``(attacker's face, defender's face)``, None to keep."""
+    a_face = attack_reroll_choice(attack, defence, mods, defence_reroll) if attack_reroll else None
+    d_face = defence_reroll_choice(attack, defence, mods, a_face) if defence_reroll else None
+    return a_face, d_face
 
 
 @dataclass(frozen=True)
@@ -125,8 +183,8 @@ class AttackOdds:
 
     ``joint[(to_defender, to_attacker)]`` sums to 1. ``defender_levels`` and
     ``attacker_levels`` give the chance of each defeat level (``none``,
-    ``yield``, ``injury``, ``decapitation``); the attacker can only be defeated
-    when the defender is not (ruling C10b).
+    ``yield``, ``injury``, ``decapitation``) for the fighters' current dice; the
+    attacker takes its counter wounds whether or not the defender falls (ruling C10b).
     """
 
     joint: dict[tuple[int, int], Fraction]
@@ -153,19 +211,19 @@ class AttackOdds:
 
     @property
     def defender_levels(self) -> dict[str, Fraction]:
-        out = {name: Fraction(0) for name in ("none", *LEVELS)}
-        for (w, _), p in self.joint.items():
-            z = level_after(self.defender_life, w)
-            out["none" if z == 0 else LEVELS[z - 1]] += p
-        return out
+        return _levels(self.wounds, self.defender_life)
 
     @property
     def attacker_levels(self) -> dict[str, Fraction]:
-        out = {name: Fraction(0) for name in ("none", *LEVELS)}
-        for (w, c), p in self.joint.items():
-            z = 0 if level_after(self.defender_life, w) else level_after(self.attacker_life, c)
-            out["none" if z == 0 else LEVELS[z - 1]] += p
-        return out
+        return _levels(self.counter_wounds, self.attacker_life)
+
+
+def _levels(wounds: dict[int, Fraction], life: int) -> dict[str, Fraction]:
+    out = {name: Fraction(0) for name in ("none", *LEVELS)}
+    for w, p in wounds.items():
+        z = level_after(life, w)
+        out["none" if z == 0 else LEVELS[z - 1]] += p
+    return out
 
 
 def attack_odds(
@@ -193,11 +251,26 @@ def attack_odds(
 def _joint(
     n_att: int, n_def: int, mods: Modifiers, att_reroll: bool, def_reroll: bool
 ) -> dict[tuple[int, int], Fraction]:
-    att, att_den = roll_weights(n_att, att_reroll, mods.attack_abilities)
-    dfn, def_den = roll_weights(n_def, def_reroll, mods.defence_abilities)
-    rolls = list(att.items())
+    if att_reroll or def_reroll:
+        counts, den = _with_rerolls(n_att, n_def, mods, att_reroll, def_reroll)
+    else:
+        counts, den = _without_rerolls(n_att, n_def, mods)
+    return {k: Fraction(w, den) for k, w in sorted(counts.items()) if w}
+
+
+def clear_caches() -> None:
+    """Forget every memoised table (benchmarks measure a cold computation)."""
+    for fn in (_joint, multisets, _side, _outcomes):
+        fn.cache_clear()
+
+
+# --- without rerolls: bit masks over the attack rolls --------------------------------------
+
+
+def _without_rerolls(n_att: int, n_def: int, mods: Modifiers) -> tuple[dict, int]:
+    rolls = multisets(n_att)
     n = n_att
-    # P[pos][t]: attack rolls whose die at ``pos`` beats a defence die showing ``t``
+    # beats[pos][t]: attack rolls whose die at ``pos`` beats a defence die showing ``t``
     beats = [[0] * 7 for _ in range(n)]
     for idx, (faces, _) in enumerate(rolls):
         bit = 1 << idx
@@ -215,7 +288,7 @@ def _joint(
                 planes[b] |= 1 << idx
     # merge defence rolls that act alike: thresholds per attack position, counter, ignore
     keys: dict[tuple[tuple[int, ...], int, int], int] = {}
-    for faces, w in dfn.items():
+    for faces, w in multisets(n_def):
         thresholds = tuple(faces[pos] if pos < len(faces) else PAD for pos in range(n))
         counter = ability_total(faces, mods.defence_abilities, "wound_attacker")
         ignore = ability_total(faces, mods.defence_abilities, "ignore_wound")
@@ -236,11 +309,11 @@ def _joint(
                 carry &= plane
                 k += 1
         for count in range(n + 1):
+            if count >> len(planes):
+                continue
             mask = all_bits
             for k, plane in enumerate(planes):
                 mask &= plane if count >> k & 1 else ~plane
-            if count >> len(planes):
-                continue
             mask &= all_bits
             if not mask:
                 continue
@@ -252,15 +325,288 @@ def _joint(
                 if total:
                     key3 = (count + bonus, counter, ignore)
                     acc[key3] = acc.get(key3, 0) + total * wd
-    den = att_den * def_den
-    out: dict[tuple[int, int], int] = {}
+    out: Counter[tuple[int, int]] = Counter()
     for (total, counter, ignore), w in acc.items():
-        if total > 0:
-            total += mods.extra_wound
+        total += mods.extra_wound  # ruling C10a: whatever the dice did
         to_def = max(0, total - mods.ignore_defender - ignore)
         to_att = max(0, counter - mods.ignore_attacker)
-        out[(to_def, to_att)] = out.get((to_def, to_att), 0) + w
-    return {k: Fraction(w, den) for k, w in sorted(out.items())}
+        out[(to_def, to_att)] += w
+    return out, 6**n_att * 6**n_def
+
+
+# --- with rerolls: lanes over the defence rolls --------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Side:
+    """The rolls of ``n`` dice and of ``n - 1`` dice (what is kept when one is rerolled)."""
+
+    rolls: tuple[Faces, ...]
+    weights: tuple[int, ...]
+    index: dict[Faces, int]
+    parts: tuple[Faces, ...]
+    plus: tuple[tuple[int, ...], ...]  # plus[p][x - 1]: the roll parts[p] + x
+    minus: tuple[dict[int, int], ...]  # minus[r][face]: the part rolls[r] - face
+
+
+@cache
+def _side(n: int) -> _Side:
+    rolls = multisets(n)
+    index = {faces: i for i, (faces, _) in enumerate(rolls)}
+    parts = tuple(faces for faces, _ in multisets(n - 1)) if n > 1 else ((),)
+    part_index = {faces: i for i, faces in enumerate(parts)}
+    plus = tuple(tuple(index[sort_faces((*p, x))] for x in FACES) for p in parts)
+    minus = tuple(
+        {face: part_index[remove_die(faces, face)] for face in sorted(set(faces))}
+        for faces, _ in rolls
+    )
+    return _Side(tuple(f for f, _ in rolls), tuple(w for _, w in rolls), index, parts, plus, minus)
+
+
+@dataclass(frozen=True)
+class _Outcomes:
+    """What every pair of final rolls deals: ``to_def[attack][defence]``, ``to_att[defence]``,
+    and what each roll's pair and triple abilities give (per effect, per roll)."""
+
+    to_def: tuple[tuple[int, ...], ...]
+    to_att: tuple[int, ...]
+    bonus: tuple[int, ...]  # the attacker's ability wounds, per attack roll
+    counter: tuple[int, ...]  # the defender's counter wounds, per defence roll
+    ignore: tuple[int, ...]  # wounds the defender's abilities ignore, per defence roll
+
+
+def _ability_values(
+    rolls: Sequence[Faces], abilities: Sequence[Ability], effects: Sequence[str]
+) -> list[tuple[int, ...]]:
+    """Per effect, what ``abilities`` give on each roll. A face's triggers depend only on
+    how often it shows (and, for an ability of one face, which face): rolls with the same
+    counts are worked out once."""
+    if not abilities:
+        return [(0,) * len(rolls) for _ in effects]
+    only = sorted({a.face for a in abilities if a.face is not None})
+    memo: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
+    values = []
+    for roll in rolls:
+        counts = [roll.count(f) for f in FACES]
+        key = (
+            tuple(sorted(c for f, c in zip(FACES, counts, strict=True) if f not in only)),
+            tuple(counts[f - 1] for f in only),
+        )
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = tuple(ability_total(roll, abilities, e) for e in effects)
+        values.append(found)
+    return [tuple(v[i] for v in values) for i in range(len(effects))]
+
+
+@cache
+def _outcomes(n_att: int, n_def: int, mods: Modifiers) -> _Outcomes:
+    att, dfn = _side(n_att), _side(n_def)
+    (bonus,) = _ability_values(att.rolls, mods.attack_abilities, ("extra_wound",))
+    counter, ignore = _ability_values(
+        dfn.rolls, mods.defence_abilities, ("wound_attacker", "ignore_wound")
+    )
+    to_att = tuple(max(0, c - mods.ignore_attacker) for c in counter)
+    lanes = Lanes(len(dfn.rolls), 16)
+    # wins[pos][t]: 1 in the lanes of the defence rolls whose die at pos is below t
+    wins = [
+        [lanes.pack(int((d[pos] if pos < n_def else PAD) < t) for d in dfn.rolls) for t in range(7)]
+        for pos in range(n_att)
+    ]
+    off = max(ignore) + mods.ignore_defender
+    floor = lanes.fill(off)
+    less = lanes.pack(off - mods.ignore_defender - i for i in ignore)
+    to_def = []
+    for a, b in zip(att.rolls, bonus, strict=True):
+        x = sum(wins[pos][f] for pos, f in enumerate(a)) + less + lanes.fill(b + mods.extra_wound)
+        x = lanes.select(lanes.less(x, floor), floor, x) - floor  # never below 0
+        to_def.append(tuple(lanes.unpack(x)))
+    return _Outcomes(tuple(to_def), to_att, bonus, counter, ignore)
+
+
+def _choices(side: _Side, values: Sequence[Sequence[int]]) -> list[tuple[tuple[int, int], ...]]:
+    """Per roll, the rerolls worth considering as ``(face, part)``, lowest face first.
+
+    ``values``: per effect, what each roll's pair and triple abilities give (the more the
+    better for their owner). With the same new die, rerolling a lower face leaves a higher
+    roll, which never compares worse; so rerolling ``high`` is dropped when rerolling a
+    lower face gives abilities at least as good for every new die (it could only tie, and
+    the lower face comes first), and rerolling a 6 is dropped when keeping does (keeping
+    comes first)."""
+    values = [v for v in values if any(v)]
+    out = []
+    for r, minus in enumerate(side.minus):
+        faces = sorted(minus)
+        if not values:  # no abilities: only the lowest die, unless all show 6
+            out.append(((faces[0], minus[faces[0]]),) if faces[0] < 6 else ())
+            continue
+        after = {}
+        for f in faces:
+            get = itemgetter(*side.plus[minus[f]])
+            after[f] = [get(v) for v in values]
+        keep = []
+        for i, f in enumerate(faces):
+            if f == 6 and all(
+                all(v[r] >= x for x in a) for v, a in zip(values, after[6], strict=True)
+            ):
+                continue
+            if any(
+                all(all(map(ge, lo, hi)) for lo, hi in zip(after[low], after[f], strict=True))
+                for low in faces[:i]
+            ):
+                continue
+            keep.append((f, minus[f]))
+        out.append(tuple(keep))
+    return out
+
+
+def _transpose(rows: Sequence[int], lanes: Lanes, out: Lanes) -> list[int]:
+    """Rows of ``lanes`` (``out.n`` of them) as ``lanes.n`` rows of ``out`` lanes (as wide
+    or wider: the bytes of each value are spread out, C loops only)."""
+    values = array(lanes.code, b"".join(row.to_bytes(lanes.nbytes, "little") for row in rows))
+    n = lanes.n
+    columns = [values[j::n].tobytes() for j in range(n)]
+    step, size = lanes.width // 8, out.width // 8
+    if step == size:
+        return [int.from_bytes(c, "little") for c in columns]
+    wide = []
+    for c in columns:
+        spread = bytearray(out.nbytes)
+        for b in range(step):
+            spread[b::size] = c[b::step]
+        wide.append(int.from_bytes(spread, "little"))
+    return wide
+
+
+def _with_rerolls(
+    n_att: int, n_def: int, mods: Modifiers, att_reroll: bool, def_reroll: bool
+) -> tuple[Counter[tuple[int, int]], int]:
+    att, dfn = _side(n_att), _side(n_def)
+    out = _outcomes(n_att, n_def, mods)
+    n_a, n_d = len(att.rolls), len(dfn.rolls)
+    den = 6**n_att * 6**n_def * 36
+    if den >= 1 << 63:
+        raise ValueError(f"{n_att} against {n_def} dice: too many dice for exact odds")
+    a_choices = _choices(att, [out.bonus]) if att_reroll else [()] * n_a
+    d_choices = _choices(dfn, [out.counter, out.ignore]) if def_reroll else [()] * n_d
+    slots = max(len(c) for c in d_choices)  # the defender's k-th reroll choice
+    # value: 36 x the attacker's wound difference, biased to be >= 0
+    bias = max(out.to_att)
+    big = 36 * (max(max(r) for r in out.to_def) + bias) + 1  # above every value
+    width = Lanes.width_for(max((big + 1) * 8, 6 ** (n_att + 1) // 2))
+    lanes, by_att = Lanes(n_d, width), Lanes(n_a, width)
+    back = lanes.pack(bias - a for a in out.to_att)
+    ub = [lanes.pack(row) + back for row in out.to_def]
+    parts = range(len(att.parts)) if att_reroll else range(0)
+    # value rows (lanes: defence rolls) for every attacker state, kept roll or part
+    keep = [36 * row for row in ub] + [6 * sum(ub[r] for r in att.plus[p]) for p in parts]
+    slot_rows: list[list[int]] = [[] for _ in keep]
+    if slots:
+        zero = bytes(by_att.nbytes)
+        columns = [row.to_bytes(by_att.nbytes, "little") for row in _transpose(ub, lanes, by_att)]
+        sums = [
+            sum(int.from_bytes(columns[d], "little") for d in dfn.plus[q])
+            for q in range(len(dfn.parts))
+        ]
+        sums_bytes = [s.to_bytes(by_att.nbytes, "little") for s in sums]
+        for k in range(slots):
+            part_of = [c[k][1] if k < len(c) else -1 for c in d_choices]
+            table = array(by_att.code, b"".join(sums_bytes[q] if q >= 0 else zero for q in part_of))
+            td = [int.from_bytes(table[a::n_a].tobytes(), "little") for a in range(n_a)]
+            missing = lanes.pack(big * 8 if q < 0 else 0 for q in part_of) + lanes.fill(k + 1)
+            for r in range(n_a):
+                slot_rows[r].append(48 * td[r] + missing)
+            for p in parts:
+                slot_rows[n_a + p].append(8 * sum(td[r] for r in att.plus[p]) + missing)
+    # the defender's best answer to every attacker state: value * 8 + its slot
+    best_answer = []
+    for value, rows in zip(keep, slot_rows, strict=True):
+        answer = value * 8
+        for row in rows:
+            answer = lanes.minimum(answer, row)
+        best_answer.append(answer)
+    # the attacker's choice per attack roll; mass (attack weights) per state and answer
+    seven = lanes.fill(7)
+    value_bits = lanes.fill(1 << (width - 4)) - lanes.ones  # a value without its slot
+    everything = lanes.fill(lanes.limit - 1)
+    mass = [[0] * (slots + 1) for _ in keep]
+    for r, weight in enumerate(att.weights):
+        options = [r] + [n_a + p for _, p in a_choices[r]]
+        chosen = [everything]
+        if len(options) > 1:
+            best = (best_answer[r] >> 3) & value_bits
+            for s in options[1:]:
+                v = (best_answer[s] >> 3) & value_bits
+                better = lanes.less(best, v)
+                if better:
+                    best = lanes.select(better, v, best)
+                    chosen = [c & ~better for c in chosen]
+                chosen.append(better)
+        w = lanes.fill(weight)
+        for s, lanes_chosen in zip(options, chosen, strict=True):
+            if not lanes_chosen:
+                continue
+            answers = best_answer[s] & seven
+            if not slots:
+                mass[s][0] += lanes_chosen & w
+                continue
+            for k in range(slots + 1):
+                cls = lanes_chosen & lanes.equal(answers, k)
+                if cls:
+                    mass[s][k] += cls & w
+    return _count(att, dfn, out, lanes, mass, d_choices), den
+
+
+def _count(
+    att: _Side,
+    dfn: _Side,
+    out: _Outcomes,
+    lanes: Lanes,
+    mass: list[list[int]],
+    d_choices: list[tuple[tuple[int, int], ...]],
+) -> Counter[tuple[int, int]]:
+    """The distribution: the mass of every state flows to the final rolls (36 ways per
+    pair of rolls), then is counted by outcome."""
+    n_a, n_d = len(att.rolls), len(dfn.rolls)
+    wide = Lanes(n_a, 64)
+    fin = [0] * n_d  # per final defence roll, lanes: final attack rolls
+    q_acc = [0] * len(dfn.parts)
+    for k in range(len(mass[0])):
+        # attack side: a kept roll counts 6 times, a part's mass goes to its six rolls
+        rows = [6 * mass[r][k] for r in range(n_a)]
+        for p, plus in enumerate(att.plus[: len(mass) - n_a]):
+            m = mass[n_a + p][k]
+            if m:
+                for r in plus:
+                    rows[r] += m
+        if not any(rows):
+            continue
+        by_defence = _transpose(rows, lanes, wide)
+        for d, row in enumerate(by_defence):
+            if not row:
+                continue
+            if k == 0:
+                fin[d] += 6 * dfn.weights[d] * row
+            else:
+                q_acc[d_choices[d][k - 1][1]] += dfn.weights[d] * row
+    for q, row in enumerate(q_acc):
+        if row:
+            for d in dfn.plus[q]:
+                fin[d] += row
+    dist: Counter[tuple[int, int]] = Counter()
+    flat = b"".join(bytes(row) for row in out.to_def)
+    for d, row in enumerate(fin):
+        if not row:
+            continue
+        to_att = out.to_att[d]
+        counts = [0] * 256
+        masses = memoryview(row.to_bytes(wide.nbytes, "little")).cast("Q")
+        for v, m in zip(flat[d::n_d], masses, strict=True):
+            counts[v] += m
+        for v, m in enumerate(counts):
+            if m:
+                dist[(v, to_att)] += m
+    return dist
 
 
 # --- checks: brute force and Monte-Carlo (used by the tests) ------------------------------
@@ -274,30 +620,51 @@ def brute_force(
     attack_reroll: bool = False,
     defence_reroll: bool = False,
 ) -> dict[tuple[int, int], Fraction]:
-    """Every ordered roll (and reroll) one by one, through :func:`attack_outcome`."""
-    from itertools import product
+    """Every ordered roll, every reroll choice (which die, by position) and every rerolled
+    die, one by one through :func:`attack_outcome`: the attacker takes the choice with the
+    best expected wound difference given the defender's best answer to it (the first such
+    in the order keep, then the dice from the lowest face), the defender the answer with
+    the lowest (same order)."""
+    memo: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, int]] = {}
 
-    def finals(n: int, reroll: bool, abilities: Sequence[Ability]) -> list[tuple[Faces, int]]:
-        out = []  # weights over 6 ** (n + 1)
-        for roll in product(FACES, repeat=n):
-            faces = sort_faces(roll)
-            old = policy_reroll(faces, abilities) if reroll else None
-            if old is None:
-                out.append((faces, 6))
-            else:
-                out.extend((replace_die(faces, old, f), 1) for f in FACES)
-        return out
-
-    counts: dict[tuple[int, int], int] = {}
-    defence = finals(n_def, defence_reroll, mods.defence_abilities)
-    for a, wa in finals(n_att, attack_reroll, mods.attack_abilities):
-        for d, wd in defence:
+    def outcome(a: tuple[int, ...], d: tuple[int, ...]) -> tuple[int, int]:
+        found = memo.get((a, d))
+        if found is None:
             o = attack_outcome(a, d, mods)
-            key = (o.to_defender, o.to_attacker)
-            counts[key] = counts.get(key, 0) + wa * wd
-    den = 6 ** (n_att + 1) * 6 ** (n_def + 1)
-    joint = {k: Fraction(w, den) for k, w in counts.items()}
-    return dict(sorted(joint.items()))
+            found = memo[(a, d)] = (o.to_defender, o.to_attacker)
+        return found
+
+    def rerolled(roll: tuple[int, ...], i: int | None) -> list[tuple[int, ...]]:
+        if i is None:
+            return [roll] * 6
+        return [roll[:i] + (x,) + roll[i + 1 :] for x in FACES]
+
+    def order(roll: tuple[int, ...], allowed: bool) -> list[int | None]:
+        return [None, *sorted(range(len(roll)), key=lambda i: roll[i])] if allowed else [None]
+
+    def value(a: list[tuple[int, ...]], d: list[tuple[int, ...]]) -> int:
+        return sum(w - c for w, c in (outcome(x, y) for x in a for y in d))
+
+    counts: Counter[tuple[int, int]] = Counter()
+    for a in product(FACES, repeat=n_att):
+        for d in product(FACES, repeat=n_def):
+            best = None
+            for i in order(a, attack_reroll):
+                fa = rerolled(a, i)
+                answer = None
+                for j in order(d, defence_reroll):
+                    v = value(fa, rerolled(d, j))
+                    if answer is None or v < answer[0]:
+                        answer = (v, j)
+                assert answer is not None
+                if best is None or answer[0] > best[0]:
+                    best = (answer[0], fa, rerolled(d, answer[1]))
+            assert best is not None
+            for x in best[1]:
+                for y in best[2]:
+                    counts[outcome(x, y)] += 1
+    den = 6**n_att * 6**n_def * 36
+    return {k: Fraction(w, den) for k, w in sorted(counts.items())}
 
 
 def monte_carlo(
@@ -310,15 +677,17 @@ def monte_carlo(
     attack_reroll: bool = False,
     defence_reroll: bool = False,
 ) -> dict[tuple[int, int], float]:
-    """Simulated frequencies of (to_defender, to_attacker), rolling dice one by one."""
+    """Simulated frequencies of (to_defender, to_attacker), rolling dice one by one and
+    rerolling as :func:`reroll_choices` says."""
     counts: Counter[tuple[int, int]] = Counter()
     for _ in range(samples):
         a = sort_faces(rng.randint(1, 6) for _ in range(n_att))
         d = sort_faces(rng.randint(1, 6) for _ in range(n_def))
-        if attack_reroll and (old := policy_reroll(a, mods.attack_abilities)) is not None:
-            a = replace_die(a, old, rng.randint(1, 6))
-        if defence_reroll and (old := policy_reroll(d, mods.defence_abilities)) is not None:
-            d = replace_die(d, old, rng.randint(1, 6))
+        a_face, d_face = reroll_choices(a, d, mods, attack_reroll, defence_reroll)
+        if a_face is not None:
+            a = replace_die(a, a_face, rng.randint(1, 6))
+        if d_face is not None:
+            d = replace_die(d, d_face, rng.randint(1, 6))
         o = attack_outcome(a, d, mods)
         counts[(o.to_defender, o.to_attacker)] += 1
     return {k: v / samples for k, v in sorted(counts.items())}
@@ -327,3 +696,17 @@ def monte_carlo(
 def percent(p: Fraction) -> str:
     """A probability as a percentage for the screen (exact fraction kept elsewhere)."""
     return f"{float(p) * 100:.1f}%"
+
+
+__all__ = [
+    "AttackOdds",
+    "attack_odds",
+    "attack_reroll_choice",
+    "brute_force",
+    "defence_reroll_choice",
+    "monte_carlo",
+    "multiset_probability",
+    "multisets",
+    "percent",
+    "reroll_choices",
+]
