@@ -208,12 +208,14 @@ class Roller:
         """
         if not outcomes:
             raise DiceError("a chance node with no outcomes cannot be resolved")
-        if sum(p for _, p in outcomes) != 1 or any(p < 0 for _, p in outcomes):
-            raise DiceError("chance outcome probabilities must be >= 0 and sum to exactly 1")
         denom = math.lcm(*(p.denominator for _, p in outcomes))
+        weights = [p.numerator * (denom // p.denominator) for _, p in outcomes]
+        # whole numbers over the common denominator: the same test as summing the
+        # fractions to exactly 1, without a fraction per addition
+        if sum(weights) != denom or any(w < 0 for w in weights):
+            raise DiceError("chance outcome probabilities must be >= 0 and sum to exactly 1")
         pick = self._rng.randrange(denom)
-        for outcome, p in outcomes:
-            weight = p.numerator * (denom // p.denominator)
+        for (outcome, _), weight in zip(outcomes, weights, strict=True):
             if pick < weight:
                 return outcome
             pick -= weight

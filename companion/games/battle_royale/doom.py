@@ -77,7 +77,7 @@ class DoomPhase(GameState):
     def _doom_outcomes(
         self, action: type[A.DoomRoll | A.ExtraRoll]
     ) -> list[tuple[A.Action, Fraction]]:
-        return [(action(face), p) for face, p in self._doom.items()]
+        return [(action.shared(face), p) for face, p in self._doom.items()]
 
     def _choose_actions(self) -> list[A.Action]:
         """Rule 10: a free choice of the Doom actions (rule 13: no Battle Royale early)."""

@@ -103,6 +103,7 @@ class GameState(Handlers, ABC):
         self._events: list[Event] = []
         self._legal: list[Action] | None = None
         self._legal_set: frozenset[Action] | None = None
+        self._playable: list[Action] | None = None
         self._outcomes: list[tuple[Action, Fraction]] = []
         self._setup()
         self.initial_events: list[Event] = list(self._events)
@@ -177,9 +178,23 @@ class GameState(Handlers, ABC):
         """Every action allowed now (the chance outcomes at a chance node)."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._compute_legal()
-            self._legal_set = None
+            legal = self._refresh_legal()
         return list(legal)
+
+    def playable_actions(self) -> list[Action]:
+        """The legal actions without corrections: what a bot chooses from (corrections
+        record what really happened at a table)."""
+        playable = self._playable
+        if playable is None or self._legal is None:
+            legal = self._legal if self._legal is not None else self._refresh_legal()
+            playable = self._playable = [a for a in legal if not a.is_correction]
+        return list(playable)
+
+    def _refresh_legal(self) -> list[Action]:
+        legal = self._legal = self._compute_legal()
+        self._legal_set = None
+        self._playable = None
+        return legal
 
     def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
         """At a chance node: each outcome with its exact probability (they sum to 1); the
