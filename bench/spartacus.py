@@ -7,15 +7,22 @@ Run from the repository root::
 
 Measurements, single process:
 
-- odds: the exact wound distribution of an attack (cold: the caches are
-  cleared before each run), for 3 vs 3, 5 vs 5 plain, 5 vs 5 with the
+- odds: the exact wound distribution of an attack (cold: every cache of the
+  odds cleared before each run), for 3 vs 3, 5 vs 5 plain, 5 vs 5 with the
   rulebook's Spartacus and Agron abilities, extra wound and both rerolls,
-  and 8 vs 8 with everything;
+  and 8 vs 8 with everything; CPU time (``time.process_time``) and wall clock;
 - step: ``legal_actions()`` plus ``apply()`` of every action of full games
   (simple bots, seeded chance) and of single fights (the combat assistant).
 
-Targets: a 5 vs 5 attack distribution in at most 50 ms (the table shows the
-odds before every attack), and a median step of at most 0.5 ms.
+Targets (issue 18): the 5 vs 5 attack with abilities, extra wound and both rerolls
+in at most 10 ms, the 8 vs 8 one in at most 50 ms (CPU; the table shows the odds
+before every attack), and a median step of at most 0.5 ms.
+
+The rerolls are chosen as ruling C7b says (issue 17): after seeing the defence, so
+every pair of rolls is decided (63,504 pairs at 5 vs 5, 1,656,369 at 8 vs 8), where
+the old odds rerolled by a fixed rule per roll. Before/after, CPU ms, min of 7 cold
+runs, old and new in one session on a loaded 2-core machine: 5 vs 5 29 -> 46, 8 vs 8
+292 -> 1430; both targets missed (see ``docs/performance.md``).
 """
 
 from __future__ import annotations
@@ -41,13 +48,21 @@ from companion.games.spartacus.bot import SimpleBot  # noqa: E402
 from companion.games.spartacus.combat import Modifiers  # noqa: E402
 from companion.games.spartacus.data import builtin_data  # noqa: E402
 
-TARGET_ODDS_5V5_MS = 50.0
+TARGET_ODDS_5V5_MS = 10.0
+TARGET_ODDS_8V8_MS = 50.0
 TARGET_STEP_MEDIAN_MS = 0.5
-
-
-def _clear() -> None:
-    O._joint.cache_clear()
-    O.multisets.cache_clear()
+BEFORE_AFTER = (
+    "Before/after (issues 17 and 18): the odds now reroll as ruling C7b says, after seeing "
+    "the defence, so every pair of rolls is decided (63,504 pairs at 5 vs 5, 1,656,369 at "
+    "8 vs 8); before, a fixed rule per roll let the odds count rolls without pairing them. "
+    "CPU ms, min of 7 cold runs, old and new alternated in one session: 5 vs 5 with "
+    "abilities, extra wound and both rerolls 29 -> 46, 8 vs 8 292 -> 1430. Profiled "
+    "(cProfile, stage timers): tables of every pair's outcome, the defender's best answer per "
+    "attacker state, the attacker's choice, and the flow of each pair's mass to its final "
+    "rolls each cost a pass over all pairs; done in packed lanes (one int operation per row "
+    "of pairs) and with dominated rerolls dropped, but 10 ms and 50 ms are not reached in "
+    "pure Python."
+)
 
 
 def bench_odds(runs: int) -> dict[str, Any]:
@@ -65,16 +80,18 @@ def bench_odds(runs: int) -> dict[str, Any]:
     }
     out = {}
     for name, (a, d, mods, ar, dr) in cases.items():
-        times = []
+        cpu, wall = [], []
         for _ in range(runs if a < 8 else max(1, runs // 5)):
-            _clear()
-            t0 = time.perf_counter()
+            O.clear_caches()
+            c0, w0 = time.process_time(), time.perf_counter()
             O.attack_odds(a, d, mods, attack_reroll=ar, defence_reroll=dr)
-            times.append((time.perf_counter() - t0) * 1000)
+            cpu.append((time.process_time() - c0) * 1000)
+            wall.append((time.perf_counter() - w0) * 1000)
         out[name] = {
-            "median_ms": statistics.median(times),
-            "max_ms": max(times),
-            "runs": len(times),
+            "median_ms": statistics.median(cpu),
+            "max_ms": max(cpu),
+            "wall_median_ms": statistics.median(wall),
+            "runs": len(cpu),
         }
     return out
 
@@ -143,6 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     steps = bench_steps(args.games, args.fights, args.seed)
     meets = {
         "odds_5v5": odds["5v5_abilities_rerolls"]["median_ms"] <= TARGET_ODDS_5V5_MS,
+        "odds_8v8": odds["8v8_abilities_rerolls"]["median_ms"] <= TARGET_ODDS_8V8_MS,
         "step_median": max(steps["game"]["median_ms"], steps["fight"]["median_ms"])
         <= TARGET_STEP_MEDIAN_MS,
     }
@@ -156,9 +174,11 @@ def main(argv: list[str] | None = None) -> int:
         "steps": steps,
         "targets": {
             "odds_5v5_ms_max": TARGET_ODDS_5V5_MS,
+            "odds_8v8_ms_max": TARGET_ODDS_8V8_MS,
             "step_median_ms_max": TARGET_STEP_MEDIAN_MS,
         },
         "meets_targets": meets,
+        "before_after": BEFORE_AFTER,
     }
     if args.json:
         print(json.dumps(summary, indent=2))
@@ -167,8 +187,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"python: {m['python']} on {m['machine']} {m['processor']}")
     for name, r in odds.items():
         print(
-            f"odds {name:>24}: median {r['median_ms']:7.2f} ms, max {r['max_ms']:7.2f} ms "
-            f"({r['runs']} cold runs)"
+            f"odds {name:>24}: median {r['median_ms']:7.2f} ms CPU ({r['wall_median_ms']:.2f} "
+            f"wall), max {r['max_ms']:7.2f} ms ({r['runs']} cold runs)"
         )
     for name, r in steps.items():
         print(
@@ -177,8 +197,9 @@ def main(argv: list[str] | None = None) -> int:
             f"{r['p99_ms'] * 1000:.1f} us, max {r['max_ms']:.2f} ms"
         )
     print(
-        f"target 5v5 odds (abilities, rerolls) <= {TARGET_ODDS_5V5_MS:.0f} ms: "
-        f"{'met' if meets['odds_5v5'] else 'MISSED'}; median step <= "
+        f"target 5v5 odds (abilities, extra wound, rerolls) <= {TARGET_ODDS_5V5_MS:.0f} ms: "
+        f"{'met' if meets['odds_5v5'] else 'MISSED'}; 8v8 <= {TARGET_ODDS_8V8_MS:.0f} ms: "
+        f"{'met' if meets['odds_8v8'] else 'MISSED'}; median step <= "
         f"{TARGET_STEP_MEDIAN_MS} ms: {'met' if meets['step_median'] else 'MISSED'}"
     )
     return 0
