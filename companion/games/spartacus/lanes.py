@@ -50,6 +50,23 @@ class Lanes:
         """The ``n`` values of a row."""
         return array(self.code, row.to_bytes(self.nbytes, "little")).tolist()
 
+    def widen(self, row: int, narrow: Lanes) -> int:
+        """A row of ``narrow`` lanes (as many, no wider) as a row of these lanes."""
+        if narrow.width == self.width:
+            return row
+        return self.from_bytes(row.to_bytes(narrow.nbytes, "little"), narrow.width)
+
+    def from_bytes(self, data: bytes, width: int) -> int:
+        """A row of these lanes from the little-endian bytes of ``n`` values of ``width``
+        bits (no wider): each value's bytes are spread out, in C loops."""
+        if width == self.width:
+            return int.from_bytes(data, "little")
+        step, size = width // 8, self.width // 8
+        spread = bytearray(self.nbytes)
+        for b in range(step):
+            spread[b::size] = data[b::step]
+        return int.from_bytes(spread, "little")
+
     def fill(self, value: int) -> int:
         """A row with ``value`` in every lane."""
         return self.ones * value

@@ -370,6 +370,7 @@ class _Outcomes:
 
     to_def: tuple[tuple[int, ...], ...]
     to_att: tuple[int, ...]
+    rows: tuple[int, ...]  # to_def per attack roll as 16-bit lanes over the defence rolls
     bonus: tuple[int, ...]  # the attacker's ability wounds, per attack roll
     counter: tuple[int, ...]  # the defender's counter wounds, per defence roll
     ignore: tuple[int, ...]  # wounds the defender's abilities ignore, per defence roll
@@ -416,12 +417,12 @@ def _outcomes(n_att: int, n_def: int, mods: Modifiers) -> _Outcomes:
     off = max(ignore) + mods.ignore_defender
     floor = lanes.fill(off)
     less = lanes.pack(off - mods.ignore_defender - i for i in ignore)
-    to_def = []
+    rows = []
     for a, b in zip(att.rolls, bonus, strict=True):
         x = sum(wins[pos][f] for pos, f in enumerate(a)) + less + lanes.fill(b + mods.extra_wound)
-        x = lanes.select(lanes.less(x, floor), floor, x) - floor  # never below 0
-        to_def.append(tuple(lanes.unpack(x)))
-    return _Outcomes(tuple(to_def), to_att, bonus, counter, ignore)
+        rows.append(lanes.select(lanes.less(x, floor), floor, x) - floor)  # never below 0
+    to_def = tuple(tuple(lanes.unpack(x)) for x in rows)
+    return _Outcomes(to_def, to_att, tuple(rows), bonus, counter, ignore)
 
 
 def _choices(side: _Side, values: Sequence[Sequence[int]]) -> list[tuple[tuple[int, int], ...]]:
@@ -434,26 +435,20 @@ def _choices(side: _Side, values: Sequence[Sequence[int]]) -> list[tuple[tuple[i
     the lower face comes first), and rerolling a 6 is dropped when keeping does (keeping
     comes first)."""
     values = [v for v in values if any(v)]
+    if not values:  # no abilities: only the lowest die, unless all show 6
+        return [((low, minus[low]),) if (low := min(minus)) < 6 else () for minus in side.minus]
+    # what the abilities give on the six rolls a part leads to (one tuple per effect and die)
+    after = [tuple(b for v in values for b in itemgetter(*plus)(v)) for plus in side.plus]
+    kept = [tuple(v[r] for v in values for _ in range(6)) for r in range(len(side.rolls))]
     out = []
     for r, minus in enumerate(side.minus):
         faces = sorted(minus)
-        if not values:  # no abilities: only the lowest die, unless all show 6
-            out.append(((faces[0], minus[faces[0]]),) if faces[0] < 6 else ())
-            continue
-        after = {}
-        for f in faces:
-            get = itemgetter(*side.plus[minus[f]])
-            after[f] = [get(v) for v in values]
         keep = []
         for i, f in enumerate(faces):
-            if f == 6 and all(
-                all(v[r] >= x for x in a) for v, a in zip(values, after[6], strict=True)
-            ):
+            mine = after[minus[f]]
+            if f == 6 and all(map(ge, kept[r], mine)):
                 continue
-            if any(
-                all(all(map(ge, lo, hi)) for lo, hi in zip(after[low], after[f], strict=True))
-                for low in faces[:i]
-            ):
+            if any(all(map(ge, after[minus[low]], mine)) for low in faces[:i]):
                 continue
             keep.append((f, minus[f]))
         out.append(tuple(keep))
@@ -462,20 +457,10 @@ def _choices(side: _Side, values: Sequence[Sequence[int]]) -> list[tuple[tuple[i
 
 def _transpose(rows: Sequence[int], lanes: Lanes, out: Lanes) -> list[int]:
     """Rows of ``lanes`` (``out.n`` of them) as ``lanes.n`` rows of ``out`` lanes (as wide
-    or wider: the bytes of each value are spread out, C loops only)."""
+    or wider)."""
     values = array(lanes.code, b"".join(row.to_bytes(lanes.nbytes, "little") for row in rows))
     n = lanes.n
-    columns = [values[j::n].tobytes() for j in range(n)]
-    step, size = lanes.width // 8, out.width // 8
-    if step == size:
-        return [int.from_bytes(c, "little") for c in columns]
-    wide = []
-    for c in columns:
-        spread = bytearray(out.nbytes)
-        for b in range(step):
-            spread[b::size] = c[b::step]
-        wide.append(int.from_bytes(spread, "little"))
-    return wide
+    return [out.from_bytes(values[j::n].tobytes(), lanes.width) for j in range(n)]
 
 
 def _with_rerolls(
@@ -496,19 +481,18 @@ def _with_rerolls(
     width = Lanes.width_for(max((big + 1) * 8, 6 ** (n_att + 1) // 2))
     lanes, by_att = Lanes(n_d, width), Lanes(n_a, width)
     back = lanes.pack(bias - a for a in out.to_att)
-    ub = [lanes.pack(row) + back for row in out.to_def]
+    narrow = Lanes(n_d, 16)  # the lanes of the outcome table
+    ub = [lanes.widen(row, narrow) + back for row in out.rows]
     parts = range(len(att.parts)) if att_reroll else range(0)
     # value rows (lanes: defence rolls) for every attacker state, kept roll or part
     keep = [36 * row for row in ub] + [6 * sum(ub[r] for r in att.plus[p]) for p in parts]
     slot_rows: list[list[int]] = [[] for _ in keep]
     if slots:
         zero = bytes(by_att.nbytes)
-        columns = [row.to_bytes(by_att.nbytes, "little") for row in _transpose(ub, lanes, by_att)]
-        sums = [
-            sum(int.from_bytes(columns[d], "little") for d in dfn.plus[q])
-            for q in range(len(dfn.parts))
+        columns = _transpose(ub, lanes, by_att)  # per defence roll, lanes: attack rolls
+        sums_bytes = [
+            sum(columns[d] for d in plus).to_bytes(by_att.nbytes, "little") for plus in dfn.plus
         ]
-        sums_bytes = [s.to_bytes(by_att.nbytes, "little") for s in sums]
         for k in range(slots):
             part_of = [c[k][1] if k < len(c) else -1 for c in d_choices]
             table = array(by_att.code, b"".join(sums_bytes[q] if q >= 0 else zero for q in part_of))
@@ -593,16 +577,23 @@ def _count(
         if row:
             for d in dfn.plus[q]:
                 fin[d] += row
+    return _by_outcome(out, fin, wide)
+
+
+def _by_outcome(out: _Outcomes, fin: list[int], wide: Lanes) -> Counter[tuple[int, int]]:
+    """Add up the mass of every pair of final rolls (``fin[defence]``, lanes: attack rolls)
+    by its outcome."""
+    n_d = len(fin)
+    flat = b"".join(bytes(row) for row in out.to_def)  # to_def by attack roll, then defence
     dist: Counter[tuple[int, int]] = Counter()
-    flat = b"".join(bytes(row) for row in out.to_def)
     for d, row in enumerate(fin):
         if not row:
             continue
-        to_att = out.to_att[d]
         counts = [0] * 256
-        masses = memoryview(row.to_bytes(wide.nbytes, "little")).cast("Q")
+        masses = memoryview(row.to_bytes(wide.nbytes, "little")).cast(wide.code)
         for v, m in zip(flat[d::n_d], masses, strict=True):
             counts[v] += m
+        to_att = out.to_att[d]
         for v, m in enumerate(counts):
             if m:
                 dist[(v, to_att)] += m
