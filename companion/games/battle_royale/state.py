@@ -212,8 +212,19 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
             acts.append(A.EndMovement.shared())
             return acts
         if phase == "figure":
-            acts = [_STEPS[d] for d, _ in self._figure_steps()]
-            if self.figure and self.figure[2] >= 1:
+            fig = self.figure
+            card = self.card_in_play()
+            if fig is None or card is None:
+                return []
+            acts = []
+            if fig[2] < card.steps:
+                present, visited = self.present, fig[3]
+                acts = [
+                    act
+                    for act, n in _STEP_ACTIONS[card.diagonal][fig[0]]
+                    if present[n] and n not in visited
+                ]
+            if fig[2] >= 1:
                 acts.append(_STOP)
             return acts
         if phase == "push":
@@ -239,6 +250,13 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
             return [A.EndCorrections.shared(), *self._correction_actions()]
         return []
 
+    def _playable_choices(self) -> list[A.Action] | None:
+        """Corrections are offered only after a blast (and a special action by hand),
+        where a bot just ends them: the hundreds of corrections are not listed for it."""
+        if self.phase in CORRECTION_PHASES:
+            return [A.EndCorrections.shared()]
+        return None if self.is_chance_node else self._choices()
+
     def _special_actions(self, before_doom: bool) -> list[A.Action]:
         if not self.config.special_actions or self.special_used:
             return []
@@ -263,10 +281,11 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         cells = self._movable.get(diagonal)
         if cells is None:
             present = self.present
+            near = _STEP_ACTIONS[diagonal]
             cells = self._movable[diagonal] = tuple(
                 cell
                 for cell in range(CELLS)
-                if present[cell] and any(present[n] for _, n in neighbours(cell, diagonal))
+                if present[cell] and any(present[n] for _, n in near[cell])
             )
         return cells
 
@@ -283,17 +302,6 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
                 return [start[c][k] for c in cells if counts[c][k]]
             return [start[c][k] for c in cells if counts[c][k] > moved.get((c, k), 0)]
         return [start[c][k] for c in cells for k in colours if counts[c][k] > moved.get((c, k), 0)]
-
-    def _figure_steps(self) -> list[tuple[str, int]]:
-        card = self.card_in_play()
-        fig = self.figure
-        if fig is None or card is None or fig[2] >= card.steps:
-            return []
-        return [
-            (d, n)
-            for d, n in neighbours(fig[0], card.diagonal)
-            if self.present[n] and n not in fig[3]
-        ]
 
     def _push_candidates(self, cell: int, protected: int) -> list[int]:
         row = self.counts[cell]
@@ -433,11 +441,14 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
             to=there,
         )
         card = self._cards[self.card]  # type: ignore[index]
-        present = self.present
-        if fig[2] >= card.steps or not any(
-            present[n] and n not in visited for _, n in neighbours(to, card.diagonal)
-        ):
+        if fig[2] >= card.steps:
             self._stop_figure()
+            return
+        present = self.present
+        for _, n in _STEP_ACTIONS[card.diagonal][to]:
+            if present[n] and n not in visited:
+                return  # the figure may go on
+        self._stop_figure()
 
     def _do_StopFigure(self, a: A.StopFigure) -> None:
         self._stop_figure()
@@ -949,6 +960,11 @@ def _corrections(
 _SET_ELIMINATOR = tuple(A.SetEliminator(p) for p in range(CELLS))
 _STEPS = {d: A.Step(d) for d in DIRECTIONS}
 _STOP = A.StopFigure()
+#: ``[diagonal][cell]``: the step actions from a cell with the cell each leads to
+_STEP_ACTIONS = {
+    diagonal: tuple(tuple((_STEPS[d], n) for d, n in neighbours(c, diagonal)) for c in range(CELLS))
+    for diagonal in (False, True)
+}
 
 
 def new_game(config: BattleRoyaleConfig | None = None) -> BattleRoyaleState:
