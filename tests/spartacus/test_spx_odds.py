@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from fractions import Fraction
+from itertools import product
 
 import pytest
 from spx_helpers import DATA, fight, initiative, play, spec
 
 from companion.games.spartacus import actions as A
-from companion.games.spartacus.combat import Modifiers
+from companion.games.spartacus.combat import Faces, Modifiers, attack_outcome, sort_faces
 from companion.games.spartacus.odds import (
     attack_odds,
     attack_reroll_choice,
@@ -18,6 +20,7 @@ from companion.games.spartacus.odds import (
     monte_carlo,
     multiset_probability,
     percent,
+    replace_die,
     reroll_choices,
 )
 from companion.games.spartacus.state import SpartacusState
@@ -128,13 +131,63 @@ def test_c7b_rulebook_examples_for_the_reroll_choices() -> None:
 
 
 def test_c7b_the_reroll_is_chosen_after_seeing_the_defence() -> None:
-    # the same attack roll: against a high defence the 3 is worth rerolling, against a
-    # low one it already wounds and rerolling could only lose that
+    # "Der Spieler kann frei bestimmen, welchen Wurf er wiederholen möchte." - "Haben zwei
+    # Spieler Wiederholungswürfe, sollten diese gleichzeitig durchgeführt werden": both
+    # rolls lie on the table before anyone rerolls. The same attack roll: against a high
+    # defence the 3 is worth rerolling, against a low one it already wounds and rerolling
+    # could only lose that
     assert attack_reroll_choice((6, 5, 3), (5, 5, 4), Modifiers(), False) == 3
     assert attack_reroll_choice((6, 5, 3), (2, 2, 2), Modifiers(), False) is None
     # the defender answers the attacker's choice, which it knows (ruling C7a)
     assert reroll_choices((6, 5, 3), (5, 5, 4), Modifiers(), True, True) == (3, 4)
     assert reroll_choices((6, 5, 3), (2, 2, 2), Modifiers(), True, True) == (None, 2)
+
+
+def _expected_wounds(
+    n_att: int, n_def: int, mods: Modifiers, choose: Callable[[Faces, Faces], tuple]
+) -> Fraction:
+    """Expected wounds to the defender over every ordered roll of both sides and every new
+    die, each side rerolling the face ``choose(attack, defence)`` names (None keeps)."""
+    memo: dict[tuple[Faces, Faces], int] = {}
+    total = 0
+    for a in product(range(1, 7), repeat=n_att):
+        for d in product(range(1, 7), repeat=n_def):
+            a_face, d_face = choose(sort_faces(a), sort_faces(d))
+            for x in range(1, 7):
+                fa = sort_faces(a) if a_face is None else replace_die(a, a_face, x)
+                for y in range(1, 7):
+                    fd = sort_faces(d) if d_face is None else replace_die(d, d_face, y)
+                    if (fa, fd) not in memo:
+                        memo[(fa, fd)] = attack_outcome(fa, fd, mods).to_defender
+                    total += memo[(fa, fd)]
+    return Fraction(total, 6**n_att * 6**n_def * 36)
+
+
+def _fixed_rule(faces: Faces) -> int | None:
+    """The odds' old reroll rule: the lowest die showing 1-3, without looking at the other
+    roll."""
+    return faces[-1] if faces[-1] <= 3 else None
+
+
+def test_c7b_expected_wounds_equal_the_brute_force_optimum() -> None:
+    """Issue 17: the odds' reroll choices are the best the rules allow, so the expected
+    wounds they show are those of the best play found by trying every choice (brute
+    force), not those of a fixed rule (which put them 0.02-0.03 too low at 5 against 5)."""
+    mods = Modifiers((SPARTACUS,), (AGRON,), extra_wound=1)
+    odds = attack_odds(2, 2, mods, attack_reroll=True, defence_reroll=True)
+    optimum = brute_force(2, 2, mods, attack_reroll=True, defence_reroll=True)
+    assert odds.expected_wounds == sum(w * p for (w, _), p in optimum.items())
+    chosen = _expected_wounds(2, 2, mods, lambda a, d: reroll_choices(a, d, mods, True, True))
+    assert chosen == odds.expected_wounds
+    # the attacker alone rerolls: the best choice after seeing the defence deals more
+    # wounds on average than the fixed rule (both counted the same way, every die)
+    plain = Modifiers()
+    best_play = attack_odds(2, 2, plain, attack_reroll=True).expected_wounds
+    fixed = _expected_wounds(2, 2, plain, lambda a, d: (_fixed_rule(a), None))
+    assert best_play == _expected_wounds(
+        2, 2, plain, lambda a, d: (attack_reroll_choice(a, d, plain, False), None)
+    )
+    assert best_play - fixed > Fraction(1, 50)  # 8279/7776 against 7987/7776
 
 
 def test_c7b_optimal_rerolls_never_lower_the_expected_wounds() -> None:
