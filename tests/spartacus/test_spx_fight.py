@@ -12,6 +12,7 @@ from spx_helpers import (
     fight,
     initiative,
     kinds,
+    lead_fight,
     play,
     set_property,
     setup_game,
@@ -20,7 +21,6 @@ from spx_helpers import (
 
 from companion.games.spartacus import IllegalActionError, replay
 from companion.games.spartacus import actions as A
-from companion.games.spartacus.hexmap import distance, step
 
 
 def test_c2_rulebook_initiative_example_sally_waits_john_begins() -> None:
@@ -366,25 +366,8 @@ def test_c7c_c9b_a_quick_attack_rerolls_and_triggers_like_an_attack() -> None:
 
 def _attack_in_the_arena(state, attacker: str) -> None:
     """Drive an arena fight until ``attacker`` is about to roll its attack."""
-    f = state.fight
-    while f.phase != "attack_roll":
-        p = f.phase
-        if p == "net":
-            state.apply(A.UseNet(f.decider(), False))
-        elif p == "initiative":
-            side = "I" if "I" not in f.init_rolls else "II"
-            n = f.fighters[side].speed
-            state.apply(A.DiceRoll(side, "initiative", (6 if side == attacker else 1,) * n))
-        elif p == "first":
-            state.apply(A.ChooseFirst(attacker))
-        elif f.active.side != attacker:
-            state.apply(A.EndTurn())
-        elif f.in_reach(attacker):
-            state.apply(A.Attack())
-        else:
-            foe = f.fighters[f.other(attacker)].pos
-            steps = [a for a in state.legal_actions() if isinstance(a, A.Step)]
-            state.apply(min(steps, key=lambda a: distance(step(f.active.pos, a.direction), foe)))
+    while state.fight.phase != "attack_roll":
+        assert lead_fight(state, attacker)
 
 
 @pytest.mark.parametrize(("counter", "fate"), [(3, "injury"), (4, "decapitation")])

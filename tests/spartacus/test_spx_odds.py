@@ -258,30 +258,33 @@ def _engine_distribution(state: SpartacusState, mods: Modifiers) -> dict[tuple[i
     return dict(sorted(out.items()))
 
 
+def _about_to_attack(attacker, defender) -> tuple[SpartacusState, Modifiers]:
+    """A fight where ``attacker`` (side I) steps next to ``defender`` and attacks: the state
+    before the attack roll and the attack's modifiers."""
+    state = fight(attacker, defender)
+    initiative(state, "I")
+    play(state, "step E", "attack")
+    return state, state.fight.modifiers("I")
+
+
 @pytest.mark.slow
 def test_c10_c14_the_engine_fight_deals_what_the_odds_say() -> None:
     """Rulings C10a (extra wound) and C10b (Agron's counter wound): every roll played
     through the fight, weighted by its chance, against the odds."""
-    state = fight(
+    state, mods = _about_to_attack(
         spec("A", a=2, equipment=("axt",), abilities=("pair-extra-wound",)),
         spec("Agron", d=3, abilities=("defence-triple-counter",)),
     )
-    initiative(state, "I")
-    play(state, "step E", "attack")
-    mods = state.fight.modifiers("I")
     assert mods.extra_wound == 1 and mods.defence_abilities == (AGRON,)
     assert _engine_distribution(state, mods) == state.fight.odds("I").joint
 
 
 @pytest.mark.slow
 def test_c7b_c14_the_engine_fight_with_both_rerolls_deals_what_the_odds_say() -> None:
-    state = fight(
+    state, mods = _about_to_attack(
         spec("A", a=2, equipment=("gladius",), abilities=("pair-extra-wound",)),
         spec("B", d=1, equipment=("helm",)),
     )
-    initiative(state, "I")
-    play(state, "step E", "attack")
-    mods = state.fight.modifiers("I")
     odds = state.fight.odds("I")
     assert odds.joint == attack_odds(2, 1, mods, attack_reroll=True, defence_reroll=True).joint
     assert _engine_distribution(state, mods) == odds.joint
