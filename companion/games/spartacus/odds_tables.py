@@ -296,12 +296,11 @@ def _count(
     mass = mass.reshape(sa + 1, sd + 1)  # a row and a column of zeros at the end
     if small:
         mass = mass.astype(np.uint32)
-    flowed = _flow(mass, att)  # final attack rolls x defence states
+    flowed = _flow(mass, att, 0)  # final attack rolls x defence states
     del mass
-    flowed = np.ascontiguousarray(flowed.T)
-    final = _flow(flowed, dfn)  # final defence x final attack rolls
+    final = _flow(flowed, dfn, 1)  # final attack x final defence rolls
     del flowed
-    return _by_outcome(wounds.T, to_att[:, None], final[:, :na])
+    return _by_outcome(wounds, to_att, final)
 
 
 def _by_outcome(
@@ -325,17 +324,17 @@ def _states(n: int, opt: np.ndarray) -> np.ndarray:
     return table
 
 
-def _flow(mass: np.ndarray, s: Side) -> np.ndarray:
-    """Rows of states (the rolls, then the parts, then a row of zeros) to rows of final
-    rolls: a kept roll's row 6 times, plus the row of every part the roll comes from (the
-    roll less one of its faces, that face being the new die)."""
+def _flow(mass: np.ndarray, s: Side, axis: int) -> np.ndarray:
+    """States along ``axis`` (the rolls, then the parts, then zeros) to final rolls: a kept
+    roll's mass 6 times, plus the mass of every part the roll comes from (the roll less one
+    of its faces, that face being the new die)."""
     n = len(s.faces)
-    out = mass[:n] * 6
-    if len(mass) > n + 1:
-        rows = np.where(s.minus >= 0, n + s.minus, -1)
+    out = (mass[:n] if axis == 0 else mass[:, :n]) * 6
+    if mass.shape[axis] > n + 1:
+        parts = np.where(s.minus >= 0, n + s.minus, -1)
         tmp = np.empty_like(out)
         for f in range(6):
-            np.take(mass, rows[:, f], axis=0, out=tmp, mode="wrap")  # -1: the zeros
+            np.take(mass, parts[:, f], axis=axis, out=tmp, mode="wrap")  # -1: the zeros
             out += tmp
     return out
 
