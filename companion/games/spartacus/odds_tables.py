@@ -234,8 +234,11 @@ def _choices(
     # the attacker's choice: value << 6 | (7 - j) << 3 | the defender's answer to it; the
     # maximum, so a later option must be strictly better
     ans = np.ascontiguousarray(answer.T).view(np.uint16)  # attack states x defence rolls
-    key = (ans >> 3) << 6
-    key |= ans & 7
+    key = ans << 3  # = value << 6 | slot << 3: the slot moves down below the option
+    slot = ans & 7
+    slot *= 7
+    key -= slot
+    del slot
     a_order, a_many = _most_options_first(a_opt)
     best = np.take(key, a_order, axis=0)
     best |= 7 << 3
@@ -282,14 +285,16 @@ def _count(
     na, nd = best.shape
     sa = na + (len(att.plus) if a_opt.shape[1] else 0)
     sd = nd + (len(dfn.plus) if d_opt.shape[1] else 0)
-    code = (best & 63).astype(np.intp)  # (7 - j) << 3 | k
+    code = best & 63  # (7 - j) << 3 | k
     # the state chosen, looked up by roll and code: attack states x (defence states + 1)
     lookup = (np.arange(64) >> 3)[None, :]
     a_state = _states(na, a_opt)[a_order[:, None], 7 - lookup] * (sd + 1)
     d_state = _states(nd, d_opt)[d_order[:, None], np.arange(64)[None, :] & 7]
-    index = np.take(a_state, code + (np.arange(na) * 64)[:, None])
-    index += np.take(d_state, code + (np.arange(nd) * 64)[None, :])
-    del code  # the tables are large at 8 dice: each goes as soon as it is used
+    at = np.add(code, (np.arange(na) * 64)[:, None], dtype=np.intp)
+    index = np.take(a_state, at)
+    np.add(code, (np.arange(nd) * 64)[None, :], out=at)
+    index += np.take(d_state, at)
+    del code, at  # the tables are large at 8 dice: each goes as soon as it is used
     weight = np.multiply.outer(att.weights[a_order].astype(np.float64), dfn.weights[d_order])
     mass = np.bincount(index.ravel(), weights=weight.ravel(), minlength=(sa + 1) * (sd + 1))
     del index, weight
