@@ -8,6 +8,8 @@ from fractions import Fraction
 from itertools import product
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from spx_helpers import DATA, fight, initiative, play, spec
 
 from companion.games.spartacus import actions as A
@@ -73,6 +75,40 @@ def test_c14_exact_odds_equal_brute_force(n_att, n_def, mods, att_rr, def_rr) ->
 )
 def test_c14_exact_odds_equal_brute_force_larger(n_att, n_def, mods, att_rr, def_rr) -> None:
     test_c14_exact_odds_equal_brute_force(n_att, n_def, mods, att_rr, def_rr)
+
+
+ABILITIES = tuple(DATA.abilities.values())
+
+
+@pytest.mark.slow
+@settings(max_examples=25, deadline=None)
+@given(
+    n_att=st.integers(1, 3),
+    n_def=st.integers(1, 2),
+    attack=st.lists(st.sampled_from(ABILITIES), max_size=2, unique_by=lambda a: a.id),
+    defence=st.lists(st.sampled_from(ABILITIES), max_size=2, unique_by=lambda a: a.id),
+    extra=st.integers(0, 1),
+    ignore_def=st.integers(0, 2),
+    ignore_att=st.integers(0, 1),
+    rerolls=st.sampled_from([(True, True), (True, False), (False, True), (False, False)]),
+)
+def test_c14_any_abilities_and_equipment_equal_brute_force(
+    n_att, n_def, attack, defence, extra, ignore_def, ignore_att, rerolls
+) -> None:
+    """Every vocabulary ability on either side (pairs, triples, one face; extra, counter and
+    ignored wounds), equipment and rerolls: the odds' tables against every ordered roll."""
+    mods = Modifiers(
+        tuple(a for a in attack if a.roll == "attack"),
+        tuple(a for a in defence if a.roll == "defence"),
+        extra_wound=extra,
+        ignore_defender=ignore_def,
+        ignore_attacker=ignore_att,
+    )
+    att_rr, def_rr = rerolls
+    odds = attack_odds(n_att, n_def, mods, attack_reroll=att_rr, defence_reroll=def_rr)
+    assert odds.joint == brute_force(
+        n_att, n_def, mods, attack_reroll=att_rr, defence_reroll=def_rr
+    )
 
 
 @pytest.mark.slow
