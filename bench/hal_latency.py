@@ -3,11 +3,13 @@
 The path, as on a table with the gpio profile (pins are gpiozero's MockFactory pins):
 
 1. an *edge thread* drives the trigger pin low, as lgpio's notification thread
-   delivers an edge: gpiozero's ``Button`` calls its ``when_pressed`` on that thread;
+   delivers an edge: the gpio backend's gpiozero ``DigitalInputDevice`` calls its
+   ``when_activated`` on that thread;
 2. the ``FirstEdgeDebouncer`` takes the edge; when its glitch window (``glitch_ms``,
    the default 1 ms) ends with the pin still low, its thread issues the press through
    ``SolenoidGuard.trigger_edge`` onto the input queue and, the explosion being armed,
-   switches the coil on there;
+   switches the coil on there (the thread runs at the scheduling the backend gets:
+   ``SCHED_FIFO`` where allowed);
 3. meanwhile the table loop's thread runs ``TableLoop.fire_sequence`` for each
    explosion, with the journal on a real file in a temporary directory: the ``armed``
    record (fsync) before the guard is armed, the press taken off the input queue, the
@@ -20,9 +22,16 @@ beyond it. Three conditions, one after another:
 
 * ``unloaded``;
 * ``busy processes``: one ``while True: pass`` process per core;
-* ``odds in process``: a thread of this process computing the exact odds of an 8
-  against 8 Spartacus attack (abilities, extra wound, both rerolls) over and over,
-  caches cleared each time (``companion.games.spartacus.odds``).
+* ``odds``: a thread of this process asking for the exact odds of an 8 against 8
+  Spartacus attack (abilities, extra wound, both rerolls) over and over, caches
+  cleared each time (``companion.games.spartacus.odds``), the way the table and the
+  web view ask for odds: through :func:`companion.worker.run_heavy`, so the
+  computation runs in the service's worker process. ``--odds-in-thread`` computes
+  them on that thread instead (how the service did it before), for comparison.
+
+The button thread runs at the scheduling the gpio backend gets (``SCHED_FIFO`` when
+the system allows it, as for root or under the service unit; the summary says which);
+``--no-realtime`` puts it back on the normal policy, for comparison.
 
 The cool-down is switched off through the benchmark override
 (``unsafe_cooldown_override_s=0``), never through the configuration; the pulse is 1 ms
@@ -31,11 +40,12 @@ and ``bounce_ms`` 2 ms, so that thousands of presses take seconds.
 Usage::
 
     python bench/hal_latency.py [--presses N] [--conditions unloaded,busy,odds]
-        [--switch-interval-ms MS] [--queue-path] [--journal-dir DIR] [--strict]
+        [--switch-interval-ms MS] [--queue-path] [--odds-in-thread] [--no-realtime]
+        [--journal-dir DIR] [--strict]
 
 ``--switch-interval-ms`` replaces the interval the gpio backend sets while open, and
 ``--queue-path`` makes the trigger press wait for the table loop's thread (the path
-before the edge path); both exist to measure the choice, not for tables. Prints a line
+before the edge path); these exist to measure the choices, not for tables. Prints a line
 per condition, then a one-line JSON summary. With ``--strict`` the exit status is 1 if a
 target is missed.
 """
@@ -65,13 +75,15 @@ from companion.games.battle_royale.layout import parse_field  # noqa: E402
 from companion.hal import HardwareConfig, open_hardware  # noqa: E402
 from companion.table.loop import TableLoop  # noqa: E402
 from companion.table.session import GameSession, SessionSettings  # noqa: E402
+from companion.worker import run_heavy, shutdown_worker  # noqa: E402
 
 TARGETS_P99_MS = {"unloaded": 1.0, "busy": 2.0, "odds": 2.0}
 CONDITIONS = {
     "unloaded": "unloaded",
     "busy": "one busy process per core",
-    "odds": "8v8 Spartacus odds in a thread of this process",
+    "odds": "8v8 Spartacus odds asked for by a thread of this process",
 }
+ODDS_WHERE = {False: "computed in the worker process", True: "computed on that thread"}
 PULSE_MS = 1
 BOUNCE_MS = 2
 CELL = parse_field("c3")
@@ -129,11 +141,30 @@ def filesystem_of(path: Path) -> str:
     return kind
 
 
+def fresh_8v8_odds() -> int:
+    """The exact odds of an 8 against 8 attack with everything, computed afresh."""
+    from companion.games.spartacus import odds
+    from companion.games.spartacus.combat import Modifiers
+    from companion.games.spartacus.data import builtin_data
+
+    data = builtin_data()
+    full = Modifiers(
+        (data.abilities["pair-extra-wound"],),
+        (data.abilities["defence-triple-counter"],),
+        extra_wound=1,
+    )
+    odds._joint.cache_clear()
+    odds.multisets.cache_clear()
+    result = odds.attack_odds(8, 8, full, attack_reroll=True, defence_reroll=True)
+    return len(result.joint)
+
+
 class Load:
     """The background load of one condition, started and stopped around the presses."""
 
-    def __init__(self, condition: str) -> None:
+    def __init__(self, condition: str, odds_in_thread: bool = False) -> None:
         self.condition = condition
+        self.odds_in_thread = odds_in_thread
         self.procs: list[subprocess.Popen[bytes]] = []
         self.stop = threading.Event()
         self.thread: threading.Thread | None = None
@@ -145,26 +176,19 @@ class Load:
                 self.procs.append(subprocess.Popen([sys.executable, "-c", "while True: pass"]))
             time.sleep(0.5)  # let them reach full speed
         elif self.condition == "odds":
+            if not self.odds_in_thread:
+                run_heavy(os.getpid)  # the worker process is up before the presses
             self.thread = threading.Thread(target=self._odds, name="odds", daemon=True)
             self.thread.start()
             time.sleep(0.2)
         return self
 
     def _odds(self) -> None:
-        from companion.games.spartacus import odds
-        from companion.games.spartacus.combat import Modifiers
-        from companion.games.spartacus.data import builtin_data
-
-        data = builtin_data()
-        full = Modifiers(
-            (data.abilities["pair-extra-wound"],),
-            (data.abilities["defence-triple-counter"],),
-            extra_wound=1,
-        )
         while not self.stop.is_set():
-            odds._joint.cache_clear()
-            odds.multisets.cache_clear()
-            odds.attack_odds(8, 8, full, attack_reroll=True, defence_reroll=True)
+            if self.odds_in_thread:
+                fresh_8v8_odds()
+            else:
+                run_heavy(fresh_8v8_odds)
             self.odds_done += 1
 
     def __exit__(self, *exc: object) -> None:
@@ -174,6 +198,7 @@ class Load:
             proc.wait()
         if self.thread is not None:
             self.thread.join(30)
+        shutdown_worker()
 
 
 def measure(
@@ -183,6 +208,8 @@ def measure(
     switch_interval_ms: float | None,
     queue_path: bool,
     glitch_ms: float,
+    odds_in_thread: bool = False,
+    realtime: bool = True,
 ) -> dict[str, Any]:
     """Press the trigger *presses* times under *condition*; return the latency summary."""
     previous_factory = Device.pin_factory
@@ -199,6 +226,11 @@ def measure(
             if switch_interval_ms is not None:
                 sys.setswitchinterval(switch_interval_ms / 1000)
             switch_interval = sys.getswitchinterval()
+            debouncer = hw.trigger.debouncer
+            if not realtime and debouncer.scheduling.startswith("SCHED_FIFO"):
+                native_id = debouncer._thread.native_id  # comparison only
+                os.sched_setscheduler(native_id, os.SCHED_OTHER, os.sched_param(0))
+            scheduling = "SCHED_OTHER (--no-realtime)" if not realtime else debouncer.scheduling
             if queue_path:  # comparison only: the press waits for the table loop's thread
                 hw.eliminator.trigger_edge = lambda: hw.inputs.emit("press", "trigger")
             view = NullView()
@@ -238,7 +270,7 @@ def measure(
                 except Exception as exc:  # reported by the main thread
                     failure.append(str(exc))
 
-            with Load(condition) as load:
+            with Load(condition, odds_in_thread) as load:
                 loop = threading.Thread(target=table_loop, name="table-loop", daemon=True)
                 source = threading.Thread(target=edge_source, name="edge-source")
                 started = time.perf_counter()
@@ -258,8 +290,11 @@ def measure(
     latencies_ms.sort()
     p99 = percentile(latencies_ms, 0.99)
     target = TARGETS_P99_MS[condition]
+    label = CONDITIONS[condition]
+    if condition == "odds":
+        label += f" ({ODDS_WHERE[odds_in_thread]})"
     return {
-        "condition": CONDITIONS[condition],
+        "condition": label,
         "presses": presses,
         "fired": fired,
         "seconds": round(seconds, 1),
@@ -271,6 +306,7 @@ def measure(
         "ok": p99 - glitch_ms <= target,
         "loadavg_before": [round(x, 2) for x in load_before],
         "switch_interval_ms": round(switch_interval * 1000, 3),
+        "button_thread": scheduling,
         "odds_computed": load.odds_done if condition == "odds" else None,
         "busy_processes": (os.cpu_count() or 1) if condition == "busy" else 0,
     }
@@ -284,6 +320,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--switch-interval-ms", type=float, help="override, to measure it")
     parser.add_argument("--queue-path", action="store_true", help="comparison: no edge path")
+    parser.add_argument(
+        "--odds-in-thread", action="store_true", help="comparison: odds on a thread, no worker"
+    )
+    parser.add_argument(
+        "--no-realtime", action="store_true", help="comparison: button thread on SCHED_OTHER"
+    )
     parser.add_argument(
         "--glitch-ms",
         type=float,
@@ -309,6 +351,8 @@ def main(argv: list[str] | None = None) -> int:
                 args.switch_interval_ms,
                 args.queue_path,
                 args.glitch_ms,
+                args.odds_in_thread,
+                not args.no_realtime,
             )
             for c in conditions
         }
@@ -319,16 +363,19 @@ def main(argv: list[str] | None = None) -> int:
             f"edge -> coil median {r['median_ms']:.3f} ms, p99 {r['p99_ms']:.3f} ms, max "
             f"{r['max_ms']:.3f} ms; p99 beyond the {args.glitch_ms:g} ms glitch window "
             f"{r['beyond_glitch_p99_ms']:.3f} ms (target <= {r['target_beyond_glitch_p99_ms']} "
-            f"ms: {'met' if r['ok'] else 'MISSED'}); load before {r['loadavg_before']}"
+            f"ms: {'met' if r['ok'] else 'MISSED'}); load before {r['loadavg_before']}; "
+            f"button thread {r['button_thread']}"
         )
     summary = {
         "bench": "hal_latency",
-        "path": "edge thread -> gpiozero Button (MockFactory) -> FirstEdgeDebouncer -> "
+        "path": "edge thread -> gpiozero DigitalInputDevice (MockFactory) -> FirstEdgeDebouncer -> "
         "SolenoidGuard.trigger_edge -> input queue -> TableLoop.fire_sequence -> pin",
         "glitch_ms": args.glitch_ms,
         "pulse_ms": PULSE_MS,
         "bounce_ms": BOUNCE_MS,
         "queue_path": args.queue_path,
+        "odds_in_thread": args.odds_in_thread,
+        "realtime": not args.no_realtime,
         "journal_fs": fs,
         "cpus": os.cpu_count(),
         "results": results,

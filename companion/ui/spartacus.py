@@ -19,6 +19,7 @@ from rich.text import Text
 from companion.games.spartacus.combat import ATTRS, DIE_OF
 from companion.games.spartacus.odds import percent
 from companion.ui.screen import TableScreen
+from companion.worker import run_heavy
 
 DIE_STYLE = {
     "red": "bold white on red3",
@@ -108,8 +109,8 @@ def fighters_table(state: Any) -> Table:
 
 
 def odds_text(fight: Any, attacker: str, quick: bool = False) -> Text:
-    """The exact odds of an attack, in percent."""
-    odds = fight.odds(attacker, quick=quick)
+    """The exact odds of an attack, in percent (computed in the worker process)."""
+    odds = run_heavy(fight.odds, attacker, quick=quick)
     defender = fight.other(attacker)
     text = Text(
         f"odds, {attacker} attacks {defender}{' (quick)' if quick else ''}: wounds ", style="bold"
