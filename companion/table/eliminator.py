@@ -57,8 +57,8 @@ class FirePath:
         the players remove the tile by hand. Nothing is written to the journal
         between the press and the coil: the ``fired`` record follows the pulse.
         """
-        if token in self.session.fired_tokens:  # flew before the table stopped
-            return True
+        if token in self.session.fired_tokens:  # settled before the table stopped
+            return token not in self.session.fault_tokens  # a fault: lifted out by hand
         buttons = {"trigger"}
         guard = self.hw.eliminator
         offered_after = self.hw.inputs.last_seq  # a CONFIRM counts if pressed after this
@@ -101,7 +101,7 @@ class FirePath:
                     self.rest(result.retry_after_s or 0.1)
                     guard.arm(token)
                     continue
-                settled = self.settle_failed_fire(result, cell)
+                settled = self.settle_failed_fire(result, cell, token)
                 if settled is not None:
                     return settled
                 # nothing fired (a stale or repeated press, or link trouble): a fresh press
@@ -110,13 +110,15 @@ class FirePath:
             guard.disarm()
             self.blink = set()
 
-    def settle_failed_fire(self, result: Any, cell: int) -> bool | None:
+    def settle_failed_fire(self, result: Any, cell: int, token: str | None = None) -> bool | None:
         """What a fire that did not fire means for the people at the table.
 
         Returns True if the Eliminator did fire after all (an unanswered FIRE the I/O
         board then accounted for), False if the players must lift the tile out by hand
-        (said only once the coil is confirmed off), None if nothing fired and a fresh
-        press may fire (link trouble, or a stale press)."""
+        (said only once the coil is confirmed off, and once the journal says so: a
+        ``fired`` record with ``source: "fault"``, so a resumed game never arms that
+        explosion again), None if nothing fired and a fresh press may fire (link
+        trouble, or a stale press)."""
         guard = self.hw.eliminator
         if result.reason is Refusal.OUTCOME_UNKNOWN:
             settled = self.wait_fire_outcome(cell)
@@ -135,6 +137,10 @@ class FirePath:
                 return None
         if result.reason in (Refusal.DRIVER_FAULT, Refusal.CLOSED):
             self.wait_coil_off()
+            if result.reason is Refusal.DRIVER_FAULT:  # durable before anyone reaches in
+                self.session.fired(
+                    field_name(cell), token or result.token, source="fault", fault=result.message
+                )
             self.view.message(
                 f"solenoid fault ({result.message}): the coil is off; lift the tile "
                 f"{field_name(cell)} out by hand"
