@@ -74,15 +74,10 @@ def test_errors_of_the_computation_come_back_as_they_are() -> None:
 
 
 def test_exact_fractions_come_back_exact() -> None:
-    data = builtin_data()
-    full = Modifiers(
-        (data.abilities["pair-extra-wound"],),
-        (data.abilities["defence-triple-counter"],),
-        extra_wound=1,
-    )
-    there = run_heavy(attack_odds, 4, 3, full, attack_reroll=True, defence_reroll=True)
+    mods = Modifiers((builtin_data().abilities["pair-extra-wound"],), (), extra_wound=1)
+    there = run_heavy(attack_odds, 4, 3, mods, attack_reroll=True, defence_reroll=True)
     with heavy_work_here():
-        here = run_heavy(attack_odds, 4, 3, full, attack_reroll=True, defence_reroll=True)
+        here = run_heavy(attack_odds, 4, 3, mods, attack_reroll=True, defence_reroll=True)
     assert there.joint == here.joint and there.wounds == here.wounds
     assert all(isinstance(p, Fraction) for p in there.joint.values())
     assert sum(there.joint.values()) == 1

@@ -7,6 +7,7 @@ import json
 import os
 import threading
 import time
+from contextlib import contextmanager
 
 import pytest
 from gpiozero.pins.mock import MockPin
@@ -164,17 +165,33 @@ def run_in_thread(target):
     return thread
 
 
+@contextmanager
+def assist_step(session, fault: str | None = None):
+    """The assist table on fresh simulated hardware (its coil driver broken with *fault*),
+    its next step running on a thread: yields (hw, loop, view, thread)."""
+    hw, clock = sim_hardware()
+    view = RecordingView()
+    with hw:
+        if fault is not None:
+            hw.sim.inject_driver_fault(fault)
+        loop = AssistTable(session, hw, Roller.seeded(4), view, sleep=clock.sleep)
+        loop.react([])
+        yield hw, loop, view, run_in_thread(loop.step)
+
+
+def until(predicate, timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+
+
 def test_after_a_stop_the_armed_explosion_never_fires_by_itself(tmp_path):
     path = assist_game_cut_after_the_first_arming(tmp_path)
     session, _ = resume_session(path)
     assert len(session.armed_before_stop) == 1 and session.state.phase == "armed"
     (token,) = session.armed_before_stop
-    hw, clock = sim_hardware()
-    view = RecordingView()
-    with hw:
-        loop = AssistTable(session, hw, Roller.seeded(4), view, sleep=clock.sleep)
-        loop.react([])
-        thread = run_in_thread(loop.step)
+    with assist_step(session) as (hw, _, view, thread):
         time.sleep(0.3)
         assert thread.is_alive() and hw.sim.pulses == []  # waits: no press, no pulse
         assert hw.eliminator.armed_token == token
@@ -322,10 +339,7 @@ def test_a_coil_that_cannot_be_switched_on_is_journalled_and_never_armed_again(
         table = TableLoop(session, hw, Roller.seeded(1), view)
         result: list[bool] = []
         thread = run_in_thread(lambda: result.append(table.fire_sequence(cell, token)))
-        deadline = time.monotonic() + 5
-        while hw.eliminator.armed_token != token:
-            assert time.monotonic() < deadline
-            time.sleep(0.01)
+        until(lambda: hw.eliminator.armed_token == token)
         mock_factory.pin(config.pins.trigger).drive_low()
         thread.join(5)
         assert result == [False]  # the tile did not fly: lifted out by hand
@@ -358,20 +372,10 @@ def test_an_assist_game_resumed_after_a_solenoid_fault_asks_for_the_tile_by_hand
     path = assist_game_cut_after_the_first_arming(tmp_path)
     session, _ = resume_session(path)
     (token,) = session.armed_before_stop
-    hw, clock = sim_hardware()
-    with hw:
-        hw.sim.inject_driver_fault("coil open circuit")
-        loop = AssistTable(session, hw, Roller.seeded(4), RecordingView(), sleep=clock.sleep)
-        loop.react([])
-        thread = run_in_thread(loop.step)
-        deadline = time.monotonic() + 5
-        while hw.eliminator.armed_token != token:
-            assert time.monotonic() < deadline
-            time.sleep(0.01)
+    with assist_step(session, fault="coil open circuit") as (hw, _, view, thread):
+        until(lambda: hw.eliminator.armed_token == token)
         hw.sim.tap("trigger")
-        while not any("CONFIRM" in p and "by hand" in p for p in loop.view.prompts):
-            assert time.monotonic() < deadline
-            time.sleep(0.01)
+        until(lambda: any("CONFIRM" in p and "by hand" in p for p in view.prompts))
         assert thread.is_alive() and hw.sim.pulses == []
     session.journal.close()  # the table stops before the CONFIRM
     records = [r for _, r in read_journal(path).records]
@@ -380,16 +384,8 @@ def test_an_assist_game_resumed_after_a_solenoid_fault_asks_for_the_tile_by_hand
 
     resumed, _ = resume_session(path)
     assert resumed.armed_before_stop == set() and token in resumed.fault_tokens
-    hw, clock = sim_hardware()
-    view = RecordingView()
-    with hw:
-        loop = AssistTable(resumed, hw, Roller.seeded(4), view, sleep=clock.sleep)
-        loop.react([])
-        thread = run_in_thread(loop.step)
-        deadline = time.monotonic() + 5
-        while not any("by hand" in p for p in view.prompts):
-            assert time.monotonic() < deadline
-            time.sleep(0.01)
+    with assist_step(resumed) as (hw, loop, view, thread):
+        until(lambda: any("by hand" in p for p in view.prompts))
         assert not hw.eliminator.armed  # never armed again
         hw.sim.tap("confirm")
         thread.join(5)
