@@ -153,8 +153,7 @@ def fresh_8v8_odds() -> int:
         (data.abilities["defence-triple-counter"],),
         extra_wound=1,
     )
-    odds._joint.cache_clear()
-    odds.multisets.cache_clear()
+    odds.clear_caches()
     result = odds.attack_odds(8, 8, full, attack_reroll=True, defence_reroll=True)
     return len(result.joint)
 
