@@ -155,8 +155,8 @@ class WebTable:
 
     def entered_roll(self, loop: Any, ask: Any) -> list[Any] | None:
         """The loop's ``dice_from``: the face the rolling seat entered on its phone for a
-        roll of one die, or ``None`` when the table rolls it (no seat, several dice, not
-        dice)."""
+        roll of one die, or ``None`` when the table rolls it (no seat, a bot's seat, several
+        dice, not dice)."""
         seat = ask.seat
         outcomes = loop.state.chance_outcomes()
         if (
@@ -164,6 +164,7 @@ class WebTable:
             or seat is None
             or not 0 <= seat < self.hub.players
             or ask.nodes != 1
+            or loop.seat_is_bot(seat)
             or not is_dice(outcomes[0][0])
         ):
             return None

@@ -18,12 +18,12 @@ from companion.dice import Roller
 from companion.games.battle_royale import BattleRoyaleConfig
 from companion.games.registry import get_game
 from companion.hal import HardwareConfig, ManualClock, open_hardware
-from companion.table.loop import TrackedTable
+from companion.table.loop import Observers, TrackedTable
 from companion.table.people import BotAgent
 from companion.table.session import GameSession, SessionSettings
 from companion.web.agent import WebAgent
-from companion.web.attach import Tee, WebRequest, attach_web, parse_phone_seats
-from companion.web.hub import Submission, WebHub
+from companion.web.attach import WebRequest, attach_web, parse_phone_seats
+from companion.web.hub import Submission
 from companion.web.pairing import HOST, seat
 
 
@@ -37,8 +37,9 @@ class Recorder:
     def message(self, text):
         self.calls.append(("message", text))
 
-    def prompt(self, text, options=()):
-        self.calls.append(("prompt", text))
+    def prompt(self, text, options=(), seat=None):
+        if seat is None:  # the shared terminal: a seat's own prompt needs the screen handed over
+            self.calls.append(("prompt", text))
 
 
 def test_phone_seats_are_numbers_or_all_and_never_a_bots():
@@ -52,20 +53,21 @@ def test_phone_seats_are_numbers_or_all_and_never_a_bots():
         parse_phone_seats("3", 4, (3,))
 
 
-def test_the_tee_gives_every_view_every_call_and_a_seats_prompt_only_to_the_hub():
-    config = BattleRoyaleConfig(players=2)
-    hub = WebHub(get_game("battle-royale"), config, 2)
-    terminal = Recorder()
-    tee = Tee(terminal, hub)
-    state = GameSession.start(config, SessionSettings(), None).state
-    tee.update(state, [])
-    tee.message("hello")
-    tee.prompt("press ROLL")
-    tee.prompt("only seat 1", seat=1)
-    assert terminal.calls == [("update", 0), ("message", "hello"), ("prompt", "press ROLL")]
-    frame = hub.frame
-    assert frame.prompt == "press ROLL" and frame.messages == ("hello",)
-    assert frame.notes == {1: "only seat 1"}
+def test_the_hub_joins_the_tables_observers_and_a_seats_prompt_is_its_phones(sim, tmp_path):
+    web, loop, session = table_with_web(sim, WebRequest("127.0.0.1:0"), tmp_path)
+    try:
+        terminal, hub = loop.view.views
+        assert isinstance(loop.view, Observers) and hub is web.hub
+        loop.view.update(session.state, [])
+        loop.view.message("hello")
+        loop.view.prompt("press ROLL")
+        loop.view.prompt("only seat 1", seat=1)
+        assert terminal.calls == [("update", 0), ("message", "hello"), ("prompt", "press ROLL")]
+        frame = hub.frame
+        assert frame.prompt == "press ROLL" and frame.messages == ("hello",)
+        assert frame.notes == {1: "only seat 1"}
+    finally:
+        web.close()
 
 
 @pytest.fixture
@@ -91,7 +93,7 @@ def test_a_phone_seat_plays_through_the_loops_own_decide_and_journal(sim, tmp_pa
     web, loop, session = table_with_web(sim, WebRequest("127.0.0.1:0", frozenset({0})), tmp_path)
     try:
         assert isinstance(loop.agents[0], WebAgent) and isinstance(loop.agents[1], BotAgent)
-        assert isinstance(loop.view, Tee)
+        assert web.hub in loop.view.views
         thread = threading.Thread(target=lambda: loop.step(), daemon=True)
         # the start player is drawn, then each step until seat 0 is asked
         while not (loop.state.current_player == 0 and not loop.state.is_chance_node):
@@ -120,33 +122,47 @@ def test_a_phone_seat_plays_through_the_loops_own_decide_and_journal(sim, tmp_pa
 
 
 def test_the_rolling_seat_enters_its_own_doom_die_on_its_phone(sim, tmp_path):
+    """With --phone-dice the Doom die's face comes from the rolling seat's phone, is
+    journalled as the roll, and the table never waits for ROLL; a bot's seat still rolls."""
     web, loop, session = table_with_web(
         sim, WebRequest("127.0.0.1:0", frozenset({0, 1}), phone_dice=True), tmp_path
     )
     try:
         assert loop.dice_from == web.entered_roll
-        outcomes = _doom_outcomes(session)
-        result: list = []
-        thread = threading.Thread(target=lambda: result.append(web.entered_roll(1, outcomes)))
+        loop.agents.update({s: BotAgent(random.Random(s)) for s in (0, 1)})  # bots move...
+        while not (loop.state.is_chance_node and hasattr(_first(loop), "face")):
+            loop.step()  # ...and roll: a bot's seat is rolled by the table
+        seat_no = loop.state.active
+        loop.agents[seat_no] = web.agent(seat_no)  # a person at the phone again
+        before = len(loop.state.history)
+        thread = threading.Thread(target=loop.step, daemon=True)
         thread.start()
         deadline = time.monotonic() + 5
-        while (offer := web.hub.current_offer(1)) is None or offer.dice is None:
-            assert time.monotonic() < deadline
+        while (offer := web.hub.current_offer(seat_no)) is None or offer.dice is None:
+            assert time.monotonic() < deadline, "the phone was not asked for its die"
             time.sleep(0.01)
         face = offer.dice.outcomes[-1]
-        assert web.hub.submit(Submission(1, offer.id, "dice", text="not a face"))
-        assert web.hub.submit(Submission(1, offer.id, "dice", text=face))
+        assert web.hub.submit(Submission(seat_no, offer.id, "dice", text="not a face"))
+        assert web.hub.submit(Submission(seat_no, offer.id, "dice", text=face))
         thread.join(5)
-        assert result and result[0].notation == face
-        assert web.entered_roll(0, [(object(), 1)]) is None  # not dice: the table rolls
+        assert not thread.is_alive()
+        assert loop.state.history[before].notation == face  # the roll is the face entered
+        roll = [r for r in _records(tmp_path) if r["type"] == "action"][before]["action"]
+        assert roll["kind"] == "roll"  # journalled as the roll
+        assert sim.inputs.drain() == []  # nobody pressed ROLL
     finally:
         web.close()
 
 
-def _doom_outcomes(session):
-    from companion.games.battle_royale import actions as A
+def _first(loop):
+    return loop.state.chance_outcomes()[0][0]
 
-    return [(A.DoomRoll(f), p) for f, p in session.state.config.doom_distribution().items()]
+
+def _records(tmp_path):
+    import json
+
+    lines = (tmp_path / "game.jsonl").read_text().splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
 
 
 def test_a_phones_roll_reaches_the_input_queue_and_a_trigger_never_does(sim, tmp_path):
