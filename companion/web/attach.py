@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import logging
 import os
+import socket
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -216,6 +217,17 @@ def write_host_pairing(site: Site, directory: Path) -> Path:
     return text
 
 
+def lan_address() -> str:
+    """This machine's address on its LAN (the interface a packet to another network would
+    leave by; nothing is sent), or its host name when it has no route."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never answered, never sent to
+            return str(probe.getsockname()[0])
+        except OSError:
+            return socket.gethostname()
+
+
 def attach_web(
     request: WebRequest,
     game: Any,
@@ -236,7 +248,12 @@ def attach_web(
     relay = ButtonRelay(hw.inputs) if hw is not None else None
     buttons = (ASSIST_BUTTONS if assist else TRACKED_BUTTONS) if relay is not None else ()
     site = Site(hub, relay=relay, buttons=buttons)
-    server = WebServer(site, host, port).start()
+    server = WebServer(site, host, port)
+    if host in ("0.0.0.0", "::"):  # every interface: the links name the one phones reach
+        site.base_url = f"http://{lan_address()}:{port}"
+    server.start()
+    if port == 0 and site.base_url.endswith(":0"):
+        site.base_url = site.base_url[:-1] + str(server.port)
     web = WebTable(request, hub, site, server, relay, out=out, pairing_dir=pairing_dir)
     web.announce()
     return web

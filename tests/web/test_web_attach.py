@@ -233,3 +233,15 @@ def test_bad_web_options_are_one_message_and_exit_2(args, tmp_path):
     assert done.returncode == 2, done.stdout + done.stderr
     assert "Traceback" not in done.stderr
     assert "error:" in done.stderr
+
+
+def test_links_of_a_server_on_every_interface_name_an_address_phones_can_reach(sim):
+    config = BattleRoyaleConfig(players=2)
+    web = attach_web(WebRequest("0.0.0.0:0"), get_game("battle-royale"), config, 2, hw=sim)
+    try:
+        link = web.site.link(seat(0))
+        assert "0.0.0.0" not in link and link.split("/pair/")[0].endswith(f":{web.server.port}")
+        status, _, _ = request(f"http://127.0.0.1:{web.server.port}/seat/0", token=None)
+        assert status == 401  # listening on every interface, refusing without a token
+    finally:
+        web.close()
