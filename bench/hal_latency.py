@@ -113,7 +113,7 @@ class NullView:
     def message(self, text: str) -> None:
         pass
 
-    def prompt(self, text: str, options: Any = ()) -> None:
+    def prompt(self, text: str, options: Any = (), seat: int | None = None) -> None:
         self.asked.set()
 
 
