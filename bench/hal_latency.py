@@ -28,6 +28,11 @@ beyond it. Three conditions, one after another:
   web view ask for odds: through :func:`companion.worker.run_heavy`, so the
   computation runs in the service's worker process. ``--odds-in-thread`` computes
   them on that thread instead (how the service did it before), for comparison.
+* ``web``: the web view as ``serve --web`` plugs it in (``companion.web.attach``: the
+  hub teed with the table's view, uvicorn on its own thread, the button relay), with six
+  live pages (table screen, host, four seats) reading its server-sent events from a
+  process of their own (``bench/web_latency.py --pages``): every press sends each page
+  the table's new frames (the prompt, "Eliminator fired"), rendered in this process.
 
 The button thread runs at the scheduling the gpio backend gets (``SCHED_FIFO`` when
 the system allows it, as for root or under the service unit; the summary says which);
@@ -39,7 +44,7 @@ and ``bounce_ms`` 2 ms, so that thousands of presses take seconds.
 
 Usage::
 
-    python bench/hal_latency.py [--presses N] [--conditions unloaded,busy,odds]
+    python bench/hal_latency.py [--presses N] [--conditions unloaded,busy,odds,web]
         [--switch-interval-ms MS] [--queue-path] [--odds-in-thread] [--no-realtime]
         [--journal-dir DIR] [--strict]
 
@@ -77,13 +82,15 @@ from companion.table.loop import TableLoop  # noqa: E402
 from companion.table.session import GameSession, SessionSettings  # noqa: E402
 from companion.worker import run_heavy, shutdown_worker  # noqa: E402
 
-TARGETS_P99_MS = {"unloaded": 1.0, "busy": 2.0, "odds": 2.0}
+TARGETS_P99_MS = {"unloaded": 1.0, "busy": 2.0, "odds": 2.0, "web": 1.0}
 CONDITIONS = {
     "unloaded": "unloaded",
     "busy": "one busy process per core",
     "odds": "8v8 Spartacus odds asked for by a thread of this process",
+    "web": "the web view in this process, six live pages",
 }
 ODDS_WHERE = {False: "computed in the worker process", True: "computed on that thread"}
+PLAYERS = 4  # four seats: with the table screen and the host, six pages for --web
 PULSE_MS = 1
 BOUNCE_MS = 2
 CELL = parse_field("c3")
@@ -118,7 +125,7 @@ class NullView:
     def message(self, text: str) -> None:
         pass
 
-    def prompt(self, text: str, options: Any = ()) -> None:
+    def prompt(self, text: str, options: Any = (), seat: int | None = None) -> None:
         self.asked.set()
 
 
@@ -168,6 +175,9 @@ class Load:
         self.stop = threading.Event()
         self.thread: threading.Thread | None = None
         self.odds_done = 0
+        self.web: Any = None
+        self.pages: subprocess.Popen[str] | None = None
+        self.frames_seen = 0
 
     def __enter__(self) -> Load:
         if self.condition == "busy":
@@ -181,6 +191,33 @@ class Load:
             self.thread.start()
             time.sleep(0.2)
         return self
+
+    def plug(self, table: TableLoop, hw: Any) -> None:
+        """The ``web`` condition: the web view on ``table`` and six pages reading it."""
+        if self.condition != "web":
+            return
+        from companion.games.registry import get_game
+        from companion.web.attach import WebRequest, attach_web
+
+        config = table.state.config
+        game = get_game("battle-royale")
+        self.web = attach_web(WebRequest("127.0.0.1:0"), game, config, PLAYERS, hw=hw)
+        self.web.plug(table)
+        table.view.update(table.state, [])
+        site = self.web.site
+        tokens = {r.key: site.pairing.token(r) for r in site.pairing.roles}
+        self.pages = subprocess.Popen(
+            [sys.executable, str(Path(__file__).with_name("web_latency.py")), "--pages"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert self.pages.stdin is not None and self.pages.stdout is not None
+        self.pages.stdin.write(json.dumps({"port": self.web.server.port, "tokens": tokens}))
+        self.pages.stdin.write("\n")
+        self.pages.stdin.flush()
+        if self.pages.stdout.readline().strip() != "open":
+            raise RuntimeError("the six pages did not open")
 
     def _odds(self) -> None:
         while not self.stop.is_set():
@@ -198,6 +235,11 @@ class Load:
         if self.thread is not None:
             self.thread.join(30)
         shutdown_worker()
+        if self.pages is not None:
+            out, _ = self.pages.communicate("", timeout=30)  # closes their stdin: they report
+            self.frames_seen = json.loads(out.strip().splitlines()[-1])["frames"]
+        if self.web is not None:
+            self.web.close()
 
 
 def measure(
@@ -217,7 +259,7 @@ def measure(
         profile="gpio", pulse_ms=PULSE_MS, bounce_ms=BOUNCE_MS, glitch_ms=glitch_ms
     )
     journal = journal_dir / f"hal-latency-{condition}.jsonl"
-    session = GameSession.start(BattleRoyaleConfig(players=2), SessionSettings(), journal)
+    session = GameSession.start(BattleRoyaleConfig(players=PLAYERS), SessionSettings(), journal)
     latencies_ms: list[float] = []
     load_before = os.getloadavg()
     try:
@@ -270,6 +312,7 @@ def measure(
                     failure.append(str(exc))
 
             with Load(condition, odds_in_thread) as load:
+                load.plug(table, hw)
                 loop = threading.Thread(target=table_loop, name="table-loop", daemon=True)
                 source = threading.Thread(target=edge_source, name="edge-source")
                 started = time.perf_counter()
@@ -308,6 +351,7 @@ def measure(
         "button_thread": scheduling,
         "odds_computed": load.odds_done if condition == "odds" else None,
         "busy_processes": (os.cpu_count() or 1) if condition == "busy" else 0,
+        "web_frames_seen": load.frames_seen if condition == "web" else None,
     }
 
 
@@ -315,7 +359,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--presses", type=int, default=3000, help="per condition, default 3000")
     parser.add_argument(
-        "--conditions", default="unloaded,busy,odds", help="comma-separated: unloaded,busy,odds"
+        "--conditions",
+        default="unloaded,busy,odds",
+        help="comma-separated: unloaded,busy,odds,web (web needs the web extra)",
     )
     parser.add_argument("--switch-interval-ms", type=float, help="override, to measure it")
     parser.add_argument("--queue-path", action="store_true", help="comparison: no edge path")

@@ -114,8 +114,22 @@ def test_bench_run_writes_every_section(tmp_path) -> None:
 @pytest.mark.slow
 def test_web_latency_bench_json() -> None:
     pytest.importorskip("starlette")
-    result = run_bench("--actions", "5", "--json", script="web_latency.py")
+    result = run_bench("--actions", "5", "--presses", "5", "--json", script="web_latency.py")
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout)
     assert summary["actions"] > 0 and summary["visible_ms"]["p99"] > 0
     assert summary["server_rss_mb"]["peak"] > 0 and summary["pages"] == 6
+    serve_web = summary["serve_web"]  # companion serve --web, six pages, phones pressing
+    assert serve_web["pages"] == 6 and serve_web["presses"] == 5
+    assert serve_web["rss_mb"]["peak"] > 0
+
+
+@pytest.mark.slow
+def test_red_button_bench_with_six_pages_on_the_web_view() -> None:
+    pytest.importorskip("starlette")
+    result = run_bench("--presses", "10", "--conditions", "web", script="hal_latency.py")
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout.strip().splitlines()[-1])
+    web = summary["results"]["web"]
+    assert web["presses"] == 10 and web["fired"] == 10
+    assert web["web_frames_seen"] > 0  # the six pages were live while the button was hit

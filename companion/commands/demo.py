@@ -6,11 +6,14 @@ import argparse
 
 from companion.cli import CommandError
 from companion.commands.play import PlayOptions, play_game
+from companion.commands.web_option import web_request
 from companion.hal import HardwareConfig
 from companion.table.config import GameSettings, TableConfig, TableConfigError
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.game != "battle-royale" and args.web is not None:
+        raise CommandError(f"--web: {args.game} does not serve phones yet (Battle Royale does)")
     if args.game == "spartacus":
         from companion.commands.spartacus import run_demo as spartacus_run_demo
 
@@ -42,6 +45,9 @@ def run(args: argparse.Namespace) -> int:
     except TableConfigError as exc:
         raise CommandError(str(exc)) from None
     title = f"Battle Royale demo: {args.players} bots, seed {args.seed}"
+    web = web_request(args, game.players, game.bot_seats)
     return play_game(
-        PlayOptions(table, seed=args.seed, speed=args.speed, title=title, journal=args.journal)
+        PlayOptions(
+            table, seed=args.seed, speed=args.speed, title=title, journal=args.journal, web=web
+        )
     )

@@ -13,12 +13,14 @@ import random
 import sys
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from rich.console import Console
 from rich.rule import Rule
 
 from companion.cli import CommandError
 from companion.commands.tables import run_table, who_plays
+from companion.commands.web_option import battle_royale_game, default_bots, web_request, web_view
 from companion.dice import Roller
 from companion.games.battle_royale import BattleRoyaleConfig
 from companion.hal import Hardware, HardwareConfig, ManualClock, open_hardware
@@ -56,6 +58,7 @@ class PlayOptions:
     autoplay: bool = False  # simulated people press the buttons (sim hardware only)
     journal: str | None = None  # the journal file; None: a new file in the data directory
     session: GameSession | None = None  # a resumed session (companion resume)
+    web: Any = None  # the web view asked for (--web), a companion.web.attach.WebRequest
 
 
 def _override(args: argparse.Namespace) -> dict[str, object]:
@@ -96,6 +99,8 @@ def resolve_table(args: argparse.Namespace, default_mode: str) -> TableConfig:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.game != "battle-royale" and args.web is not None:
+        raise CommandError(f"--web: {args.game} does not serve phones yet (Battle Royale does)")
     if args.game == "spartacus":
         from companion.commands.spartacus import run_play as spartacus_run_play
 
@@ -111,14 +116,22 @@ def run(args: argparse.Namespace) -> int:
     if args.mode is None:  # play's default is tracked (play --help), unless the file says
         args.mode = None if "mode" in in_file else "tracked"
     tracked = args.mode == "tracked" or (args.mode is None and in_file.get("mode") == "tracked")
+    if tracked and "bots" not in in_file:
+        args.bots = default_bots(args, args.players or 4)
     if args.bots is None and tracked and "bots" not in in_file and not args.autoplay:
         args.bots = (args.players or 4) - 1  # one person at the terminal, bots for the rest
     if args.autoplay and tracked and args.bots is None:
         args.bots = args.players or 4
     table = resolve_table(args, default_mode="tracked")
+    web = web_request(args, table.game.players, table.game.bot_seats)
     return play_game(
         PlayOptions(
-            table, seed=args.seed, speed=args.speed, autoplay=args.autoplay, journal=args.journal
+            table,
+            seed=args.seed,
+            speed=args.speed,
+            autoplay=args.autoplay,
+            journal=args.journal,
+            web=web,
         )
     )
 
@@ -157,7 +170,8 @@ def play_game(options: PlayOptions) -> int:
     # simulated hardware runs on simulated time, so cool-downs do not slow a bot game
     clock = ManualClock() if sim and nobody_types else None
     live = console.is_terminal and nobody_types
-    pace = TURN_PACE_S / options.speed if live else 0.0
+    watched = options.web is not None and nobody_types  # bots watched on phones
+    pace = TURN_PACE_S / options.speed if live or watched else 0.0
     config = game.battle_royale_config()
     console.print(Rule(options.title))
     humans = (
@@ -188,10 +202,13 @@ def play_game(options: PlayOptions) -> int:
     def play() -> object:
         with (
             open_hardware(hw_config, clock=clock) as hw,
+            web_view(options.web, battle_royale_game(game.mode), config, hw, out=sys.stdout) as web,
             Dashboard(console, hw, live=live, pace_s=pace, title=options.title) as view,
         ):
             operator = SimOperator(hw, rng=random.Random(seed)) if simulated else None
             loop = _make_loop(game, session, hw, roller, view, rng, operator, terminal, sleep)
+            if web is not None:
+                web.plug(loop)
             return loop.run()
 
     if run_table(console, session, terminal, play) is None:

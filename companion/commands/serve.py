@@ -17,12 +17,14 @@ import argparse
 import itertools
 import logging
 import random
+import sys
 import time
 from pathlib import Path
 
 from rich.console import Console
 
 from companion.cli import CommandError
+from companion.commands.web_option import battle_royale_game, web_request, web_view
 from companion.dice import Roller
 from companion.hal import HardwareConfigError, ManualClock, open_hardware
 from companion.notify import Notifier
@@ -100,13 +102,25 @@ def run(args: argparse.Namespace) -> int:
     settings = SessionSettings(mode="assist", hardware=table.hardware.profile)
     first_journal = Path(args.journal) if args.journal else None
     notifier = Notifier.from_environ()
+    web_asked = web_request(args, config.players, ())
     if first_journal is not None and first_journal.exists() and not args.new:
         session = _resume_file(console, first_journal)  # a named journal: continue that game
         first_journal = None
     else:
         session = None if args.new else _resume_last(console, journals)
     try:
-        with open_hardware(table.hardware, clock=clock) as hw:
+        with (
+            open_hardware(table.hardware, clock=clock) as hw,
+            web_view(
+                web_asked,
+                battle_royale_game("assist"),
+                config,
+                hw,
+                assist=True,
+                out=sys.stdout if console.is_terminal else None,
+                pairing_dir=journals.parent / "web-pairing",
+            ) as web,
+        ):
             log.info(
                 "companion serve: ready (%s hardware, %d players, config %s) in %.2f s",
                 table.hardware.profile,
@@ -124,6 +138,8 @@ def run(args: argparse.Namespace) -> int:
                     first_journal = None
                     session = GameSession.start(config, settings, path)
                 log.info("journal: %s", session.journal_path)
+                if web is not None and number > 1:
+                    web.new_game(config.players)  # new tokens every game
                 notifier.status(f"game {number}, journal {session.journal_path}")
                 with Dashboard(
                     console, hw, live=live, title=f"Battle Royale, game {number}"
@@ -137,6 +153,8 @@ def run(args: argparse.Namespace) -> int:
                         operator=operator,
                         heartbeat=notifier.heartbeat,
                     )
+                    if web is not None:
+                        web.plug(table_loop)
                     state = table_loop.run()
                     session.journal.close()
                     session = None

@@ -168,6 +168,9 @@ class TableLoop(FirePath):
         self.blink: set[int] = set()
         self.fire_results: list[Any] = []
         self.rolls: list[Any] = []  # every roll shown, as the adapter records it
+        #: where the players' own dice are entered besides the terminal (the web's phones):
+        #: ``dice_from(loop, ask)`` gives the outcomes entered, or ``None`` (roll as usual)
+        self.dice_from: Callable[[TableLoop, DiceAsk], list[Any] | None] | None = None
 
     @property
     def state(self) -> Any:
@@ -238,7 +241,7 @@ class TableLoop(FirePath):
         entered: list[Any] | None = None
         if ask is not None and not pressed:
             self.adapter.before_roll(self, ask)
-            entered = self.wait_for_roll(ask)
+            entered = (self.dice_from and self.dice_from(self, ask)) or self.wait_for_roll(ask)
         events: list[Any] = []
         for i in range(ask.nodes if ask is not None else 1):
             if not self.state.is_chance_node:
