@@ -46,6 +46,13 @@ def _positive_float(text: str) -> float:
     return value
 
 
+def bots_option(text: str) -> Any:
+    """``--bots N[:LEVEL]`` (see :func:`companion.commands.tournament.bots_option`)."""
+    from companion.commands.tournament import bots_option as parse
+
+    return parse(text)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="companion",
@@ -134,8 +141,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument(
         "--bots",
-        type=int,
-        help="tracked mode: how many seats bots play, the last ones (default: all but the first)",
+        type=bots_option,
+        metavar="N[:LEVEL]",
+        help="tracked mode: how many seats bots play, the last ones (default: all but the "
+        "first); LEVEL (easy, normal, strong) is kept for the search bot (docs/bots.md)",
     )
     play.add_argument(
         "--autoplay",
@@ -366,6 +375,9 @@ def build_parser() -> argparse.ArgumentParser:
     from companion.commands.spartacus import configure_parser as spartacus_parser  # argparse only
 
     spartacus_parser(sub)
+    from companion.commands.tournament import configure_parser as tournament_parser
+
+    tournament_parser(sub)
     _add_install_commands(sub)
     return parser
 
