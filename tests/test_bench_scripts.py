@@ -106,6 +106,7 @@ def test_bench_run_writes_every_section(tmp_path) -> None:
         "## Start-up and memory",
         "## Journal",
         "## Dice fairness",
+        "## Bots (search bot",
     ):
         assert heading in text
     assert "python bench/" in text  # every figure names the command that reproduces it
@@ -133,3 +134,19 @@ def test_red_button_bench_with_six_pages_on_the_web_view() -> None:
     web = summary["results"]["web"]
     assert web["presses"] == 10 and web["fired"] == 10
     assert web["web_frames_seen"] > 0  # the six pages were live while the button was hit
+
+
+@pytest.mark.slow
+def test_bots_bench_json() -> None:
+    result = run_bench("--quick", "--json", script="bots.py")
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert set(summary["timing"]) == {"battle-royale", "gladiatoren", "skirmish", "spartacus"}
+    for levels in summary["timing"].values():
+        assert set(levels) == {"easy", "normal", "strong"}
+        assert all(t["moves"] >= 1 and t["median_ms"] > 0 for t in levels.values())
+    assert set(summary["strength"]) == {"br_vs_random", "gladiatoren_vs_current"}
+    for r in summary["strength"].values():
+        low, high = r["standings"][0]["wilson95"]
+        assert 0 <= low <= r["standings"][0]["rate"] <= high <= 1
+    assert summary["targets"]["normal_median_ms_max"] == 100.0
