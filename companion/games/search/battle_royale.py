@@ -94,5 +94,5 @@ PROFILE = Profile(
     determinizer=determinizer,
     rollout_depth=40,
     stop_rollout=turn_over,
-    iterations={"easy": 30, "normal": 120, "strong": 1200},
+    iterations={"easy": 25, "normal": 100, "strong": 1000},
 )

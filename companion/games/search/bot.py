@@ -27,7 +27,7 @@ from companion.games.search.mcts import Budget, Clock, SearchResult, search
 from companion.games.search.profile import profile_for
 
 #: each level's time cap in seconds (the iterations are the game's: ``Profile.iterations``)
-LEVELS: dict[str, float] = {"easy": 0.05, "normal": 0.2, "strong": 2.0}
+LEVELS: dict[str, float] = {"easy": 0.03, "normal": 0.09, "strong": 1.0}
 DEFAULT_LEVEL = "normal"
 
 

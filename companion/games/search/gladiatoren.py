@@ -65,5 +65,5 @@ PROFILE = Profile(
     rollout_depth=40,
     stop_rollout=next_turn,
     heuristic=PolicyBot,
-    iterations={"easy": 15, "normal": 60, "strong": 600},
+    iterations={"easy": 12, "normal": 50, "strong": 500},
 )

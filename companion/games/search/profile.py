@@ -57,7 +57,7 @@ class Profile:
     exact: Callable[[Any, int], SearchResult | None] | None = None
     heuristic: Callable[[Rng], Any] = RandomBot
     iterations: Mapping[str, int] = field(
-        default_factory=lambda: {"easy": 30, "normal": 120, "strong": 1000}
+        default_factory=lambda: {"easy": 25, "normal": 100, "strong": 1000}
     )
 
 

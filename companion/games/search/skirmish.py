@@ -48,5 +48,5 @@ PROFILE = Profile(
     rollout=rollout,
     rollout_depth=15,
     heuristic=SkirmishBot,
-    iterations={"easy": 6, "normal": 25, "strong": 250},
+    iterations={"easy": 5, "normal": 20, "strong": 200},
 )

@@ -5,8 +5,9 @@
   A determinization deals the other houses hands of their (public) sizes from the cards
   the seat cannot see (the other hands and the deck together: the intrigue cards less
   the discards, the guards on the table and its own hand), gives each other house the
-  seat's own gold while gold is hidden (the view tells nothing else; the bank keeps the
-  game's constant total) and a bid drawn uniformly up to that gold. Peeked cards are not
+  seat's own gold while gold is hidden (the view tells nothing else; at least what it put
+  on the table in a tie; the bank keeps the game's constant total) and a bid drawn
+  uniformly up to what it has left. Peeked cards are not
   kept in the other hands (a loss of knowledge, never a leak).
 - Exact decisions in a fight, where the engine's exact odds settle them: a reroll
   (rule C7) is the option with the best exact expected wound difference (the criterion
@@ -96,11 +97,11 @@ def determinizer(state: Any, seat: int) -> Sampler | None:
                 world.hands[s] = hand
             world.intrigue_deck = dict(Counter(cards))
         if gold_hidden:
-            for s in others:
-                world.gold[s] = own_gold
-            world.bank = rest - own_gold * len(others)
+            for s in others:  # at least the gold it put on the table in a tie (public)
+                world.gold[s] = max(own_gold, world.bid_totals.get(s, 0))
+            world.bank = rest - sum(world.gold[s] for s in others)
         for s in bidders:
-            world.bids[s] = rng.randint(0, max(0, world.gold[s]))
+            world.bids[s] = rng.randint(0, max(0, world.gold[s] - world.bid_totals.get(s, 0)))
 
     return sample
 
@@ -284,5 +285,5 @@ PROFILE = Profile(
     exact=exact,
     heuristic=SimpleBot,
     rollout=rollout,
-    iterations={"easy": 8, "normal": 30, "strong": 300},
+    iterations={"easy": 6, "normal": 20, "strong": 200},
 )
