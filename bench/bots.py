@@ -119,8 +119,9 @@ def main() -> int:
             print(f"  {game} {level}: {timing[game][level]}", file=sys.stderr)
     strength = {}
     for key, game, lineup, target in TOURNAMENTS:
+        lineup_entries = parse_lineup(lineup)
         result = tournament(
-            game, parse_lineup(lineup), games[key], args.seed, clock=time.perf_counter
+            game, lineup_entries, games[key], args.seed, random.Random, clock=time.perf_counter
         ).to_dict()
         first = result["standings"][0]
         result.update(lineup=lineup, target=target, met=first["rate"] >= target)

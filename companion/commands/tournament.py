@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 import time
 from typing import Any
@@ -103,7 +104,14 @@ def run(args: argparse.Namespace, out: Any = None) -> int:
             )
 
     result = tournament(
-        args.game, lineup, args.games, args.seed, config, clock=time.perf_counter, progress=progress
+        args.game,
+        lineup,
+        args.games,
+        args.seed,
+        random.Random,
+        config,
+        clock=time.perf_counter,
+        progress=progress,
     )
     data = result.to_dict()
     if args.json:

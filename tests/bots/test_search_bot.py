@@ -101,8 +101,8 @@ def test_think_rebuilds_the_game_from_plain_data(game: str) -> None:
         game,
         state.config.to_dict(),
         [a.to_dict() for a in state.history],
+        random.Random(2),
         level="easy",
-        seed=2,
     )
     assert state.is_legal(g.action_from_dict(answer))
     assert answer == SearchBot(game, random.Random(2), "easy").choose(state).to_dict()

@@ -134,7 +134,7 @@ def test_a_hint_in_a_fight_gives_the_exact_odds() -> None:
             if state.is_chance_node:
                 state.apply(sample_outcome(state.chance_outcomes(), rng))
             elif state.fight.phase == "reroll_choice":
-                h = hint("spartacus", state, state.current_player, "easy")
+                h = hint("spartacus", state, state.current_player, rng, "easy")
                 assert h.exact and state.is_legal(h.action)
                 return
             else:

@@ -14,6 +14,7 @@ clock its caller passes in. See ``docs/bots.md``.
 """
 
 from companion.games.search.bot import LEVELS, Hint, SearchBot, hint, think
-from companion.games.search.mcts import Budget, SearchResult, search
+from companion.games.search.mcts import Budget, search
+from companion.games.search.result import SearchResult
 
 __all__ = ["LEVELS", "Budget", "Hint", "SearchBot", "SearchResult", "hint", "search", "think"]

@@ -15,7 +15,6 @@
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -23,8 +22,9 @@ from typing import Any
 from companion.games.core.actions import Action
 from companion.games.core.bots import Rng
 from companion.games.registry import get_game
-from companion.games.search.mcts import Budget, Clock, SearchResult, search
+from companion.games.search.mcts import Budget, Clock, search
 from companion.games.search.profile import profile_for
+from companion.games.search.result import SearchResult
 
 #: each level's time cap in seconds (the iterations are the game's: ``Profile.iterations``)
 LEVELS: dict[str, float] = {"easy": 0.03, "normal": 0.09, "strong": 1.0}
@@ -99,8 +99,8 @@ def hint(
     game: str,
     state: Any,
     seat: int,
+    rng: Rng,
     budget: Budget | str = DEFAULT_LEVEL,
-    rng: Rng | None = None,
     clock: Clock | None = None,
 ) -> Hint:
     """The best legal action for ``seat`` (the seat to move) with its win chance.
@@ -112,7 +112,7 @@ def hint(
         raise ValueError(f"seat {seat} is not to move (seat to move: {state.current_player})")
     if isinstance(budget, str):
         budget = budget_of(game, budget)
-    result = search(state, profile_for(game), budget, rng or random.Random(), clock)
+    result = search(state, profile_for(game), budget, rng, clock)
     best = result.best
     chance = None if math.isnan(best.win_chance) else best.win_chance
     return Hint(best.action, chance, result.exact, result.iterations)
@@ -122,13 +122,13 @@ def think(
     game: str,
     config: dict[str, Any],
     history: list[dict[str, Any]],
+    rng: Rng,
     level: str = DEFAULT_LEVEL,
-    seed: int | None = None,
     clock: Clock | None = None,
 ) -> dict[str, Any]:
-    """A bot's move from plain data, for a worker process (every argument pickles;
-    ``time.perf_counter`` does too): the game rebuilt from its config and history,
-    searched at ``level``, the action as its journal dict."""
+    """A bot's move from plain data, for a worker process (every argument pickles: a
+    ``random.Random``, ``time.perf_counter``): the game rebuilt from its config and
+    history, searched at ``level``, the action as its journal dict."""
     g = get_game(game)
     state = g.replay(g.config_from_dict(config), [g.action_from_dict(a) for a in history])
-    return SearchBot(game, random.Random(seed), level, clock=clock).choose(state).to_dict()
+    return SearchBot(game, rng, level, clock=clock).choose(state).to_dict()

@@ -15,7 +15,6 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from companion.games.core.actions import Action
@@ -40,7 +39,16 @@ def evaluate(state: Any) -> list[float]:
 
 
 COMBAT_CHOICES = frozenset({"net", "reroll", "give_up"})
-_NO_RNG = random.Random(0)  # the policy draws nothing inside a combat
+
+
+class _NoDraws:
+    """The generator of the policy inside a combat, where it draws nothing."""
+
+    def __getattr__(self, name: str) -> Any:
+        raise AssertionError(f"the odds policy drew a random number ({name}) in a combat")
+
+
+_NO_RNG: Any = _NoDraws()
 
 
 def options(state: Any) -> list[Action]:

@@ -33,6 +33,7 @@ from companion.games.core.actions import Action
 from companion.games.core.bots import Rng
 from companion.games.search.clone import clone
 from companion.games.search.profile import Profile
+from companion.games.search.result import Choice, SearchResult
 
 Clock = Callable[[], float]
 
@@ -62,30 +63,6 @@ class Node:
     available: int = 0
     value: float = 0.0
     children: dict[Action, Node] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Choice:
-    """One root action after a search: how often it was tried and its mean value (the
-    estimated win chance of the seat that chose it)."""
-
-    action: Action
-    visits: int
-    win_chance: float
-
-
-@dataclass(frozen=True)
-class SearchResult:
-    """The search's answer: the best action first (most visited), every root action with
-    its statistics, how many iterations ran."""
-
-    choices: tuple[Choice, ...]
-    iterations: int
-    exact: bool = False
-
-    @property
-    def best(self) -> Choice:
-        return self.choices[0]
 
 
 def sample_outcome(outcomes: list[tuple[Action, Fraction]], rng: Rng) -> Action:

@@ -28,13 +28,11 @@ import importlib
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion.games.core.actions import Action
 from companion.games.core.bots import RandomBot, Rng
-
-if TYPE_CHECKING:
-    from companion.games.search.mcts import SearchResult
+from companion.games.search.result import SearchResult
 
 Sampler = Callable[[Any, Rng], None]
 

@@ -28,8 +28,8 @@ from typing import Any
 
 from companion.games.core.actions import Action
 from companion.games.core.bots import Rng
-from companion.games.search.mcts import Choice, SearchResult
 from companion.games.search.profile import Profile, Sampler, win_chances
+from companion.games.search.result import Choice, SearchResult
 from companion.games.spartacus import GAME
 from companion.games.spartacus import actions as A
 from companion.games.spartacus.bot import SimpleBot

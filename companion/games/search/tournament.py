@@ -7,21 +7,22 @@ hunter; Battle Royale has none but the random bot). Game ``i`` of a tournament i
 with ``(seed, i)`` and rotates the lineup by ``i`` seats, so every entry plays every seat
 equally often and a start player's advantage falls on all of them.
 
-A shared win counts as a fraction (1/2 for two winners). Nothing here reads a clock: the
-caller may pass one to time the search bots' moves (the timing never changes a move; the
-levels' time caps stay off, so a tournament is repeatable on any machine).
+A shared win counts as a fraction (1/2 for two winners). Nothing here makes a random
+generator or reads a clock: the caller passes the generator class (``random.Random``),
+seeded per game and seat with text (``"seed:game:bot<seat>"``, ``"seed:game:chance"``),
+and may pass a clock to time the search bots' moves (the timing never changes a move;
+the levels' time caps stay off, so a tournament is repeatable on any machine).
 """
 
 from __future__ import annotations
 
 import math
-import random
 import statistics
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.games.core.bots import Bot, RandomBot
+from companion.games.core.bots import Bot, RandomBot, Rng
 from companion.games.registry import get_game
 from companion.games.search.bot import LEVELS, SearchBot
 from companion.games.search.mcts import sample_outcome
@@ -131,7 +132,7 @@ class TournamentResult:
         }
 
 
-def make_bot(game: str, entry: Entry, rng: random.Random) -> Bot:
+def make_bot(game: str, entry: Entry, rng: Rng) -> Bot:
     if entry.kind == "search":
         assert entry.level is not None
         return SearchBot(game, rng, entry.level)
@@ -144,7 +145,7 @@ def play_game(
     game: str,
     config: Any,
     bots: list[Bot],
-    rng: random.Random,
+    rng: Rng,
     timed: Callable[[Bot, Any], Any] | None = None,
 ) -> Any:
     """One game to its end: ``bots[seat]`` decides for each seat, chance by ``rng``."""
@@ -165,6 +166,7 @@ def tournament(
     lineup: list[Entry],
     games: int,
     seed: int,
+    generator: Callable[[str], Rng],
     config: Any = None,
     clock: Callable[[], float] | None = None,
     progress: Callable[[int, TournamentResult], None] | None = None,
@@ -187,12 +189,11 @@ def tournament(
         return action
 
     for i in range(games):
-        master = random.Random(f"{seed}:{i}")
         shift = i % players
         # entry k sits at seat (k + shift) % players
         seats = [lineup[(s - shift) % players] for s in range(players)]
-        bots = [make_bot(game, e, random.Random(master.random())) for e in seats]
-        state = play_game(game, config, bots, random.Random(master.random()), timed)
+        bots = [make_bot(game, e, generator(f"{seed}:{i}:bot{s}")) for s, e in enumerate(seats)]
+        state = play_game(game, config, bots, generator(f"{seed}:{i}:chance"), timed)
         result.actions += len(state.history)
         for k, standing in enumerate(result.standings):
             seat = (k + shift) % players
