@@ -110,3 +110,47 @@ def test_the_own_hand_is_kept() -> None:
     sampler(world, random.Random(1))
     assert world.hands[seat] == state.hands[seat]
     assert world.draw_piles[seat] == state.draw_piles[seat]
+
+
+def spartacus_bidding(seed: int) -> Any:
+    """A Spartacus position in the secret bidding, after another house has bid."""
+    from bot_helpers import advance
+
+    from companion.games.registry import get_game as game_of
+
+    state = game_of("spartacus").new_game()
+    rng = random.Random(seed)
+    for _ in range(400):
+        state = advance(state, rng, 1, "spartacus")
+        if state.phase == "bid" and state.bids and state.current_player not in state.bids:
+            return state
+    pytest.fail("no bidding with a bid entered")
+
+
+def test_secret_bids_and_hidden_gold_are_redrawn() -> None:
+    g = get_game("spartacus")
+    state = spartacus_bidding(6)
+    seat = state.current_player
+    assert "gold" not in g.view(state, seat)["public"]  # the gold is hidden now
+    sampler = profile_for("spartacus").determinizer(state, seat)
+    assert sampler is not None
+    rng = random.Random(2)
+    seen = g.view(state, seat)
+    bids = set()
+    for _ in range(20):
+        world = clone(state)
+        sampler(world, rng)
+        assert g.view(world, seat) == seen
+        assert world.total_gold() == state.total_gold()
+        assert world.gold[seat] == state.gold[seat]
+        bids.add(tuple(sorted(world.bids.items())))
+        world.legal_actions()
+    assert len(bids) > 1  # the entered bids are drawn, not copied
+    alt = clone(state)
+    other = next(iter(state.bids))
+    alt.bids[other] = (state.bids[other] + 1) % (state.gold[other] + 1)
+    alt.gold[other] += 3  # more gold behind the screen, taken from the bank
+    alt.bank -= 3
+    assert g.view(alt, seat) == seen
+    first = SearchBot("spartacus", random.Random(4), "easy").search(state)
+    assert first == SearchBot("spartacus", random.Random(4), "easy").search(alt)
