@@ -58,6 +58,8 @@ def load() -> float:
 def move_times(game: str, level: str, moves: int, seed: int) -> dict[str, Any]:
     """``moves`` timed searches at decisions of seeded games of the game's table bots."""
     times: list[float] = []
+    cpu = 0.0  # CPU seconds of this process in the searches, and their iterations
+    iterations = 0
     capped = 0
     budget = budget_of(game, level)
     profile = profile_for(game)
@@ -76,10 +78,12 @@ def move_times(game: str, level: str, moves: int, seed: int) -> dict[str, Any]:
                 continue
             decisions += 1
             if len(profile.options(state)) > 1 and decisions % 3 == 0:
-                started = time.perf_counter()
+                started, cpu_started = time.perf_counter(), time.process_time()
                 bot.choose(state)
                 times.append(time.perf_counter() - started)
+                cpu += time.process_time() - cpu_started
                 assert bot.last is not None
+                iterations += bot.last.iterations
                 if not bot.last.exact and bot.last.iterations < budget.iterations:
                     capped += 1
             state.apply(table_bot.choose(state))
@@ -92,6 +96,10 @@ def move_times(game: str, level: str, moves: int, seed: int) -> dict[str, Any]:
         "p90_ms": times[int(0.9 * (len(times) - 1))] * 1000,
         "max_ms": times[-1] * 1000,
         "capped": capped,
+        # what a move of the full budget costs on a core of its own: the CPU time per
+        # iteration (this process's, so other work on the machine does not count)
+        "cpu_ms_per_iteration": cpu * 1000 / iterations if iterations else None,
+        "full_budget_cpu_ms": cpu * 1000 / iterations * budget.iterations if iterations else None,
     }
 
 
@@ -158,7 +166,8 @@ def main() -> int:
             print(
                 f"{game:<14} {level:<7} {t['moves']:>4} moves  median {t['median_ms']:7.1f} ms"
                 f"  p90 {t['p90_ms']:7.1f} ms  ({t['iterations']} iterations, "
-                f"{t['capped']} stopped by the {t['cap_s']} s cap)"
+                f"{t['capped']} stopped by the {t['cap_s']} s cap; full budget "
+                f"{t['full_budget_cpu_ms'] or 0:.0f} ms of CPU)"
             )
     for key, r in strength.items():
         s = r["standings"][0]

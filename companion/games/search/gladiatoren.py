@@ -73,5 +73,5 @@ PROFILE = Profile(
     rollout_depth=40,
     stop_rollout=next_turn,
     heuristic=PolicyBot,
-    iterations={"easy": 12, "normal": 50, "strong": 500},
+    iterations={"easy": 8, "normal": 30, "strong": 300},
 )

@@ -48,5 +48,5 @@ PROFILE = Profile(
     rollout=rollout,
     rollout_depth=15,
     heuristic=SkirmishBot,
-    iterations={"easy": 5, "normal": 20, "strong": 200},
+    iterations={"easy": 8, "normal": 30, "strong": 300},
 )

@@ -285,5 +285,5 @@ PROFILE = Profile(
     exact=exact,
     heuristic=SimpleBot,
     rollout=rollout,
-    iterations={"easy": 6, "normal": 20, "strong": 200},
+    iterations={"easy": 5, "normal": 14, "strong": 140},
 )
