@@ -41,6 +41,8 @@ Clock = Callable[[], float]
 EXPLORATION = 0.7
 #: decisions down the tree before a leaf is scored without going deeper
 MAX_TREE_DEPTH = 40
+#: actions (chance outcomes and forced moves included) one iteration may apply at most
+MAX_STEPS = 2000
 
 
 @dataclass(frozen=True)
@@ -122,9 +124,10 @@ def search(
 def _iterate(world: Any, root: Node, profile: Profile, rng: Rng) -> None:
     node = root
     path: list[Node] = []
-    depth = 0
+    depth = steps = 0
     expanded = False
-    while not world.is_terminal and depth < MAX_TREE_DEPTH:
+    while not world.is_terminal and depth < MAX_TREE_DEPTH and steps < MAX_STEPS:
+        steps += 1
         if world.is_chance_node:
             world.apply(sample_outcome(world.chance_outcomes(), rng))
             continue
