@@ -9,6 +9,8 @@
   odds' documented policy (:data:`odds.POLICY`: a reroll when it lowers the expected
   losses) and are not searched: the search spends its iterations on the challenges and
   the entry, where the game is decided.
+- Prior: a challenge's exact expected gain from the combat odds; the search widens from
+  the most promising challenges (a turn offers up to dozens).
 - Rollouts: the table's policy bot (random outside a combat, the odds' policy inside)
   to the end of the combat under way and the next turn's start.
 """
@@ -19,7 +21,9 @@ from typing import Any
 
 from companion.games.core.actions import Action
 from companion.games.core.bots import Rng
+from companion.games.kampf_der_gladiatoren import actions as A
 from companion.games.kampf_der_gladiatoren.bot import PolicyBot
+from companion.games.kampf_der_gladiatoren.odds import odds_for_challenge
 from companion.games.search.profile import Profile, playable, win_chances
 
 #: points of difference that make a seat e times more likely to win
@@ -62,6 +66,24 @@ def rollout(state: Any, rng: Rng) -> Action:
     return PolicyBot(rng).choose(state)
 
 
+def prior(state: Any, actions: list[Action]) -> list[float]:
+    """A challenge's exact expected gain in points (:func:`odds.odds_for_challenge`): the
+    gladiators the target loses (an animal: 2 points times the chance it is defeated) less
+    the challenger's losses; anything else 0."""
+    fields = {f: i for i, f in enumerate(state.field_ids)}
+    out = []
+    for a in actions:
+        if not isinstance(a, A.Challenge):
+            out.append(0.0)
+            continue
+        attacker = state.board[fields[a.team]]
+        target = state.board[fields[a.target]]
+        odds = odds_for_challenge(state, attacker, target)
+        gain = 2 * odds.out(1) if target[0] == "animal" else odds.expected(1)
+        out.append(float(gain - odds.expected(0)))
+    return out
+
+
 def next_turn(state: Any) -> bool:
     return state.phase == "turn"
 
@@ -72,6 +94,7 @@ PROFILE = Profile(
     rollout=rollout,
     rollout_depth=40,
     stop_rollout=next_turn,
+    prior=prior,
     heuristic=PolicyBot,
     iterations={"easy": 8, "normal": 30, "strong": 300},
 )

@@ -9,7 +9,9 @@ One search (:func:`search`) for the seat to move:
 2. it walks down the tree by UCB1 over the actions legal *in this determinization*, each
    counted against how often it was available (ISMCTS's availability count), and samples
    every chance node from the engine's own exact probabilities (open-loop: a tree node is
-   a sequence of decisions, the dice are drawn afresh every time);
+   a sequence of decisions, the dice are drawn afresh every time); a game with a *prior*
+   considers only its best actions at first, more as a node is visited more (progressive
+   widening), and tries them best first;
 3. it adds one node, plays a short rollout with the profile's cheap policy and scores the
    position with the profile's evaluation (an estimate of each seat's win chance; the
    real result at the end of a game);
@@ -43,6 +45,9 @@ EXPLORATION = 0.7
 MAX_TREE_DEPTH = 40
 #: actions (chance outcomes and forced moves included) one iteration may apply at most
 MAX_STEPS = 2000
+#: progressive widening, for a game with a prior: a node visited n times considers its
+#: 1 + WIDENING * sqrt(n) best actions by the prior
+WIDENING = 1.0
 
 
 @dataclass(frozen=True)
@@ -65,6 +70,7 @@ class Node:
     available: int = 0
     value: float = 0.0
     children: dict[Action, Node] = field(default_factory=dict)
+    prior: dict[Action, float] = field(default_factory=dict)
 
 
 def sample_outcome(outcomes: list[tuple[Action, Fraction]], rng: Rng) -> Action:
@@ -117,6 +123,7 @@ def search(
         if sampler is not None:
             sampler(world, rng)
         _iterate(world, root, profile, rng)
+        root.visits += 1
         done += 1
     return _result(root, root_options, done)
 
@@ -137,6 +144,8 @@ def _iterate(world: Any, root: Node, profile: Profile, rng: Rng) -> None:
             continue
         depth += 1
         mover = world.current_player
+        if profile.prior is not None:
+            options = _widen(node, options, world, profile)
         children = node.children
         untried = []
         for a in options:
@@ -146,7 +155,7 @@ def _iterate(world: Any, root: Node, profile: Profile, rng: Rng) -> None:
             else:
                 child.available += 1
         if untried:
-            action = rng.choice(untried)
+            action = untried[0] if profile.prior is not None else rng.choice(untried)
             child = children[action] = Node(mover, available=1)
             world.apply(action)
             path.append(child)
@@ -162,6 +171,18 @@ def _iterate(world: Any, root: Node, profile: Profile, rng: Rng) -> None:
     for n in path:
         n.visits += 1
         n.value += values[n.seat]
+
+
+def _widen(node: Node, options: list[Action], world: Any, profile: Profile) -> list[Action]:
+    """The node's best actions by the game's prior, more of them as the node is visited
+    more (progressive widening); the prior is computed once per action and node."""
+    values = node.prior
+    missing = [a for a in options if a not in values]
+    if missing:
+        assert profile.prior is not None
+        values.update(zip(missing, profile.prior(world, missing), strict=True))
+    ranked = sorted(options, key=lambda a: -values[a])  # stable: ties keep the engine's order
+    return ranked[: 1 + int(WIDENING * math.sqrt(node.visits))]
 
 
 def _select(node: Node, options: list[Action]) -> Action:

@@ -13,6 +13,8 @@ The machinery (:mod:`.mcts`) is game-neutral; a game adds only
   early (at a turn's end);
 - ``exact(state, seat)``: decisions the game's exact odds settle (a reroll), answered
   without sampling (``None``: none);
+- ``prior(state, actions)``: how promising each action looks before any search (the
+  search then widens from the best ones; ``None``: every action is tried);
 - ``heuristic(rng)``: the game's current table bot, the yardstick of ``docs/bots.md``;
 - ``iterations``: the iterations of each level (``easy``, ``normal``, ``strong``), set so
   that a ``normal`` move of this game takes at most about 100 ms on the benchmark
@@ -53,6 +55,7 @@ class Profile:
     rollout_depth: int = 20
     stop_rollout: Callable[[Any], bool] | None = None
     exact: Callable[[Any, int], SearchResult | None] | None = None
+    prior: Callable[[Any, list[Action]], list[float]] | None = None
     heuristic: Callable[[Rng], Any] = RandomBot
     iterations: Mapping[str, int] = field(
         default_factory=lambda: {"easy": 25, "normal": 100, "strong": 1000}
