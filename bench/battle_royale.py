@@ -9,10 +9,14 @@ Two measurements, single process, for 2, 3 and 4 players:
 
 - step: random play (random bot, seeded chance) timing only ``legal_actions()``
   plus ``apply()`` of every action, the work a table device does per action;
-- games: whole games played out with random bots and seeded chance, wall time.
+- games: whole games played out with random bots and seeded chance, per second of
+  CPU time (``time.process_time``: the work of one core, whatever else the machine
+  runs) and of wall-clock time.
 
 Targets (a Raspberry Pi must keep up with the table): a median step of at most
-0.5 ms and at least 20 full 4-player games per second.
+0.5 ms and at least 200 full 4-player games per CPU second (issue 18).
+
+Before/after (issue 18): see ``BEFORE_AFTER``; the 200 are not reached.
 """
 
 from __future__ import annotations
@@ -36,7 +40,21 @@ from companion.games.battle_royale import BattleRoyaleConfig, new_game  # noqa: 
 from companion.games.core import RandomBot, play_out  # noqa: E402
 
 TARGET_STEP_MEDIAN_MS = 0.5
-TARGET_GAMES_PER_S_4P = 20.0
+TARGET_GAMES_PER_S_4P = 200.0
+BEFORE_AFTER = (
+    "Before/after (issue 18): random 4-player games per CPU second, this script with "
+    "--games 60, the older and the newer engine alternated in one session on the shared "
+    "2-core machine (load average 5-8). First round (shared actions, tables made once, fewer "
+    "end checks, whole-number chance weights): 50-65 -> 87-112. Second round: 89.5, 91.6, "
+    "91.7 -> 103.7, 130.5, 128.3. Profiled with py-spy and per-part timers: Roller.choose "
+    "worked out the common denominator on every chance node (now once per distribution), "
+    "the bot's actions were filtered from the full legal list (now listed directly; the "
+    "~500 corrections after a blast are no longer listed for a bot), the Doom die's outcomes "
+    "were made on every roll, and a figure's steps were found through the neighbour table "
+    "on every step. The target of 200 is not reached: what is left is spread over the "
+    "engine's per-action work (events with their texts, legality, dispatch, the Battle "
+    "Royale's walk over the fields; 10-15 us an action here), none above 10%."
+)
 PLAYER_COUNTS = (2, 3, 4)
 
 
@@ -79,15 +97,17 @@ def bench_steps(config: BattleRoyaleConfig, games: int, seed: int) -> dict[str, 
 
 def bench_games(config: BattleRoyaleConfig, games: int, seed: int) -> dict[str, Any]:
     turns = 0
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for i in range(games):
         rng, roller = random.Random(seed + i), Roller.seeded(seed + i)
         turns += play_out(new_game(config), RandomBot(rng), roller.choose).turn
-    elapsed = time.perf_counter() - start
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
     return {
         "games": games,
         "seconds": elapsed,
+        "cpu_seconds": cpu,
         "games_per_s": games / elapsed,
+        "games_per_cpu_s": games / cpu if cpu > 0 else float("inf"),
         "mean_turns": turns / games,
     }
 
@@ -145,7 +165,7 @@ def run(games: int, seed: int) -> dict[str, Any]:
             "game": bench_games(config, games, seed),
         }
     worst_median = max(r["step"]["median_ms"] for r in results.values())
-    four = results["4"]["game"]["games_per_s"]
+    four = results["4"]["game"]["games_per_cpu_s"]
     return {
         "benchmark": "battle_royale",
         "machine": machine(),
@@ -153,6 +173,7 @@ def run(games: int, seed: int) -> dict[str, Any]:
         "seed": seed,
         "results": results,
         "bot_move_median_ms": bot_move_ms(max(1, games // 10), seed),
+        "before_after": BEFORE_AFTER,
         "targets": {
             "step_median_ms_max": TARGET_STEP_MEDIAN_MS,
             "games_per_s_4_players_min": TARGET_GAMES_PER_S_4P,
@@ -174,23 +195,23 @@ def report(summary: dict[str, Any]) -> str:
         f"python:  {m['implementation']} {m['python']}",
         "",
         f"{'players':>7}  {'steps':>7}  {'median ms':>9}  {'p90 ms':>7}  {'p99 ms':>7}  "
-        f"{'max ms':>7}  {'games/s':>8}  {'turns/game':>10}",
+        f"{'max ms':>7}  {'games/cpu s':>11}  {'games/s':>8}  {'turns/game':>10}",
     ]
     for players, r in summary["results"].items():
         s, g = r["step"], r["game"]
         lines.append(
             f"{players:>7}  {s['steps']:>7}  {s['median_ms']:>9.4f}  {s['p90_ms']:>7.4f}  "
-            f"{s['p99_ms']:>7.4f}  {s['max_ms']:>7.3f}  {g['games_per_s']:>8.1f}  "
-            f"{g['mean_turns']:>10.1f}"
+            f"{s['p99_ms']:>7.4f}  {s['max_ms']:>7.3f}  {g['games_per_cpu_s']:>11.1f}  "
+            f"{g['games_per_s']:>8.1f}  {g['mean_turns']:>10.1f}"
         )
     worst = max(r["step"]["median_ms"] for r in summary["results"].values())
-    four = summary["results"]["4"]["game"]["games_per_s"]
+    four = summary["results"]["4"]["game"]["games_per_cpu_s"]
     met = summary["meets_targets"]
     lines += [
         "",
         f"target: median step <= {TARGET_STEP_MEDIAN_MS} ms      measured (worst median) "
         f"{worst:.4f} ms   {ok[met['step_median']]}",
-        f"target: >= {TARGET_GAMES_PER_S_4P:.0f} full 4-player games/s  measured "
+        f"target: >= {TARGET_GAMES_PER_S_4P:.0f} full 4-player games per CPU second  measured "
         f"{four:.1f} games/s   {ok[met['games_per_s_4_players']]}",
     ]
     return "\n".join(lines)

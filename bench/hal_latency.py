@@ -3,11 +3,13 @@
 The path, as on a table with the gpio profile (pins are gpiozero's MockFactory pins):
 
 1. an *edge thread* drives the trigger pin low, as lgpio's notification thread
-   delivers an edge: gpiozero's ``Button`` calls its ``when_pressed`` on that thread;
+   delivers an edge: the gpio backend's gpiozero ``DigitalInputDevice`` calls its
+   ``when_activated`` on that thread;
 2. the ``FirstEdgeDebouncer`` takes the edge; when its glitch window (``glitch_ms``,
    the default 1 ms) ends with the pin still low, its thread issues the press through
    ``SolenoidGuard.trigger_edge`` onto the input queue and, the explosion being armed,
-   switches the coil on there;
+   switches the coil on there (the thread runs at the scheduling the backend gets:
+   ``SCHED_FIFO`` where allowed);
 3. meanwhile the table loop's thread runs ``TableLoop.fire_sequence`` for each
    explosion, with the journal on a real file in a temporary directory: the ``armed``
    record (fsync) before the guard is armed, the press taken off the input queue, the
@@ -20,9 +22,21 @@ beyond it. Three conditions, one after another:
 
 * ``unloaded``;
 * ``busy processes``: one ``while True: pass`` process per core;
-* ``odds in process``: a thread of this process computing the exact odds of an 8
-  against 8 Spartacus attack (abilities, extra wound, both rerolls) over and over,
-  caches cleared each time (``companion.games.spartacus.odds``).
+* ``odds``: a thread of this process asking for the exact odds of an 8 against 8
+  Spartacus attack (abilities, extra wound, both rerolls) over and over, caches
+  cleared each time (``companion.games.spartacus.odds``), the way the table and the
+  web view ask for odds: through :func:`companion.worker.run_heavy`, so the
+  computation runs in the service's worker process. ``--odds-in-thread`` computes
+  them on that thread instead (how the service did it before), for comparison.
+* ``web``: the web view as ``serve --web`` plugs it in (``companion.web.attach``: the
+  hub teed with the table's view, uvicorn on its own thread, the button relay), with six
+  live pages (table screen, host, four seats) reading its server-sent events from a
+  process of their own (``bench/web_latency.py --pages``): every press sends each page
+  the table's new frames (the prompt, "Eliminator fired"), rendered in this process.
+
+The button thread runs at the scheduling the gpio backend gets (``SCHED_FIFO`` when
+the system allows it, as for root or under the service unit; the summary says which);
+``--no-realtime`` puts it back on the normal policy, for comparison.
 
 The cool-down is switched off through the benchmark override
 (``unsafe_cooldown_override_s=0``), never through the configuration; the pulse is 1 ms
@@ -30,12 +44,13 @@ and ``bounce_ms`` 2 ms, so that thousands of presses take seconds.
 
 Usage::
 
-    python bench/hal_latency.py [--presses N] [--conditions unloaded,busy,odds]
-        [--switch-interval-ms MS] [--queue-path] [--journal-dir DIR] [--strict]
+    python bench/hal_latency.py [--presses N] [--conditions unloaded,busy,odds,web]
+        [--switch-interval-ms MS] [--queue-path] [--odds-in-thread] [--no-realtime]
+        [--journal-dir DIR] [--strict]
 
 ``--switch-interval-ms`` replaces the interval the gpio backend sets while open, and
 ``--queue-path`` makes the trigger press wait for the table loop's thread (the path
-before the edge path); both exist to measure the choice, not for tables. Prints a line
+before the edge path); these exist to measure the choices, not for tables. Prints a line
 per condition, then a one-line JSON summary. With ``--strict`` the exit status is 1 if a
 target is missed.
 """
@@ -65,13 +80,17 @@ from companion.games.battle_royale.layout import parse_field  # noqa: E402
 from companion.hal import HardwareConfig, open_hardware  # noqa: E402
 from companion.table.loop import TableLoop  # noqa: E402
 from companion.table.session import GameSession, SessionSettings  # noqa: E402
+from companion.worker import run_heavy, shutdown_worker  # noqa: E402
 
-TARGETS_P99_MS = {"unloaded": 1.0, "busy": 2.0, "odds": 2.0}
+TARGETS_P99_MS = {"unloaded": 1.0, "busy": 2.0, "odds": 2.0, "web": 1.0}
 CONDITIONS = {
     "unloaded": "unloaded",
     "busy": "one busy process per core",
-    "odds": "8v8 Spartacus odds in a thread of this process",
+    "odds": "8v8 Spartacus odds asked for by a thread of this process",
+    "web": "the web view in this process, six live pages",
 }
+ODDS_WHERE = {False: "computed in the worker process", True: "computed on that thread"}
+PLAYERS = 4  # four seats: with the table screen and the host, six pages for --web
 PULSE_MS = 1
 BOUNCE_MS = 2
 CELL = parse_field("c3")
@@ -106,7 +125,7 @@ class NullView:
     def message(self, text: str) -> None:
         pass
 
-    def prompt(self, text: str, options: Any = ()) -> None:
+    def prompt(self, text: str, options: Any = (), seat: int | None = None) -> None:
         self.asked.set()
 
 
@@ -129,15 +148,36 @@ def filesystem_of(path: Path) -> str:
     return kind
 
 
+def fresh_8v8_odds() -> int:
+    """The exact odds of an 8 against 8 attack with everything, computed afresh."""
+    from companion.games.spartacus import odds
+    from companion.games.spartacus.combat import Modifiers
+    from companion.games.spartacus.data import builtin_data
+
+    data = builtin_data()
+    full = Modifiers(
+        (data.abilities["pair-extra-wound"],),
+        (data.abilities["defence-triple-counter"],),
+        extra_wound=1,
+    )
+    odds.clear_caches()
+    result = odds.attack_odds(8, 8, full, attack_reroll=True, defence_reroll=True)
+    return len(result.joint)
+
+
 class Load:
     """The background load of one condition, started and stopped around the presses."""
 
-    def __init__(self, condition: str) -> None:
+    def __init__(self, condition: str, odds_in_thread: bool = False) -> None:
         self.condition = condition
+        self.odds_in_thread = odds_in_thread
         self.procs: list[subprocess.Popen[bytes]] = []
         self.stop = threading.Event()
         self.thread: threading.Thread | None = None
         self.odds_done = 0
+        self.web: Any = None
+        self.pages: subprocess.Popen[str] | None = None
+        self.frames_seen = 0
 
     def __enter__(self) -> Load:
         if self.condition == "busy":
@@ -145,26 +185,46 @@ class Load:
                 self.procs.append(subprocess.Popen([sys.executable, "-c", "while True: pass"]))
             time.sleep(0.5)  # let them reach full speed
         elif self.condition == "odds":
+            if not self.odds_in_thread:
+                run_heavy(os.getpid)  # the worker process is up before the presses
             self.thread = threading.Thread(target=self._odds, name="odds", daemon=True)
             self.thread.start()
             time.sleep(0.2)
         return self
 
-    def _odds(self) -> None:
-        from companion.games.spartacus import odds
-        from companion.games.spartacus.combat import Modifiers
-        from companion.games.spartacus.data import builtin_data
+    def plug(self, table: TableLoop, hw: Any) -> None:
+        """The ``web`` condition: the web view on ``table`` and six pages reading it."""
+        if self.condition != "web":
+            return
+        from companion.games.registry import get_game
+        from companion.web.attach import WebRequest, attach_web
 
-        data = builtin_data()
-        full = Modifiers(
-            (data.abilities["pair-extra-wound"],),
-            (data.abilities["defence-triple-counter"],),
-            extra_wound=1,
+        config = table.state.config
+        game = get_game("battle-royale")
+        self.web = attach_web(WebRequest("127.0.0.1:0"), game, config, PLAYERS, hw=hw)
+        self.web.plug(table)
+        table.view.update(table.state, [])
+        site = self.web.site
+        tokens = {r.key: site.pairing.token(r) for r in site.pairing.roles}
+        self.pages = subprocess.Popen(
+            [sys.executable, str(Path(__file__).with_name("web_latency.py")), "--pages"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
         )
+        assert self.pages.stdin is not None and self.pages.stdout is not None
+        self.pages.stdin.write(json.dumps({"port": self.web.server.port, "tokens": tokens}))
+        self.pages.stdin.write("\n")
+        self.pages.stdin.flush()
+        if self.pages.stdout.readline().strip() != "open":
+            raise RuntimeError("the six pages did not open")
+
+    def _odds(self) -> None:
         while not self.stop.is_set():
-            odds._joint.cache_clear()
-            odds.multisets.cache_clear()
-            odds.attack_odds(8, 8, full, attack_reroll=True, defence_reroll=True)
+            if self.odds_in_thread:
+                fresh_8v8_odds()
+            else:
+                run_heavy(fresh_8v8_odds)
             self.odds_done += 1
 
     def __exit__(self, *exc: object) -> None:
@@ -174,6 +234,12 @@ class Load:
             proc.wait()
         if self.thread is not None:
             self.thread.join(30)
+        shutdown_worker()
+        if self.pages is not None:
+            out, _ = self.pages.communicate("", timeout=30)  # closes their stdin: they report
+            self.frames_seen = json.loads(out.strip().splitlines()[-1])["frames"]
+        if self.web is not None:
+            self.web.close()
 
 
 def measure(
@@ -183,6 +249,8 @@ def measure(
     switch_interval_ms: float | None,
     queue_path: bool,
     glitch_ms: float,
+    odds_in_thread: bool = False,
+    realtime: bool = True,
 ) -> dict[str, Any]:
     """Press the trigger *presses* times under *condition*; return the latency summary."""
     previous_factory = Device.pin_factory
@@ -191,7 +259,7 @@ def measure(
         profile="gpio", pulse_ms=PULSE_MS, bounce_ms=BOUNCE_MS, glitch_ms=glitch_ms
     )
     journal = journal_dir / f"hal-latency-{condition}.jsonl"
-    session = GameSession.start(BattleRoyaleConfig(players=2), SessionSettings(), journal)
+    session = GameSession.start(BattleRoyaleConfig(players=PLAYERS), SessionSettings(), journal)
     latencies_ms: list[float] = []
     load_before = os.getloadavg()
     try:
@@ -199,6 +267,11 @@ def measure(
             if switch_interval_ms is not None:
                 sys.setswitchinterval(switch_interval_ms / 1000)
             switch_interval = sys.getswitchinterval()
+            debouncer = hw.trigger.debouncer
+            if not realtime and debouncer.scheduling.startswith("SCHED_FIFO"):
+                native_id = debouncer._thread.native_id  # comparison only
+                os.sched_setscheduler(native_id, os.SCHED_OTHER, os.sched_param(0))
+            scheduling = "SCHED_OTHER (--no-realtime)" if not realtime else debouncer.scheduling
             if queue_path:  # comparison only: the press waits for the table loop's thread
                 hw.eliminator.trigger_edge = lambda: hw.inputs.emit("press", "trigger")
             view = NullView()
@@ -238,7 +311,8 @@ def measure(
                 except Exception as exc:  # reported by the main thread
                     failure.append(str(exc))
 
-            with Load(condition) as load:
+            with Load(condition, odds_in_thread) as load:
+                load.plug(table, hw)
                 loop = threading.Thread(target=table_loop, name="table-loop", daemon=True)
                 source = threading.Thread(target=edge_source, name="edge-source")
                 started = time.perf_counter()
@@ -258,8 +332,11 @@ def measure(
     latencies_ms.sort()
     p99 = percentile(latencies_ms, 0.99)
     target = TARGETS_P99_MS[condition]
+    label = CONDITIONS[condition]
+    if condition == "odds":
+        label += f" ({ODDS_WHERE[odds_in_thread]})"
     return {
-        "condition": CONDITIONS[condition],
+        "condition": label,
         "presses": presses,
         "fired": fired,
         "seconds": round(seconds, 1),
@@ -271,8 +348,10 @@ def measure(
         "ok": p99 - glitch_ms <= target,
         "loadavg_before": [round(x, 2) for x in load_before],
         "switch_interval_ms": round(switch_interval * 1000, 3),
+        "button_thread": scheduling,
         "odds_computed": load.odds_done if condition == "odds" else None,
         "busy_processes": (os.cpu_count() or 1) if condition == "busy" else 0,
+        "web_frames_seen": load.frames_seen if condition == "web" else None,
     }
 
 
@@ -280,10 +359,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--presses", type=int, default=3000, help="per condition, default 3000")
     parser.add_argument(
-        "--conditions", default="unloaded,busy,odds", help="comma-separated: unloaded,busy,odds"
+        "--conditions",
+        default="unloaded,busy,odds",
+        help="comma-separated: unloaded,busy,odds,web (web needs the web extra)",
     )
     parser.add_argument("--switch-interval-ms", type=float, help="override, to measure it")
     parser.add_argument("--queue-path", action="store_true", help="comparison: no edge path")
+    parser.add_argument(
+        "--odds-in-thread", action="store_true", help="comparison: odds on a thread, no worker"
+    )
+    parser.add_argument(
+        "--no-realtime", action="store_true", help="comparison: button thread on SCHED_OTHER"
+    )
     parser.add_argument(
         "--glitch-ms",
         type=float,
@@ -309,6 +396,8 @@ def main(argv: list[str] | None = None) -> int:
                 args.switch_interval_ms,
                 args.queue_path,
                 args.glitch_ms,
+                args.odds_in_thread,
+                not args.no_realtime,
             )
             for c in conditions
         }
@@ -319,16 +408,19 @@ def main(argv: list[str] | None = None) -> int:
             f"edge -> coil median {r['median_ms']:.3f} ms, p99 {r['p99_ms']:.3f} ms, max "
             f"{r['max_ms']:.3f} ms; p99 beyond the {args.glitch_ms:g} ms glitch window "
             f"{r['beyond_glitch_p99_ms']:.3f} ms (target <= {r['target_beyond_glitch_p99_ms']} "
-            f"ms: {'met' if r['ok'] else 'MISSED'}); load before {r['loadavg_before']}"
+            f"ms: {'met' if r['ok'] else 'MISSED'}); load before {r['loadavg_before']}; "
+            f"button thread {r['button_thread']}"
         )
     summary = {
         "bench": "hal_latency",
-        "path": "edge thread -> gpiozero Button (MockFactory) -> FirstEdgeDebouncer -> "
+        "path": "edge thread -> gpiozero DigitalInputDevice (MockFactory) -> FirstEdgeDebouncer -> "
         "SolenoidGuard.trigger_edge -> input queue -> TableLoop.fire_sequence -> pin",
         "glitch_ms": args.glitch_ms,
         "pulse_ms": PULSE_MS,
         "bounce_ms": BOUNCE_MS,
         "queue_path": args.queue_path,
+        "odds_in_thread": args.odds_in_thread,
+        "realtime": not args.no_realtime,
         "journal_fs": fs,
         "cpus": os.cpu_count(),
         "results": results,

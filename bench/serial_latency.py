@@ -25,10 +25,14 @@ codec on a MATRIX frame (CRC-16, COBS, encode, decode).
 Usage::
 
     python bench/serial_latency.py [--presses N] [--fps-seconds S] [--board process|thread]
-                                   [--profile] [--strict]
+                                   [--profile] [--hops] [--strict]
 
 ``--profile`` samples both processes with py-spy (``pip install py-spy``) during the
-presses and reports where the active time goes, by module. Prints median, p99 and max
+presses and reports where the active time goes, by module. ``--hops`` stamps each hop
+of every press on the host's side (``time.monotonic()``, the board's clock too):
+board edge -> the host has read and decoded the EVENT -> the press is on the input
+queue -> the table loop's thread has it -> ARM + FIRE written -> the board's gate
+high, and says where the median and the slowest 1 % went. Prints median, p99 and max
 latency, the frame rate, the codec timings, then a one-line JSON summary. With
 ``--strict`` the exit status is 1 if p99 is above the 5 ms target.
 """
@@ -60,11 +64,81 @@ from companion.hal.serial_board import open_serial, open_virtual_board_hardware 
 TARGET_P99_MS = 5.0
 
 
-def table_loop(hw: Hardware, results: list[FireResult], fired: threading.Event) -> None:
+HOPS = (
+    ("edge", "decoded", "board edge -> EVENT read and decoded by the host's link thread"),
+    ("decoded", "queued", "EVENT -> press on the input queue"),
+    ("queued", "dequeued", "input queue -> the table loop's thread"),
+    ("dequeued", "written", "the guard -> ARM + FIRE written to the tty"),
+    ("written", "rise", "ARM + FIRE written -> the board's gate high"),
+)
+
+
+class Hops:
+    """Stamps of one press at each hop (the bench's own wrappers around the host's objects)."""
+
+    def __init__(self, hw: Hardware) -> None:
+        self.current: dict[str, float] = {}
+        self.rows: list[dict[str, float]] = []
+        link = hw.link  # type: ignore[attr-defined]
+        message, emit, write_now = link._message, hw.inputs.emit, link._write_now
+
+        def stamped_message(frame: L.Frame, now: float) -> None:
+            if frame.type == L.MsgType.EVENT and "decoded" not in self.current:
+                self.current["decoded"] = time.monotonic()
+            message(frame, now)
+
+        def stamped_emit(kind: str, button: str) -> object:
+            event = emit(kind, button)  # type: ignore[arg-type]
+            if kind == "press" and button == "trigger":
+                self.current.setdefault("queued", time.monotonic())
+            return event
+
+        def stamped_write_now(data: bytes) -> bool:
+            ok = write_now(data)
+            if "dequeued" in self.current:
+                self.current.setdefault("written", time.monotonic())
+            return ok
+
+        link._message = stamped_message
+        hw.inputs.emit = stamped_emit  # type: ignore[method-assign]
+        link._write_now = stamped_write_now
+
+    def press(self) -> None:
+        self.current = {}
+
+    def done(self, edge: float, rise: float) -> None:
+        self.rows.append({**self.current, "edge": edge, "rise": rise})
+
+    def summary(self) -> dict:
+        rows = [r for r in self.rows if all(a in r and b in r for a, b, _ in HOPS)]
+        if not rows:
+            return {}
+        slowest = sorted(rows, key=lambda r: r["rise"] - r["edge"])[-max(1, len(rows) // 100) :]
+        out = {"presses": len(rows), "hops": []}
+        for a, b, name in HOPS:
+            values = sorted((r[b] - r[a]) * 1000 for r in rows)
+            out["hops"].append(
+                {
+                    "hop": name,
+                    "median_ms": round(statistics.median(values), 3),
+                    "p99_ms": round(percentile(values, 0.99), 3),
+                    "slowest_1pct_mean_ms": round(
+                        statistics.fmean((r[b] - r[a]) * 1000 for r in slowest), 3
+                    ),
+                }
+            )
+        return out
+
+
+def table_loop(
+    hw: Hardware, results: list[FireResult], fired: threading.Event, hops: Hops | None = None
+) -> None:
     """A minimal table loop: fire on every trigger press until the hardware closes."""
     while not hw.closed:
         event = hw.next_input(timeout=0.2)
         if event is not None and event.is_trigger_press:
+            if hops is not None:
+                hops.current.setdefault("dequeued", time.monotonic())
             results.append(hw.eliminator.fire(event))
             fired.set()
 
@@ -92,17 +166,21 @@ class ThreadBoard:
         return {"matrix_images": len(self.vb.matrix_images), "pulses": len(self.vb.pulses)}
 
 
-def measure_latency(hw: Hardware, board: object, presses: int, bounce_s: float) -> dict:
+def measure_latency(
+    hw: Hardware, board: object, presses: int, bounce_s: float, hops: Hops | None = None
+) -> dict:
     latencies_ms: list[float] = []
     results: list[FireResult] = []
     fired = threading.Event()
-    loop = threading.Thread(target=table_loop, args=(hw, results, fired), daemon=True)
+    loop = threading.Thread(target=table_loop, args=(hw, results, fired, hops), daemon=True)
     loop.start()
     missed: list[str] = []
     for i in range(presses):
         hw.wait_connected(5.0)
         hw.eliminator.arm(i)
         fired.clear()
+        if hops is not None:
+            hops.press()
         edge, rise = board.fire(2.0)  # type: ignore[attr-defined]
         handled = fired.wait(2.0)
         if rise is None:  # counted, not hidden: the press did not fire within 2 s
@@ -111,6 +189,8 @@ def measure_latency(hw: Hardware, board: object, presses: int, bounce_s: float) 
             hw.eliminator.resolve_outcome(3.0)  # type: ignore[attr-defined]
         else:
             latencies_ms.append((rise - edge) * 1000)
+            if hops is not None:
+                hops.done(edge, rise)
         time.sleep(bounce_s)
         board.release("trigger")  # type: ignore[attr-defined]
         time.sleep(bounce_s + 0.002)
@@ -287,6 +367,7 @@ def main(argv: list[str] | None = None) -> int:
         help="the virtual board in its own process (default) or in this one",
     )
     parser.add_argument("--profile", action="store_true", help="sample both sides with py-spy")
+    parser.add_argument("--hops", action="store_true", help="stamp every hop of each press")
     parser.add_argument("--strict", action="store_true", help="exit 1 if p99 is above the target")
     args = parser.parse_args(argv)
     if args.presses < 1:
@@ -306,7 +387,8 @@ def main(argv: list[str] | None = None) -> int:
     load_before = os.getloadavg()[0]
     try:
         profiler = Profiler() if args.profile else None
-        latency = measure_latency(hw, board, args.presses, args.bounce_ms / 1000)
+        hops = Hops(hw) if args.hops else None
+        latency = measure_latency(hw, board, args.presses, args.bounce_ms / 1000, hops)
         if profiler is not None:
             profile = profiler.stop()
         fps = measure_fps(hw, board, args.fps_seconds)
@@ -329,6 +411,7 @@ def main(argv: list[str] | None = None) -> int:
         "matrix": fps,
         "codec": codec,
         "profile": profile,
+        "hops": hops.summary() if hops is not None else None,
         "link": {"retransmits": stats["retransmits"], "decode_errors": stats["decode_errors"]},
         "target_p99_ms": TARGET_P99_MS,
         "ok": latency["ok"],
@@ -352,6 +435,12 @@ def main(argv: list[str] | None = None) -> int:
         f"COBS encode {codec['cobs_encode_us']} us / decode {codec['cobs_decode_us']} us, "
         f"frame encode {codec['encode_frame_us']} us / decode {codec['decode_frame_us']} us"
     )
+    if summary["hops"]:
+        for hop in summary["hops"]["hops"]:
+            print(
+                f"hop {hop['hop']}: median {hop['median_ms']:.3f} ms, p99 {hop['p99_ms']:.3f} ms,"
+                f" in the slowest 1 % {hop['slowest_1pct_mean_ms']:.3f} ms"
+            )
     if profile is not None:
         for side, data in profile.items():
             shares = ", ".join(f"{k} {v}%" for k, v in list(data["share_pct"].items())[:6])

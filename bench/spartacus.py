@@ -7,15 +7,22 @@ Run from the repository root::
 
 Measurements, single process:
 
-- odds: the exact wound distribution of an attack (cold: the caches are
-  cleared before each run), for 3 vs 3, 5 vs 5 plain, 5 vs 5 with the
+- odds: the exact wound distribution of an attack (cold: every cache of the
+  odds cleared before each run), for 3 vs 3, 5 vs 5 plain, 5 vs 5 with the
   rulebook's Spartacus and Agron abilities, extra wound and both rerolls,
-  and 8 vs 8 with everything;
+  and 8 vs 8 with everything; CPU time (``time.process_time``) and wall clock;
 - step: ``legal_actions()`` plus ``apply()`` of every action of full games
   (simple bots, seeded chance) and of single fights (the combat assistant).
 
-Targets: a 5 vs 5 attack distribution in at most 50 ms (the table shows the
-odds before every attack), and a median step of at most 0.5 ms.
+Targets (issue 18): the 5 vs 5 attack with abilities, extra wound and both rerolls
+in at most 10 ms, the 8 vs 8 one in at most 50 ms (CPU; the table shows the odds
+before every attack), and a median step of at most 0.5 ms.
+
+The rerolls are chosen as ruling C7b says (issue 17): after seeing the defence, so
+every pair of rolls is decided (63,504 pairs at 5 vs 5, 1,656,369 at 8 vs 8). The
+odds work on numpy arrays of whole numbers (``companion/games/spartacus/odds_tables.py``);
+numpy itself is imported once per process, before the first odds (not timed here:
+about 0.15 s CPU on this machine, once).
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ import json
 import platform
 import random
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -41,13 +49,21 @@ from companion.games.spartacus.bot import SimpleBot  # noqa: E402
 from companion.games.spartacus.combat import Modifiers  # noqa: E402
 from companion.games.spartacus.data import builtin_data  # noqa: E402
 
-TARGET_ODDS_5V5_MS = 50.0
+TARGET_ODDS_5V5_MS = 10.0
+TARGET_ODDS_8V8_MS = 50.0
 TARGET_STEP_MEDIAN_MS = 0.5
-
-
-def _clear() -> None:
-    O._joint.cache_clear()
-    O.multisets.cache_clear()
+BEFORE_AFTER = (
+    "Before/after (issues 17 and 18), CPU ms of a cold 5 vs 5 / 8 vs 8 attack with abilities, "
+    "extra wound and both rerolls, median of 15 / 5 runs, the three versions alternated in "
+    "one session on the shared 2-core machine (load average about 5): the old odds with a "
+    "fixed reroll rule 32 / 268; the exact reroll choices of ruling C7b in packed Python ints "
+    "54 / 1231; the same choices on numpy arrays 9.4 / 145. Profiled with py-spy and stage "
+    "timers: the pure-Python version spent its time in the per-pair loop that counted "
+    "outcomes and in the big-int passes over every pair; on arrays the 8 vs 8 case is "
+    "bounded by memory traffic (about 30 passes over 2-4 million pair and state entries: "
+    "moving each pair's weight to the states chosen and from them to the final rolls), "
+    "so 50 ms is not reached there."
+)
 
 
 def bench_odds(runs: int) -> dict[str, Any]:
@@ -63,20 +79,30 @@ def bench_odds(runs: int) -> dict[str, Any]:
         "5v5_abilities_rerolls": (5, 5, full, True, True),
         "8v8_abilities_rerolls": (8, 8, full, True, True),
     }
+    O.attack_odds(1, 1)  # numpy is imported once per process (timed in numpy_import_ms)
     out = {}
     for name, (a, d, mods, ar, dr) in cases.items():
-        times = []
+        cpu, wall = [], []
         for _ in range(runs if a < 8 else max(1, runs // 5)):
-            _clear()
-            t0 = time.perf_counter()
+            O.clear_caches()
+            c0, w0 = time.process_time(), time.perf_counter()
             O.attack_odds(a, d, mods, attack_reroll=ar, defence_reroll=dr)
-            times.append((time.perf_counter() - t0) * 1000)
+            cpu.append((time.process_time() - c0) * 1000)
+            wall.append((time.perf_counter() - w0) * 1000)
         out[name] = {
-            "median_ms": statistics.median(times),
-            "max_ms": max(times),
-            "runs": len(times),
+            "median_ms": statistics.median(cpu),
+            "max_ms": max(cpu),
+            "wall_median_ms": statistics.median(wall),
+            "runs": len(cpu),
         }
     return out
+
+
+def numpy_import_ms() -> float:
+    """CPU time of the first odds' one-off cost: importing numpy in a fresh interpreter."""
+    code = "import time; c = time.process_time(); import numpy; print(time.process_time() - c)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return float(out.stdout) * 1000
 
 
 def step_times_ns(config: SpartacusConfig, seed: int) -> list[int]:
@@ -143,6 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     steps = bench_steps(args.games, args.fights, args.seed)
     meets = {
         "odds_5v5": odds["5v5_abilities_rerolls"]["median_ms"] <= TARGET_ODDS_5V5_MS,
+        "odds_8v8": odds["8v8_abilities_rerolls"]["median_ms"] <= TARGET_ODDS_8V8_MS,
         "step_median": max(steps["game"]["median_ms"], steps["fight"]["median_ms"])
         <= TARGET_STEP_MEDIAN_MS,
     }
@@ -153,12 +180,15 @@ def main(argv: list[str] | None = None) -> int:
             "python": platform.python_version(),
         },
         "odds": odds,
+        "numpy_import_ms": numpy_import_ms(),
         "steps": steps,
         "targets": {
             "odds_5v5_ms_max": TARGET_ODDS_5V5_MS,
+            "odds_8v8_ms_max": TARGET_ODDS_8V8_MS,
             "step_median_ms_max": TARGET_STEP_MEDIAN_MS,
         },
         "meets_targets": meets,
+        "before_after": BEFORE_AFTER,
     }
     if args.json:
         print(json.dumps(summary, indent=2))
@@ -167,9 +197,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"python: {m['python']} on {m['machine']} {m['processor']}")
     for name, r in odds.items():
         print(
-            f"odds {name:>24}: median {r['median_ms']:7.2f} ms, max {r['max_ms']:7.2f} ms "
-            f"({r['runs']} cold runs)"
+            f"odds {name:>24}: median {r['median_ms']:7.2f} ms CPU ({r['wall_median_ms']:.2f} "
+            f"wall), max {r['max_ms']:7.2f} ms ({r['runs']} cold runs)"
         )
+    print(
+        f"numpy import (once per process, before the first odds): "
+        f"{summary['numpy_import_ms']:.0f} ms CPU"
+    )
     for name, r in steps.items():
         print(
             f"step {name:>5}: {r['steps']} steps in {r['games']} {name}s, median "
@@ -177,8 +211,9 @@ def main(argv: list[str] | None = None) -> int:
             f"{r['p99_ms'] * 1000:.1f} us, max {r['max_ms']:.2f} ms"
         )
     print(
-        f"target 5v5 odds (abilities, rerolls) <= {TARGET_ODDS_5V5_MS:.0f} ms: "
-        f"{'met' if meets['odds_5v5'] else 'MISSED'}; median step <= "
+        f"target 5v5 odds (abilities, extra wound, rerolls) <= {TARGET_ODDS_5V5_MS:.0f} ms: "
+        f"{'met' if meets['odds_5v5'] else 'MISSED'}; 8v8 <= {TARGET_ODDS_8V8_MS:.0f} ms: "
+        f"{'met' if meets['odds_8v8'] else 'MISSED'}; median step <= "
         f"{TARGET_STEP_MEDIAN_MS} ms: {'met' if meets['step_median'] else 'MISSED'}"
     )
     return 0

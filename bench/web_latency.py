@@ -18,10 +18,12 @@ import argparse
 import http.client
 import json
 import os
+import random
 import re
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -115,6 +117,17 @@ def post(port: int, path: str, token: str, body: dict) -> int:
     return status
 
 
+def pages() -> None:
+    """Six live pages for another benchmark (``hal_latency.py``'s web condition): the
+    port and tokens come as one JSON line on standard input; ``open`` once every stream
+    is open; when standard input closes, the frames each page received, as JSON."""
+    info = json.loads(sys.stdin.readline())
+    open_pages = [Page(info["port"], role, token) for role, token in info["tokens"].items()]
+    print("open", flush=True)
+    sys.stdin.read()
+    print(json.dumps({"frames": sum(len(p.frames) for p in open_pages)}), flush=True)
+
+
 def rss_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -199,16 +212,96 @@ def measure(actions: int) -> dict:
         child.wait(10)
 
 
+PAIR = re.compile(r"web view: pair (\S+) with http://[^/]+/pair/(\S+)")
+PROMPT = re.compile(r'<p class="prompt">([^<]*)</p>')
+
+
+def serve_memory(presses: int) -> dict:
+    """``companion serve --web`` (assist mode, sim hardware) with six pages open, played
+    from the phones' ROLL/SELECT/CONFIRM: its resident memory after every press."""
+    with tempfile.TemporaryDirectory(prefix="web-serve-") as tmp:
+        child = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "companion",
+                "serve",
+                "--web",
+                "127.0.0.1:0",
+                "--hardware",
+                "sim",
+                "--new",
+                "--journal-dir",
+                f"{tmp}/journals",
+            ],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        )
+        try:
+            assert child.stderr is not None
+            tokens: dict[str, str] = {}
+            for line in child.stderr:
+                if m := PAIR.search(line):
+                    tokens[m.group(1)] = m.group(2)
+                if "ready" in line:
+                    break
+            host = Path(tmp, "web-pairing", "host.txt").read_text().strip()
+            tokens["host"] = host.rsplit("/", 1)[1]
+            port = int(host.split(":")[2].split("/")[0])
+            threading.Thread(target=lambda: [None for _ in child.stderr], daemon=True).start()
+            pages = {role: Page(port, role, token) for role, token in tokens.items()}
+            time.sleep(0.3)
+            samples = [rss_mb(child.pid)]
+            rng = random.Random(1)
+            done = 0
+            while done < presses:
+                latest = pages["table"].latest()
+                prompt = m.group(1) if latest and (m := PROMPT.search(latest[2])) else ""
+                if "RED BUTTON" in prompt:
+                    break  # only a red button fires: no page may, so the game waits here
+                if "ROLL" in prompt.split(" - ")[0] or "movement done" in prompt:
+                    button = "roll"
+                elif "SELECT" in prompt:
+                    button = rng.choice(("select", "confirm", "confirm"))
+                else:
+                    time.sleep(0.01)
+                    continue
+                seat = f"seat-{rng.randrange(4)}"
+                post(port, pages[seat].path + "/button", tokens[seat], {"button": button})
+                done += 1
+                time.sleep(0.02)
+                samples.append(rss_mb(child.pid))
+            journal = next(Path(tmp, "journals").glob("*.jsonl")).read_text()
+            return {
+                "pages": len(pages),
+                "presses": done,
+                "journalled_actions": journal.count('"type":"action"'),
+                "rss_mb": {"start": samples[0], "peak": max(samples), "end": samples[-1]},
+            }
+        finally:
+            child.terminate()
+            child.wait(10)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--actions", type=int, default=300)
+    parser.add_argument("--presses", type=int, default=200, help="serve --web: phone presses")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--pages", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
         serve()
         return 0
+    if args.pages:
+        pages()
+        return 0
     result = measure(args.actions)
+    result["serve_web"] = serve_memory(args.presses)
     if args.json:
         print(json.dumps(result))
     else:
@@ -216,7 +309,9 @@ def main() -> int:
         print(
             f"{result['actions']} actions, seen on 5 other pages: p50 {v['p50']:.1f} ms, "
             f"p99 {v['p99']:.1f} ms, max {v['max']:.1f} ms; server RSS peak "
-            f"{result['server_rss_mb']['peak']:.1f} MB with {result['pages']} pages open"
+            f"{result['server_rss_mb']['peak']:.1f} MB with {result['pages']} pages open; "
+            f"serve --web: RSS peak {result['serve_web']['rss_mb']['peak']:.1f} MB with "
+            f"{result['serve_web']['pages']} pages, {result['serve_web']['presses']} presses"
         )
     return 0
 

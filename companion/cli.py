@@ -13,7 +13,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from companion import __version__
-from companion.commands.arguments import data_file, non_negative_int, positive_float, positive_int
+from companion.commands.arguments import (
+    bots_option,
+    data_file,
+    non_negative_int,
+    positive_float,
+    positive_int,
+)
 from companion.commands.errors import (
     EXIT_INTERRUPTED,
     EXIT_USAGE,
@@ -80,6 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--journal",
         help="journal file (default: a new file in the data directory, shown on screen)",
     )
+    _add_web_arguments(demo, seats=False, dice=False)
     demo.set_defaults(handler="companion.commands.demo:run")
 
     play = sub.add_parser(
@@ -116,8 +123,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument(
         "--bots",
-        type=int,
-        help="tracked mode: how many seats bots play, the last ones (default: all but the first)",
+        type=bots_option,
+        metavar="N[:LEVEL]",
+        help="tracked mode: how many seats bots play, the last ones (default: all but the "
+        "first); LEVEL (easy, normal, strong) is kept for the search bot (docs/bots.md)",
     )
     play.add_argument(
         "--autoplay",
@@ -142,6 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="spartacus: quick (7 influence, default), standard (4) or long (1)",
     )
     play.add_argument("--arena", help="spartacus: arena from the data file (default default)")
+    _add_web_arguments(play, seats=True, dice=True)
     play.set_defaults(handler="companion.commands.play:run")
 
     selftest = sub.add_parser("selftest", help="check every LED, button and the solenoid")
@@ -213,6 +223,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="start a new game even if an unfinished one could be resumed",
     )
+    _add_web_arguments(serve, seats=False, dice=True)
     serve.set_defaults(handler="companion.commands.serve:run", default_log_level="info")
 
     resume = sub.add_parser("resume", help="continue a game from its journal (after a power cut)")
@@ -382,8 +393,40 @@ def build_parser() -> argparse.ArgumentParser:
     from companion.commands.spartacus import configure_parser as spartacus_parser  # argparse only
 
     spartacus_parser(sub)
+    from companion.commands.tournament import configure_parser as tournament_parser
+
+    tournament_parser(sub)
     _add_install_commands(sub)
     return parser
+
+
+def _add_web_arguments(parser: argparse.ArgumentParser, *, seats: bool, dice: bool) -> None:
+    """``--web`` and what phones do (``docs/web.md``); the web stack is imported only
+    when ``--web`` is given."""
+    parser.add_argument(
+        "--web",
+        nargs="?",
+        const="",
+        metavar="HOST:PORT",
+        help="serve the table to phones and a table screen (pip install "
+        "'arena-table-companion[web]'): 127.0.0.1:8765 unless an address is given, "
+        "e.g. --web 0.0.0.0:8765 for the table's Wi-Fi",
+    )
+    if seats:
+        parser.add_argument(
+            "--phone-seats",
+            metavar="SEATS",
+            help="with --web: the seats played from phones, e.g. 0,2, or all (every seat "
+            "no bot plays); bots then play the seats after the last phone seat unless "
+            "--bots says otherwise",
+        )
+    if dice:
+        parser.add_argument(
+            "--phone-dice",
+            action="store_true",
+            help="with --web: the players roll their own Doom die; the rolling seat enters "
+            "its face on its phone",
+        )
 
 
 def _add_install_commands(sub: Any) -> None:

@@ -21,11 +21,14 @@ import json
 import math
 import random
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
+from itertools import accumulate
+from operator import attrgetter, itemgetter
 from typing import Any
 
 _DN = re.compile(r"^d([1-9][0-9]{0,3})$")
@@ -203,21 +206,35 @@ class Roller:
     def choose(self, outcomes: Sequence[tuple[Any, Fraction]]) -> Any:
         """Pick one outcome of a chance node, each with its exact probability.
 
-        Draws a whole number below the common denominator and walks the
-        outcomes, so the probabilities are followed exactly.
+        Draws a whole number below the common denominator and takes the outcome whose
+        share of whole numbers holds it, so the probabilities are followed exactly.
         """
         if not outcomes:
             raise DiceError("a chance node with no outcomes cannot be resolved")
-        if sum(p for _, p in outcomes) != 1 or any(p < 0 for _, p in outcomes):
-            raise DiceError("chance outcome probabilities must be >= 0 and sum to exactly 1")
-        denom = math.lcm(*(p.denominator for _, p in outcomes))
-        pick = self._rng.randrange(denom)
-        for outcome, p in outcomes:
-            weight = p.numerator * (denom // p.denominator)
-            if pick < weight:
-                return outcome
-            pick -= weight
-        raise AssertionError("unreachable: the weights sum to the denominator")  # pragma: no cover
+        probabilities = map(_PROBABILITY, outcomes)
+        try:  # Fraction's own fields: its numerator and denominator are properties
+            ratios = tuple(map(_FRACTION, probabilities))
+        except AttributeError:  # whole numbers (0 or 1)
+            ratios = tuple(map(_RATIO, map(_PROBABILITY, outcomes)))
+        denom, bounds = _shares(ratios)
+        return outcomes[bisect_right(bounds, self._rng.randrange(denom))][0]
 
     def shuffle(self, items: list[Any]) -> None:
         self._rng.shuffle(items)
+
+
+_PROBABILITY = itemgetter(1)
+_RATIO = attrgetter("numerator", "denominator")
+_FRACTION = attrgetter("_numerator", "_denominator")
+
+
+@lru_cache(maxsize=4096)
+def _shares(ratios: tuple[tuple[int, int], ...]) -> tuple[int, tuple[int, ...]]:
+    """Probabilities as whole numbers over their common denominator: ``(denominator,
+    running totals)`` (a game's chance nodes repeat a few distributions: made once each)."""
+    denom = math.lcm(*(d for _, d in ratios))
+    weights = [n * (denom // d) for n, d in ratios]
+    # the same test as summing the fractions to exactly 1, without a fraction per addition
+    if sum(weights) != denom or min(weights) < 0:
+        raise DiceError("chance outcome probabilities must be >= 0 and sum to exactly 1")
+    return denom, tuple(accumulate(weights))

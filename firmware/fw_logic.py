@@ -121,7 +121,10 @@ class Button:
     edges are ignored for bounce_ms; a press held hold_ms is a long press.
 
     A press edge latched by the pin interrupt (edge()) counts even if the
-    contact opened again before the main loop sampled it."""
+    contact opened again before the main loop sampled it, unless the loop's
+    previous sample was still inside the bounce window: then the edge may be
+    bounce (the loop ran late past the window's end) and only the level now
+    counts, so a late loop never turns a release's bounce into a press."""
 
     def __init__(self, pin):
         self.pin = pin
@@ -134,6 +137,7 @@ class Button:
         self.held = False
         self.ignored = 0
         self.latched = False
+        self.sampled = None  # when the loop last sampled this button
 
     def edge(self, *args):
         """Pin IRQ on a press edge: remember it until the next sample."""
@@ -143,7 +147,12 @@ class Button:
         raw = self.pin.value() == 0
         if self.latched:
             self.latched = False
-            raw = raw or not self.state  # a press shorter than one loop still counts
+            # the edge came after the previous sample; a press shorter than one loop
+            # still counts, if that sample was past the bounce window
+            prev = self.sampled
+            if self.last is None or prev is None or diff(prev, self.last) >= self.bounce_ms:
+                raw = raw or not self.state
+        self.sampled = now
         settled = self.last is None or diff(now, self.last) >= self.bounce_ms
         if raw != self.raw:
             self.raw = raw
@@ -246,7 +255,9 @@ class Solenoid:
         self.off_at = None
         self.pin.value(1)
         self.on = True
-        self.on_since = now
+        # the tick the gate went high (``now`` is when the loop began this round), so that
+        # on_ms counts from the rise to the fall, both to the tick
+        self.on_since = now if self.ticks is None else self.ticks()
         self.length = length
         self.fired_token = token
         self.pulses += 1
@@ -277,8 +288,9 @@ class Solenoid:
     def off(self, now, reason):
         """Coil off now; returns (token, on_ms, reason) if a pulse ended.
 
-        on_ms is measured to the tick the gate went low (the timer's, if it
-        switched the coil off first), not capped: a late switch-off shows."""
+        on_ms runs from the tick the gate went high to the tick it went low (the
+        timer's, if it switched the coil off first), not capped: a late switch-off
+        shows."""
         self.pin.value(0)
         if self.timer is not None:
             try:  # noqa: SIM105 - no contextlib on MicroPython

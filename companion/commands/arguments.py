@@ -49,3 +49,35 @@ def data_file(text: str) -> str:
     except DataFileError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
     return text
+
+
+class BotCount(int):
+    """``--bots N[:LEVEL]``: an int (how many seats bots play, as before) that also keeps
+    the search bot's ``level`` (``None``: the game's own table bot)."""
+
+    level: str | None
+
+    def __new__(cls, count: int, level: str | None = None) -> BotCount:
+        value = super().__new__(cls, count)
+        value.level = level
+        return value
+
+
+def bots_option(text: str) -> BotCount:
+    """argparse type of ``--bots``: ``3`` or ``3:normal`` (levels easy, normal, strong)."""
+    from companion.games.search.bot import LEVELS
+
+    count, _, level = text.partition(":")
+    try:
+        n = int(count)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: expected N or N:LEVEL (LEVEL: {', '.join(LEVELS)})"
+        ) from None
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {n}")
+    if level and level not in LEVELS:
+        raise argparse.ArgumentTypeError(
+            f"unknown bot level {level!r}; levels: {', '.join(LEVELS)}"
+        )
+    return BotCount(n, level or None)

@@ -12,7 +12,8 @@ Every game command (``play``, ``demo``, ``resume``, ``gladiatoren play``,
    with the same hint, ``continue it with: companion resume FILE``; exit 1 and
    130. Ctrl-C reaches the command as :exc:`KeyboardInterrupt` after the
    hardware layer has switched the solenoid off. A start that fails before the
-   first record leaves no journal behind.
+   first record leaves no journal behind. On every way out the journal is
+   closed and the terminal restored (echo on).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from companion.hal import Hardware, HardwareConfig, HardwareConfigError, open_ha
 from companion.table.config import TableConfigError, load_hardware_from_table
 from companion.table.journal import JournalError
 from companion.table.journals import archive
-from companion.table.people import TableStopped
+from companion.table.people import TableStopped, TerminalInput
 from companion.table.session import GameSession
 
 log = logging.getLogger(__name__)
@@ -138,12 +139,20 @@ def hardware_config(
         raise CommandError(str(exc)) from None
 
 
-def stopped_message(session: GameSession, reason: str) -> str:
+def who_plays(people: int, bots: int) -> str:
+    """``1 at the terminal, 2 bots``, in words people read (``1 bot``, ``no bots``)."""
+    named = "no bots" if bots == 0 else f"{bots} bot{'s' if bots != 1 else ''}"
+    return f"{people} at the terminal, {named}"
+
+
+def stopped_message(session: GameSession, reason: str, resume: str = "companion resume") -> str:
     """What ``quit``, the end of the input and Ctrl-C all print: how to continue."""
-    return (
-        f"game stopped ({reason}) after {len(session.state.history)} actions; "
-        f"continue it with: companion resume {session.journal_path}"
+    where = (
+        f"continue it with: {resume} {session.journal_path}"
+        if session.journal_path is not None
+        else "it was not journalled"
     )
+    return f"game stopped ({reason}) after {len(session.state.history)} actions; {where}"
 
 
 def start_journal(begin: Callable[[], GameSession]) -> GameSession:
@@ -164,13 +173,33 @@ def run_at_table(
     *,
     clock: Callable[[], float] | None = None,
     archive_in: Path | None = None,
+    terminal: TerminalInput | None = None,
+    resume: str = "companion resume",
 ) -> tuple[int, Any]:
     """Open the hardware, start the journal, play; returns (exit code, final state or None).
 
     ``begin`` starts the journal (a new game) or attaches it (a resumed one);
     ``play(hw, session)`` runs the game and returns its final state. A finished
     game's journal in the folder ``archive_in`` is moved into its ``finished/``.
+    ``terminal`` (the typed input, if any) is restored on every way out; ``resume``
+    is the command the stop message names.
     """
+    try:
+        return _run(console, hardware, begin, play, clock, archive_in, resume)
+    finally:
+        if terminal is not None:
+            terminal.restore()
+
+
+def _run(
+    console: Any,
+    hardware: HardwareConfig,
+    begin: Callable[[], GameSession],
+    play: Callable[[Hardware, GameSession], Any],
+    clock: Callable[[], float] | None,
+    archive_in: Path | None,
+    resume: str,
+) -> tuple[int, Any]:
     with open_table_hardware(hardware, clock=clock) as hw:
         session = start_journal(begin)
         console.print(f"journal: {session.journal_path}", soft_wrap=True)
@@ -178,10 +207,10 @@ def run_at_table(
         try:
             state = play(hw, session)
         except (TableStopped, EOFError) as exc:
-            console.print(stopped_message(session, str(exc)), soft_wrap=True)
+            console.print(stopped_message(session, str(exc), resume), soft_wrap=True)
             return EXIT_STOPPED, None
         except KeyboardInterrupt:
-            console.print(stopped_message(session, "Ctrl-C"), soft_wrap=True)
+            console.print(stopped_message(session, "Ctrl-C", resume), soft_wrap=True)
             return EXIT_INTERRUPTED, None
         except OSError as exc:  # the disk itself failed (a full disk only pauses the table)
             raise CommandError(

@@ -6,11 +6,14 @@ import argparse
 
 from companion.commands.errors import CommandError
 from companion.commands.play import PlayOptions, play_game
+from companion.commands.web_option import web_request
 from companion.hal import HardwareConfig
 from companion.table.config import GameSettings, TableConfig, TableConfigError
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.game != "battle-royale" and args.web is not None:
+        raise CommandError(f"--web: {args.game} does not serve phones yet (Battle Royale does)")
     if args.game == "spartacus":
         from companion.commands.spartacus import run_demo as spartacus_run_demo
 
@@ -42,6 +45,7 @@ def run(args: argparse.Namespace) -> int:
     except TableConfigError as exc:
         raise CommandError(str(exc)) from None
     title = f"Battle Royale demo: {args.players} bots, seed {args.seed}"
+    web = web_request(args, game.players, game.bot_seats)
     return play_game(
         PlayOptions(
             table,
@@ -50,5 +54,6 @@ def run(args: argparse.Namespace) -> int:
             title=title,
             journal=args.journal,
             demo=True,
+            web=web,
         )
     )

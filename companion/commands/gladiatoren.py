@@ -21,14 +21,13 @@ from rich.console import Console
 from rich.rule import Rule
 from rich.text import Text
 
-from companion.commands.at_table import open_table_hardware, run_at_table
+from companion.commands.at_table import open_table_hardware, run_at_table, who_plays
 from companion.commands.errors import CommandError
 from companion.dice import Roller, get_die
 from companion.games.kampf_der_gladiatoren import (
     ConfigError,
     GladiatorenConfig,
     new_game,
-    parse_action,
 )
 from companion.games.kampf_der_gladiatoren import actions as A
 from companion.games.kampf_der_gladiatoren.bot import PolicyBot
@@ -36,7 +35,13 @@ from companion.games.kampf_der_gladiatoren.data import DataError, GladiatorenDat
 from companion.games.kampf_der_gladiatoren.odds import odds_for_challenge
 from companion.games.kampf_der_gladiatoren.rules import KINDS, TEAM_SIZE
 from companion.hal import HardwareConfig, ManualClock
-from companion.table.gladiatoren_table import GAME, GladiatorenTable, dice_frame, local_session
+from companion.table.gladiatoren_table import (
+    GAME,
+    GladiatorenAdapter,
+    GladiatorenTable,
+    dice_frame,
+    local_session,
+)
 from companion.table.journal import default_journal_dir, demo_journal_dir, new_journal_path
 from companion.table.people import BotAgent, SimOperator, TableStopped, TerminalAgent, TerminalInput
 from companion.table.seeding import seeded_random, table_roller
@@ -110,8 +115,7 @@ def run_play(args: argparse.Namespace, pending: Any = None, hardware: Any = None
     title = _opt(args, "title", "Kampf der Gladiatoren")
     console.print(Rule(title))
     console.print(
-        f"{players} players ({players - bots} at the terminal, {bots} bots), "
-        f"{profile} hardware, seed {seed}",
+        f"{players} players ({who_plays(players - bots, bots)}), {profile} hardware, seed {seed}",
         soft_wrap=True,
     )
 
@@ -135,7 +139,7 @@ def run_play(args: argparse.Namespace, pending: Any = None, hardware: Any = None
     live = console.is_terminal and nobody_types
     pace = TURN_PACE_S / _opt(args, "speed", 1.0) if live else 0.0
     terminal = None if nobody_types else TerminalInput()
-    view = GladiatorenView(console, pace_s=pace, title=title)
+    view = GladiatorenView(console, live=live, pace_s=pace, title=title)
     if terminal is not None:
         console.print(
             "choose by number or type an action (challenge E I, give sword, keep); "
@@ -144,31 +148,35 @@ def run_play(args: argparse.Namespace, pending: Any = None, hardware: Any = None
         )
 
     def play(hw: Any, session: GameSession) -> Any:
-        if session.journal is not None:
-            session.journal.notify = view.message
-        operator = SimOperator(hw, rng=seeded_random(session, seed, "operator")) if sim else None
-        rng = seeded_random(session, seed, "bots")
-        agents: dict[int, Any] = {}
-        for seat in range(players):
-            if seat in bot_seats:
-                agents[seat] = BotAgent(rng)
-            else:
-                agents[seat] = TerminalAgent(
-                    terminal, view, parse_action, hint="number or action, e.g. 'challenge E I'"
-                )
-        table = GladiatorenTable(
-            session,
-            hw,
-            table_roller(session, seed),
-            view,
-            agents,
-            sleep=clock.sleep if clock else time.sleep,
-            operator=operator,
-            terminal=terminal,
-        )
-        return table.run()
+        with view:
+            view.hw = hw
+            if session.journal is not None:
+                session.journal.notify = view.message
+            operator = (
+                SimOperator(hw, rng=seeded_random(session, seed, "operator")) if sim else None
+            )
+            rng = seeded_random(session, seed, "bots")
+            agents: dict[int, Any] = {}
+            for seat in range(players):
+                if seat in bot_seats:
+                    agents[seat] = BotAgent(rng)
+                else:
+                    agents[seat] = TerminalAgent(terminal, view, adapter=GladiatorenAdapter())
+            table = GladiatorenTable(
+                session,
+                hw,
+                table_roller(session, seed),
+                view,
+                agents,
+                sleep=clock.sleep if clock else time.sleep,
+                operator=operator,
+                terminal=terminal,
+            )
+            return table.run()
 
-    code, state = run_at_table(console, hw_config, begin, play, clock=clock, archive_in=folder)
+    code, state = run_at_table(
+        console, hw_config, begin, play, clock=clock, archive_in=folder, terminal=terminal
+    )
     if state is not None:
         print_result(console, state)
     return code
@@ -462,9 +470,14 @@ def run_combat(args: argparse.Namespace) -> int:
     rng = random.Random(seed)
     agents: dict[int, Any] = {}
     for seat in range(config.players):
-        agents[seat] = _PolicyAgent(rng) if auto else TerminalAgent(terminal, view, parse_action)
+        agents[seat] = (
+            _PolicyAgent(rng)
+            if auto
+            else TerminalAgent(terminal, view, adapter=GladiatorenAdapter(show_odds=False))
+        )
     profile = _opt(args, "hardware", "sim")
-    try:
+
+    def play() -> list[Any]:
         with open_table_hardware(
             HardwareConfig(profile=profile), clock=ManualClock() if profile == "sim" else None
         ) as hw:
@@ -480,13 +493,19 @@ def run_combat(args: argparse.Namespace) -> int:
                 show_odds=False,
             )
             session.commit(opening)
-            events = session.apply(opening)
-            view.update(session.state, events)
-            table.run_combat()
+            opened = session.apply(opening)
+            view.update(session.state, opened)
+            return opened + table.run_combat()
+
+    try:
+        events = play()
     except (TableStopped, EOFError) as exc:
-        console.print(f"combat stopped ({exc})")
+        console.print(f"combat stopped ({exc})", soft_wrap=True)
         return 1
-    ended = [e for e in [*events, *table.events] if e.kind == "combat_ended"]
+    finally:
+        if terminal is not None:
+            terminal.restore()
+    ended = [e for e in events if e.kind == "combat_ended"]
     console.print(Rule("Result"))
     if ended:
         lost = ended[0].data["lost"]

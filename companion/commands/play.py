@@ -18,11 +18,12 @@ from typing import Any
 from rich.console import Console
 from rich.rule import Rule
 
-from companion.commands.at_table import run_at_table
+from companion.commands.at_table import run_at_table, who_plays
 from companion.commands.errors import CommandError
+from companion.commands.web_option import battle_royale_game, default_bots, web_request, web_view
 from companion.dice import Roller
-from companion.games.battle_royale import parse_action
 from companion.hal import Hardware, HardwareConfig, ManualClock
+from companion.table.battle_royale_table import BattleRoyaleAdapter, TrackedTable
 from companion.table.config import (
     GameSettings,
     TableConfig,
@@ -31,11 +32,10 @@ from companion.table.config import (
     load_table_config,
 )
 from companion.table.journal import default_journal_dir, demo_journal_dir, new_journal_path
-from companion.table.loop import TableLoop, TrackedTable
+from companion.table.loop import TableLoop
 from companion.table.people import BotAgent, SimOperator, TerminalAgent, TerminalInput
 from companion.table.seeding import seeded_random, table_roller
 from companion.table.session import GAME, GameSession, PendingResume, SessionSettings
-from companion.table.shorthand import expand_move
 from companion.ui.battle_royale import colour_text
 from companion.ui.dashboard import Dashboard
 
@@ -54,6 +54,7 @@ class PlayOptions:
     journal: str | None = None  # the journal file; None: a new file in the data directory
     pending: PendingResume | None = None  # a resumed game, not yet attached to its journal
     demo: bool = False  # a demo: its journal goes to the demo folder, serve never resumes it
+    web: Any = None  # the web view asked for (--web), a companion.web.attach.WebRequest
 
 
 def _override(args: argparse.Namespace) -> dict[str, object]:
@@ -94,6 +95,8 @@ def resolve_table(args: argparse.Namespace, default_mode: str) -> TableConfig:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.game != "battle-royale" and args.web is not None:
+        raise CommandError(f"--web: {args.game} does not serve phones yet (Battle Royale does)")
     if args.game == "spartacus":
         from companion.commands.spartacus import run_play as spartacus_run_play
 
@@ -105,17 +108,43 @@ def run(args: argparse.Namespace) -> int:
     if args.players is not None and args.players > 4:
         raise CommandError("Battle Royale is for 2 to 4 players")
     args.config = find_table_config(args.config).path
-    tracked = args.mode == "tracked" or (args.mode is None and not args.config)
-    if args.bots is None and tracked and not args.config and not args.autoplay:
+    in_file = _game_keys(args.config)
+    if args.mode is None:  # play's default is tracked (play --help), unless the file says
+        args.mode = None if "mode" in in_file else "tracked"
+    tracked = args.mode == "tracked" or (args.mode is None and in_file.get("mode") == "tracked")
+    if tracked and "bots" not in in_file:
+        args.bots = default_bots(args, args.players or 4)
+    if args.bots is None and tracked and "bots" not in in_file and not args.autoplay:
         args.bots = (args.players or 4) - 1  # one person at the terminal, bots for the rest
     if args.autoplay and tracked and args.bots is None:
         args.bots = args.players or 4
     table = resolve_table(args, default_mode="tracked")
+    web = web_request(args, table.game.players, table.game.bot_seats)
     return play_game(
         PlayOptions(
-            table, seed=args.seed, speed=args.speed, autoplay=args.autoplay, journal=args.journal
+            table,
+            seed=args.seed,
+            speed=args.speed,
+            autoplay=args.autoplay,
+            journal=args.journal,
+            web=web,
         )
     )
+
+
+def _game_keys(path: object) -> dict[str, object]:
+    """The ``[game]`` keys a table.toml sets itself (not its defaults); a file that cannot
+    be read sets none here (loading it says what is wrong)."""
+    if not path:
+        return {}
+    import tomllib
+
+    try:
+        with open(str(path), "rb") as f:
+            game = tomllib.load(f).get("game", {})
+    except (OSError, tomllib.TOMLDecodeError):
+        return {}
+    return game if isinstance(game, dict) else {}
 
 
 def play_game(options: PlayOptions) -> int:
@@ -144,7 +173,8 @@ def play_game(options: PlayOptions) -> int:
     # simulated hardware runs on simulated time, so cool-downs do not slow a bot game
     clock = ManualClock() if sim and nobody_types else None
     live = console.is_terminal and nobody_types
-    pace = TURN_PACE_S / options.speed if live else 0.0
+    watched = options.web is not None and nobody_types  # bots watched on phones
+    pace = TURN_PACE_S / options.speed if live or watched else 0.0
     config = resumed.config if resumed is not None else game.battle_royale_config()
     console.print(Rule(options.title))
     humans = (
@@ -153,7 +183,7 @@ def play_game(options: PlayOptions) -> int:
         else (
             "people at the table"
             if game.mode == "assist"
-            else f"{game.players - game.bots} at the terminal, {game.bots} bots"
+            else who_plays(game.players - game.bots, game.bots)
         )
     )
     console.print(
@@ -187,7 +217,10 @@ def play_game(options: PlayOptions) -> int:
         return GameSession.start(config, settings, path)
 
     def play(hw: Hardware, session: GameSession) -> Any:
-        with Dashboard(console, hw, live=live, pace_s=pace, title=options.title) as view:
+        with (
+            web_view(options.web, battle_royale_game(game.mode), config, hw, out=sys.stdout) as web,
+            Dashboard(console, hw, live=live, pace_s=pace, title=options.title) as view,
+        ):
             if session.journal is not None:
                 session.journal.notify = view.message
             roller = table_roller(session, seed, seeded_dice=seeded_dice)
@@ -196,9 +229,13 @@ def play_game(options: PlayOptions) -> int:
             )
             rng = seeded_random(session, seed, "bots")
             loop = _make_loop(game, session, hw, roller, view, rng, operator, terminal, sleep)
+            if web is not None:
+                web.plug(loop)
             return loop.run()
 
-    code, state = run_at_table(console, hw_config, begin, play, clock=clock, archive_in=folder)
+    code, state = run_at_table(
+        console, hw_config, begin, play, clock=clock, archive_in=folder, terminal=terminal
+    )
     if state is not None:
         _print_result(console, state)
     return code
@@ -226,7 +263,7 @@ def _make_loop(
         if seat in game.bot_seats or terminal is None:
             agents[seat] = BotAgent(rng)
         else:
-            agents[seat] = TerminalAgent(terminal, view, parse_action, expand_move)
+            agents[seat] = TerminalAgent(terminal, view, adapter=BattleRoyaleAdapter())
     if terminal is not None and not sys.stdin.isatty():
         view.message("reading moves from standard input")
     return TrackedTable(

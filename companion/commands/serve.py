@@ -17,6 +17,7 @@ import argparse
 import itertools
 import logging
 import random
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -25,6 +26,7 @@ from rich.console import Console
 
 from companion.commands.at_table import open_table_hardware, start_journal
 from companion.commands.errors import EXIT_INTERRUPTED, CommandError
+from companion.commands.web_option import battle_royale_game, web_request, web_view
 from companion.dice import Roller
 from companion.hal import HardwareConfigError, ManualClock
 from companion.notify import Notifier
@@ -171,13 +173,25 @@ def run(args: argparse.Namespace) -> int:
     keep = table.journal.keep_finished
     first_journal = Path(args.journal) if args.journal else None
     notifier = Notifier.from_environ()
+    web_asked = web_request(args, config.players, ())
     if first_journal is not None and first_journal.exists() and not args.new:
         pending = _load_file(first_journal)  # a named journal: continue that game
         first_journal = None
     else:
         pending = None if args.new else _load_last(journals)
     try:
-        with open_table_hardware(table.hardware, clock=clock) as hw:
+        with (
+            open_table_hardware(table.hardware, clock=clock) as hw,
+            web_view(
+                web_asked,
+                battle_royale_game("assist"),
+                config,
+                hw,
+                assist=True,
+                out=sys.stdout if console.is_terminal else None,
+                pairing_dir=journals.parent / "web-pairing",
+            ) as web,
+        ):
             session = None
             if pending is not None:  # only now, with the hardware open, is the file touched
                 session = start_journal(pending.attach)
@@ -208,6 +222,8 @@ def run(args: argparse.Namespace) -> int:
                     )
                 log.info("journal: %s", session.journal_path)
                 hw.eliminator.new_game()  # tokens (turn and field) recur from game to game
+                if web is not None and number > 1:
+                    web.new_game(config.players)  # new tokens every game
                 notifier.status(f"game {number}, journal {session.journal_path}")
                 with Dashboard(
                     console, hw, live=live, title=f"Battle Royale, game {number}"
@@ -224,6 +240,8 @@ def run(args: argparse.Namespace) -> int:
                         operator=operator,
                         heartbeat=notifier.heartbeat,
                     )
+                    if web is not None:
+                        web.plug(table_loop)
                     state = table_loop.run()
                     session.journal.close()
                     _after_game(session.journal_path, journals, keep)

@@ -339,7 +339,7 @@ def play_skirmish(
     from rich.console import Console
     from rich.rule import Rule
 
-    from companion.commands.at_table import run_at_table
+    from companion.commands.at_table import run_at_table, who_plays
     from companion.hal import HardwareConfig, ManualClock
     from companion.table.journal import default_journal_dir, demo_journal_dir, new_journal_path
     from companion.table.people import SimOperator, TerminalInput
@@ -368,7 +368,7 @@ def play_skirmish(
     folder = demo_journal_dir() if demo else default_journal_dir()
     console.print(Rule(title))
     count, points, source = config.limits
-    who = "bots in every seat" if nobody_types else f"{players - bots} at the terminal, {bots} bots"
+    who = "bots in every seat" if nobody_types else who_plays(players - bots, bots)
     console.print(
         f"{players} players ({who}), map {config.game_map.name}, "
         f"{count} gladiators / {points} points each ({source}), "
@@ -421,7 +421,9 @@ def play_skirmish(
             )
             return table.run()
 
-    code, state = run_at_table(console, hw_config, begin, play, clock=clock, archive_in=folder)
+    code, state = run_at_table(
+        console, hw_config, begin, play, clock=clock, archive_in=folder, terminal=terminal
+    )
     if state is None:
         return code
     console.print(Rule("Game over"))

@@ -34,6 +34,7 @@ from companion.commands.errors import CommandError
 
 DEFAULT_I = "spartacus+gladius"
 DEFAULT_II = "agron+helm"
+TURN_PACE_S = 0.15  # the live view's pause at each step of a bot game, at --speed 1
 EXIT_COMPLETE, EXIT_INCOMPLETE, EXIT_INVALID = 0, 1, 2
 
 
@@ -212,17 +213,19 @@ def run_fight(args: argparse.Namespace) -> int:
 
 def run_play(args: argparse.Namespace) -> int:
     """``companion play spartacus``: accepts the play command's flags (and --length, --arena)."""
-    if getattr(args, "mode", None) == "assist":
+    mode = getattr(args, "mode", None) or "tracked"
+    if mode == "assist" and (getattr(args, "autoplay", False) or getattr(args, "bots", None)):
         raise CommandError(
-            "Spartacus with the box's own cards (assist mode) is in the engine, but its "
-            "table (entering cards, handing the screen over) comes with the shared table "
-            "loop; play tracked mode for now, or 'companion spartacus fight' for the arena"
+            "in assist mode the players deal and hold the box's cards, so every house is "
+            "played by a person at the table: no --bots or --autoplay"
         )
     players = getattr(args, "players", None) or 4
     autoplay = bool(getattr(args, "autoplay", False))
     bots_n = getattr(args, "bots", None)
     if autoplay:
         bots_n = players
+    elif mode == "assist":
+        bots_n = 0
     elif bots_n is None:
         bots_n = players - 1
     if not 0 <= bots_n <= players:
@@ -230,6 +233,7 @@ def run_play(args: argparse.Namespace) -> int:
     arena = getattr(args, "arena", None) or "default"
     config = _config(
         players=players,
+        mode=mode,
         length=getattr(args, "length", None) or "quick",
         host=getattr(args, "start_player", None),
         arena=arena,
@@ -244,7 +248,8 @@ def run_play(args: argparse.Namespace) -> int:
         seed=getattr(args, "seed", None),
         hardware=hardware_config(getattr(args, "hardware", None), getattr(args, "config", None)),
         journal=getattr(args, "journal", None),
-        title=f"Spartacus: {players} houses ({players - bots_n} at the terminal)",
+        title=f"Spartacus: {players} houses ({players - bots_n} at the terminal)"
+        + (", the box's cards (assist mode)" if mode == "assist" else ""),
         demo=autoplay,
     )
 
@@ -267,6 +272,7 @@ def run_demo(args: argparse.Namespace) -> int:
         journal=getattr(args, "journal", None),
         title=f"Spartacus demo: {players} bots, seed {seed}",
         demo=True,
+        speed=getattr(args, "speed", None) or 1.0,
     )
 
 
@@ -314,6 +320,7 @@ def _run(
     stream: Any = None,
     console: Any = None,
     demo: bool = False,
+    speed: float = 1.0,
 ) -> int:
     from rich.console import Console
     from rich.rule import Rule
@@ -321,10 +328,10 @@ def _run(
     from companion.commands.at_table import run_at_table
     from companion.hal import HardwareConfig, ManualClock
     from companion.table.journal import default_journal_dir, demo_journal_dir, new_journal_path
-    from companion.table.people import SimOperator
+    from companion.table.people import SimOperator, TerminalInput
     from companion.table.seeding import seeded_random, table_roller
     from companion.table.session import GameSession, SessionSettings
-    from companion.table.spartacus_table import BotAgent, SpartacusTable, TerminalAgent
+    from companion.table.spartacus_table import SpartacusTable, bot_agent, terminal_agent
     from companion.ui.spartacus import SpartacusView
 
     console = console or Console()
@@ -352,34 +359,53 @@ def _run(
         )
         return GameSession.start(config, settings, path)
 
-    view = SpartacusView(console, show_odds=show_odds)
+    live = console.is_terminal and nobody_types
+    view = SpartacusView(
+        console, show_odds, live=live, pace_s=TURN_PACE_S / speed if live else 0.0, title=title
+    )
     console.print(Rule(title))
     console.print(f"seed {seed}, {hw_config.profile} hardware", soft_wrap=True)
     clock = ManualClock() if sim and nobody_types else None
+    terminal = None if nobody_types else TerminalInput(stream)
+    if terminal is not None:
+        terminal.seats = {s for s in range(config.players) if s not in bots}
+        terminal.people = len(terminal.seats)  # several: a hand is shown after a hand-over
 
     def play(hw: Any, session: Any) -> Any:
-        if session.journal is not None:
-            session.journal.notify = view.message
-        operator = SimOperator(hw, rng=seeded_random(session, seed, "operator")) if sim else None
-        agents = {
-            seat: BotAgent(seeded_random(session, seed, f"bot-{seat}"))
-            if seat in bots
-            else TerminalAgent(view, stream)
-            for seat in range(config.players)
-        }
-        table = SpartacusTable(
-            session,
-            hw,
-            table_roller(session, seed),
-            view,
-            agents,
-            operator=operator,
-            stream=None if nobody_types else (stream or sys.stdin),
-            sleep=clock.sleep if clock else _sleep,
-        )
-        return table.run()
+        with view:
+            if session.journal is not None:
+                session.journal.notify = view.message
+            operator = (
+                SimOperator(hw, rng=seeded_random(session, seed, "operator")) if sim else None
+            )
+            agents = {
+                seat: bot_agent(seeded_random(session, seed, f"bot-{seat}"))
+                if seat in bots
+                else terminal_agent(view, terminal)
+                for seat in range(config.players)
+            }
+            table = SpartacusTable(
+                session,
+                hw,
+                table_roller(session, seed),
+                view,
+                agents,
+                operator=operator,
+                terminal=terminal,
+                sleep=clock.sleep if clock else _sleep,
+            )
+            return table.run()
 
-    code, state = run_at_table(console, hw_config, begin, play, clock=clock, archive_in=folder)
+    code, state = run_at_table(
+        console,
+        hw_config,
+        begin,
+        play,
+        clock=clock,
+        archive_in=folder,
+        terminal=terminal,
+        resume="companion spartacus resume",
+    )
     if state is None:
         return code
     console.print(Rule("Result"))

@@ -25,7 +25,10 @@ windows end and calls ``emit(kind, name)`` for ``press``, ``long_press`` and
 press can fire the solenoid right there, see
 :meth:`companion.hal.safety.SolenoidGuard.trigger_edge`), and edges that come in
 meanwhile are still recorded. :meth:`poll` runs the same decisions for a given
-time without the thread, for tests.
+time without the thread, for tests. With ``realtime_priority`` the worker
+thread asks for ``SCHED_FIFO`` first (:mod:`companion.hal.realtime`), so that
+the end of a glitch window is acted on at once even when other processes keep
+every core busy; :attr:`FirstEdgeDebouncer.scheduling` says what it got.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from companion.hal.events import InputKind
+from companion.hal.realtime import make_this_thread_realtime, thread_scheduling
 
 __all__ = ["ContactState", "FirstEdgeDebouncer"]
 
@@ -64,7 +68,7 @@ class FirstEdgeDebouncer:
 
     :param names: the buttons.
     :param read: ``read(name)`` returns :data:`True` while the pin reads pressed
-        (gpiozero's ``Button.is_pressed``); consulted when a glitch window ends.
+        (gpiozero's ``is_active``); consulted when a glitch window ends.
     :param emit: ``emit(kind, name)``, called on the worker thread, in order.
     :param glitch_s: the glitch window after a first edge (0: the press counts
         as soon as the worker sees the edge).
@@ -73,6 +77,8 @@ class FirstEdgeDebouncer:
     :param hold_s: how long a press lasts before it is also a long press.
     :param clock: monotonic seconds.
     :param start: start the worker thread (tests pass False and call :meth:`poll`).
+    :param realtime_priority: run the worker thread on ``SCHED_FIFO`` at this
+        priority if the system allows it (None: the normal policy).
     """
 
     def __init__(
@@ -86,6 +92,7 @@ class FirstEdgeDebouncer:
         hold_s: float,
         clock: Callable[[], float] = time.monotonic,
         start: bool = True,
+        realtime_priority: int | None = None,
     ) -> None:
         if glitch_s < 0 or release_s < 0 or hold_s <= 0:
             raise ValueError("glitch_s and release_s must be >= 0 and hold_s > 0")
@@ -99,6 +106,9 @@ class FirstEdgeDebouncer:
         self._cond = threading.Condition()
         self._closed = False
         self._thread: threading.Thread | None = None
+        self._realtime_priority = realtime_priority
+        self._scheduling: str | None = None
+        self._started = threading.Event()
         if start:
             self._thread = threading.Thread(target=self._run, name="companion-buttons", daemon=True)
             self._thread.start()
@@ -112,6 +122,15 @@ class FirstEdgeDebouncer:
     def release_s(self) -> float:
         """How long a button must read released before its press ends, in seconds."""
         return self._release_s
+
+    @property
+    def scheduling(self) -> str | None:
+        """The worker thread's scheduling policy (``"SCHED_FIFO 10"``, ``"SCHED_OTHER
+        (...)"``), or None without a worker thread."""
+        if self._thread is None:
+            return None
+        self._started.wait(1.0)
+        return self._scheduling
 
     def contact(self, name: str) -> ContactState:
         """The state of button *name* (a live object: read, do not change)."""
@@ -194,6 +213,11 @@ class FirstEdgeDebouncer:
         return min(due) if due else None
 
     def _run(self) -> None:
+        if self._realtime_priority is not None:
+            self._scheduling = make_this_thread_realtime(self._realtime_priority)
+        else:
+            self._scheduling = thread_scheduling()
+        self._started.set()
         while True:
             try:
                 self.poll()

@@ -1,9 +1,13 @@
 """The ``gpio`` backend: gpiozero devices on the Raspberry Pi's own pins.
 
-* buttons (trigger, roll, select, confirm): :class:`gpiozero.Button` with the
-  Pi's pull-ups (``pull_up=True``; a press pulls the pin to ground) and no
-  ``bounce_time``: their ``when_pressed`` / ``when_released`` callbacks only
-  hand the raw edge to a :class:`~companion.hal.debounce.FirstEdgeDebouncer`,
+* buttons (trigger, roll, select, confirm): :class:`gpiozero.DigitalInputDevice`
+  (what gpiozero's ``Button`` is built on, without its hold thread: long presses
+  are the debouncer's, and a ``Button`` wakes its hold thread on every press, a
+  Python thread that then competes with the button thread for the interpreter
+  during the glitch window) with the Pi's pull-ups (``pull_up=True``; a press
+  pulls the pin to ground) and no ``bounce_time``: their ``when_activated`` /
+  ``when_deactivated`` callbacks only hand the raw edge to a
+  :class:`~companion.hal.debounce.FirstEdgeDebouncer`,
   which counts a press at its first edge (after the ``glitch_ms`` filter), once
   per press, and sends press / long press / release events to the input queue
   from its own thread. gpiozero's ``bounce_time`` is not used because on the
@@ -12,9 +16,15 @@
 * the edge path: a trigger press goes through
   :meth:`~companion.hal.safety.SolenoidGuard.trigger_edge`, so while an
   explosion is armed the coil switches on from that thread, without waiting
-  for the table loop's thread; while the backend is open the interpreter's
-  switch interval is at most :data:`SWITCH_INTERVAL_S`, so that CPU work in
-  other threads of the process holds the button thread up for at most that;
+  for the table loop's thread. The button thread asks for real-time
+  scheduling (``SCHED_FIFO``, :data:`~companion.hal.realtime.BUTTON_THREAD_PRIORITY`;
+  granted to root or under the service unit's ``LimitRTPRIO=``), so busy
+  processes do not delay the end of a glitch window; while the backend is open the
+  interpreter's switch interval is at most :data:`SWITCH_INTERVAL_S`, so that
+  short bursts of CPU work in other threads of the process hold the button thread
+  up for about that. Long computations belong in a worker process
+  (:mod:`companion.worker`): a thread busy with one holds the GIL whenever the
+  system preempts it, and then nothing shortens the button thread's wait;
 * the solenoid MOSFET gate: :class:`gpiozero.DigitalOutputDevice` with
   ``initial_value=False``, created first and only ever switched by the
   :class:`~companion.hal.safety.SolenoidGuard`;
@@ -37,7 +47,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from gpiozero import Button, DigitalOutputDevice, LEDBoard
+from gpiozero import DigitalInputDevice, DigitalOutputDevice, LEDBoard
 
 from companion.hal.config import HardwareConfig
 from companion.hal.contracts import DIE_FACES
@@ -46,6 +56,7 @@ from companion.hal.display import MemoryArenaDisplay
 from companion.hal.events import InputHub, InputKind
 from companion.hal.hardware import Hardware
 from companion.hal.leds import StatusLedsBase
+from companion.hal.realtime import BUTTON_THREAD_PRIORITY
 from companion.hal.safety import SolenoidGuard
 
 __all__ = ["SWITCH_INTERVAL_S", "GpioButtons", "GpioStatusLeds", "GpioTrigger", "open_gpio"]
@@ -58,22 +69,25 @@ SWITCH_INTERVAL_S = 0.0002
 
 
 class GpioTrigger:
-    """The red button on a :class:`gpiozero.Button`; *debouncer* decides its presses."""
+    """The red button on a :class:`gpiozero.DigitalInputDevice`; *debouncer* decides its
+    presses."""
 
-    def __init__(self, button: Button, debouncer: FirstEdgeDebouncer) -> None:
+    def __init__(self, button: DigitalInputDevice, debouncer: FirstEdgeDebouncer) -> None:
         self.device = button
         self.debouncer = debouncer
 
     @property
     def is_pressed(self) -> bool:
         """:data:`True` while the red button is held down."""
-        return bool(self.device.is_pressed)
+        return bool(self.device.is_active)
 
 
 class GpioButtons:
-    """roll / select / confirm on :class:`gpiozero.Button` devices."""
+    """roll / select / confirm on :class:`gpiozero.DigitalInputDevice` devices."""
 
-    def __init__(self, devices: dict[str, Button], debouncer: FirstEdgeDebouncer) -> None:
+    def __init__(
+        self, devices: dict[str, DigitalInputDevice], debouncer: FirstEdgeDebouncer
+    ) -> None:
         self.devices = devices
         self.debouncer = debouncer
 
@@ -84,7 +98,7 @@ class GpioButtons:
 
     def is_pressed(self, name: str) -> bool:
         """:data:`True` while button *name* is held down."""
-        return bool(self.devices[name].is_pressed)
+        return bool(self.devices[name].is_active)
 
 
 class GpioStatusLeds(StatusLedsBase):
@@ -129,12 +143,6 @@ def open_gpio(
     def close_all() -> None:
         if debouncer is not None:
             debouncer.close()  # no more decisions: nothing is emitted or fired from now on
-        # Each Button's hold thread takes up to 0.1 s to notice it should stop;
-        # tell them all first so closing four buttons costs 0.1 s, not 0.4 s.
-        for device in opened:
-            hold_thread = getattr(device, "_hold_thread", None)
-            if hold_thread is not None:
-                hold_thread.stopping.set()
         for device in reversed(opened):  # the solenoid, opened first, closes last
             try:
                 if isinstance(device, DigitalOutputDevice):
@@ -160,9 +168,9 @@ def open_gpio(
             clock=clock,
             sleep=time.sleep,
         )
-        buttons: dict[str, Button] = {}
+        buttons: dict[str, DigitalInputDevice] = {}
         for name, pin in (("trigger", pins.trigger), *pins.buttons.items()):
-            button = Button(pin, pull_up=True, bounce_time=None)
+            button = DigitalInputDevice(pin, pull_up=True, bounce_time=None)
             opened.append(button)
             buttons[name] = button
 
@@ -174,15 +182,26 @@ def open_gpio(
 
         debouncer = FirstEdgeDebouncer(
             buttons,
-            read=lambda name: bool(buttons[name].is_pressed),
+            read=lambda name: bool(buttons[name].is_active),
             emit=emit,
             glitch_s=config.glitch_s,
             release_s=config.bounce_s,
             hold_s=config.hold_s,
             clock=clock,
+            realtime_priority=BUTTON_THREAD_PRIORITY,
         )
+        scheduling = debouncer.scheduling or "no thread"
+        if scheduling.startswith("SCHED_OTHER"):
+            log.info(
+                "button thread: %s; the red button is slower under load "
+                "(allow real-time priority: LimitRTPRIO=%d, docs/pi-service.md)",
+                scheduling,
+                BUTTON_THREAD_PRIORITY,
+            )
+        else:
+            log.info("button thread: %s", scheduling)
         for name, button in buttons.items():
-            button.when_pressed, button.when_released = debouncer.callbacks(name)
+            button.when_activated, button.when_deactivated = debouncer.callbacks(name)
         colours = tuple(pins.turn)
         board = LEDBoard(
             *pins.turn.values(),

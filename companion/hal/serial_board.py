@@ -326,6 +326,7 @@ class BoardLink:
         self._unanswered: PendingFire | None = None  # the last one, settled or not
         self._outcomes: dict[int, tuple[FireOutcome, str]] = {}
         self._coil_unconfirmed: tuple[int, float] | None = None  # token, FIRE sent
+        self._batch: list[bytes] | None = None  # frames written together (under _wlock)
         self.ident: L.BoardIdent | None = None
         self.failure: Exception | None = None
         self.status = "not connected yet"
@@ -457,8 +458,16 @@ class BoardLink:
             expired = self._board_clock.expired_after(sent, s.fire_ttl_ms)
             wait = _FireWait(token, threading.Event())
             self._fire_waits.append(wait)
-            armed = self.send(L.MsgType.ARM, L.ARM.pack(token, ARM_WINDOW_MS))
-            fired = armed and self.send(L.MsgType.FIRE, L.FIRE.pack(token, pulse_ms, deadline))
+            # ARM and FIRE leave in one write: one system call and one wait for the
+            # interpreter lock on the way to the coil, not two of each
+            self._batch = []
+            try:
+                armed = self.send(L.MsgType.ARM, L.ARM.pack(token, ARM_WINDOW_MS))
+                fired = armed and self.send(L.MsgType.FIRE, L.FIRE.pack(token, pulse_ms, deadline))
+            finally:
+                batch, self._batch = self._batch, None
+            if batch and not self._write_now(b"".join(batch)):
+                fired = False
             if not fired:
                 self._fire_waits.remove(wait)
                 return ("not sent", f"the I/O board is not connected ({self.status})")
@@ -882,10 +891,22 @@ class BoardLink:
                     wait.event.set()
 
     def _write(self, data: bytes) -> None:
+        if self._batch is not None:  # fire(): written together at the end
+            self._batch.append(data)
+            return
         ser = self._ser
         if ser is None:
             raise serial.SerialException("port closed")
         ser.write(data)
+
+    def _write_now(self, data: bytes) -> bool:
+        """Write *data* (under _wlock); False, with the link marked broken, if it fails."""
+        try:
+            self._write(data)
+        except (serial.SerialException, OSError) as exc:
+            self._broken = str(exc)
+            return False
+        return True
 
     def _drop(self, reason: str, *, notify: bool = True) -> None:
         with self._wlock:

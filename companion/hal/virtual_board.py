@@ -310,10 +310,6 @@ class _VirtualIO(fw_hw.PicoIO):
         machine.reset()
 
 
-#: The longest a tap waits for the firmware to count its press or its release.
-SEEN_TIMEOUT_S = 1.0
-
-
 class VirtualBoard:
     """
     A running virtual RP2040 I/O board. See the module docstring.
@@ -684,37 +680,32 @@ class VirtualBoard:
 
     def tap(self, name: str, duration_s: float = 0.05) -> None:
         """Press, hold *duration_s*, release, then wait until the firmware's debounce
-        would see a new press: it reports the release at the end of the press's bounce
-        window at the earliest, then ignores edges for another bounce window.
-
-        The contact stays closed until the firmware has counted the press, and open
-        until it has counted the release (at most :data:`SEEN_TIMEOUT_S` each), as
-        for a person's press: a Pico's loop samples every millisecond, but the firmware's
-        thread here may run late on a loaded host, and two taps inside one late loop
-        would be one press (the second lost in the first one's bounce window)."""
-        counted = name not in self.stuck  # a stuck contact ignores the tap's edges
+        would see a new press (:meth:`wait_debounced`)."""
         self.press(name)
         time.sleep(duration_s)
-        if counted:
-            self._until_counted(name, True)
         self.release(name)
-        bounce = self.bounce_s(name)
-        if counted and self._until_counted(name, False):
-            time.sleep(bounce + 0.005)
-        else:  # stuck, or no firmware running (powered off, resetting): the timing alone
-            time.sleep(max(0.0, bounce - duration_s) + bounce + 0.005)
+        self.wait_debounced(name)
 
-    def _until_counted(self, name: str, pressed: bool) -> bool:
-        """Wait until the firmware's debounced state of *name* is *pressed*; False if no
-        firmware runs or it did not get there within :data:`SEEN_TIMEOUT_S`."""
-        deadline = time.monotonic() + SEEN_TIMEOUT_S
-        while (board := self.board) is not None:
-            if board.buttons[list(BUTTON_PINS).index(name)].state == pressed:
-                return True
-            if time.monotonic() > deadline:
-                return False
+    def wait_debounced(self, name: str, timeout_s: float = 2.0) -> None:
+        """Wait until the firmware would take a new press of *name*: it has seen every
+        edge so far, reported the release, and its bounce window since has passed. Read
+        from the firmware's own button state, so a firmware loop that ran late (a busy
+        machine) is waited for, instead of a press landing in its bounce window."""
+        index = list(BUTTON_PINS).index(name)
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            board = self.board
+            if board is None or not self.powered or name in self.stuck:
+                return  # no firmware running that would report it
+            button = board.buttons[index]
+            last = button.last
+            if (
+                not (button.latched or button.state or button.raw)
+                and not self.chip.scripted(self._pin(name))
+                and (last is None or board.diff(board.io.ticks_ms(), last) >= button.bounce_ms)
+            ):
+                return
             time.sleep(0.001)
-        return False
 
     def bounce_s(self, name: str) -> float:
         """The firmware's debounce time for button *name* (from the last HELLO)."""
@@ -724,21 +715,31 @@ class VirtualBoard:
         return board.buttons[list(BUTTON_PINS).index(name)].bounce_ms / 1000
 
     def bounce_press(self, name: str, bounces: int = 3, spacing_s: float = 0.001) -> None:
-        """A bouncy press: closes, then opens and closes *bounces* times, stays closed."""
-        self.edge(name, True)
-        for _ in range(bounces):
-            time.sleep(spacing_s)
-            self.edge(name, False)
-            time.sleep(spacing_s)
-            self.edge(name, True)
+        """A bouncy press: closes, then opens and closes *bounces* times, stays closed;
+        returns when the last edge is due."""
+        self._bounce(name, True, bounces, spacing_s)
 
     def bounce_release(self, name: str, bounces: int = 3, spacing_s: float = 0.001) -> None:
-        self.edge(name, False)
-        for _ in range(bounces):
-            time.sleep(spacing_s)
-            self.edge(name, True)
-            time.sleep(spacing_s)
-            self.edge(name, False)
+        """A bouncy release: opens, then closes and opens *bounces* times, stays open."""
+        self._bounce(name, False, bounces, spacing_s)
+
+    def _bounce(self, name: str, closed: bool, bounces: int, spacing_s: float) -> None:
+        # a timed waveform (Chip.drive_at), not edges between sleeps: a sleep of this thread
+        # that overruns on a busy machine would stretch the bounce into a second press
+        pin = self._pin(name)
+        if name in self.stuck:
+            return
+        if closed and name == "trigger":
+            self.faults.mark("trigger")
+        start = time.monotonic()
+        levels = [closed] + [not closed, closed] * bounces
+        times = [start + i * spacing_s for i in range(len(levels))]
+        self.edges.extend((t, name, c) for t, c in zip(times, levels, strict=True))
+        self.chip.drive_at(pin, [(t, 0 if c else None) for t, c in zip(times, levels, strict=True)])
+        usb = self._usb
+        if usb is not None:
+            usb.wake()
+        time.sleep(max(0.0, times[-1] - time.monotonic()))
 
     def stick(self, name: str) -> None:
         """The contact welds shut: pressed, deaf to further edges."""

@@ -21,9 +21,9 @@ from companion.games.battle_royale.assist import (
     DeclareWinner,
     Fired,
 )
-from companion.games.battle_royale.events import Event
 from companion.games.battle_royale.layout import field_name
 from companion.hal import GestureTracker
+from companion.table.battle_royale_table import BattleRoyaleAdapter
 from companion.table.loop import TableLoop
 from companion.table.session import UndoRefused, fire_token
 
@@ -47,75 +47,85 @@ def describe(state: Any, action: Any) -> str:
     return str(action)
 
 
+def choice_prompt(state: Any, options: Sequence[Any], index: int, face: str | None = None) -> str:
+    """Whose turn it is, what the table waits for, what SELECT points at and what each
+    button does now."""
+    turn = f"{state.colours[state.active]}'s turn" if state.turn else "setting up"
+    shown = f", Doom die: {face.replace('_', ' ')}" if face else ""
+    roll = ", ROLL: movement done, roll the Doom die" if isinstance(options[0], A.Continue) else ""
+    return (
+        f"{turn}{shown} - {state.prompt}. SELECT points at: {describe(state, options[index])} "
+        f"({index + 1}/{len(options)}); SELECT: next, CONFIRM: take it{roll}; "
+        "hold SELECT (or type undo): undo"
+    )
+
+
+class AssistAdapter(BattleRoyaleAdapter):
+    """Assist mode: the blinking tiles to take off, the explosion armed as soon as the
+    rules arm it (a press from then on fires)."""
+
+    def react(self, loop: Any, events: Sequence[Any]) -> None:
+        for event in events:
+            if event.kind == "turn_started":
+                loop.show_turn()
+                loop.last_face = None
+        state = loop.state
+        loop.highlight = set()
+        loop.blink = set()
+        if state.phase == "remove_fields":  # the tiles to take off blink until confirmed
+            loop.blink = set(state.collapsed_fields)
+            if state.exploded_field is not None:
+                loop.blink.add(state.exploded_field)
+        armed = state.explosion_armed_field()
+        if armed is not None:  # arm as soon as the rules do: a press from now on fires
+            loop.blink = {armed}
+            loop.arm_explosion(armed, loop.fire_token(armed))
+        loop.paint()
+
+    def rolled(self, loop: Any, action: Any) -> None:
+        super().rolled(loop, action)
+        if hasattr(action, "face"):
+            loop.last_face = action.face
+            loop.view.message(f"the Doom die shows: {action.face.replace('_', ' ')}")
+
+
 class AssistTable(TableLoop):
     """Runs an :class:`~companion.games.battle_royale.assist.AssistState` with buttons."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("adapter", AssistAdapter())
         super().__init__(*args, **kwargs)
         self._roll_pressed = False
+        self.last_face: str | None = None  # the Doom die's face this turn
 
     def run(self) -> Any:
-        state = self.state
-        first = [] if state.history else list(getattr(state, "initial_events", []))
-        if state.turn:
-            self.show_turn()  # a resumed game, or a start player set in the config
-        self.react(first)
-        self.view.update(state, first)
-        while not self.state.is_terminal:
-            self.step()
-        self.session.finish()
-        self.hw.status_leds.show_turn(None)
+        state = super().run()
         self.paint()
-        return self.state
+        return state
 
-    def step(self) -> list[Event]:
+    def roll(self, *, pressed: bool = False) -> list[Any]:
+        if self._roll_pressed and self.state.phase == "doom_roll":
+            self._roll_pressed = False  # ROLL ended the movement: roll without asking again
+            pressed = True
+        return super().roll(pressed=pressed)
+
+    def decide(self) -> Any:
+        """Fire an armed explosion, or the choice made with the buttons; committed."""
         state = self.state
-        if state.is_chance_node:
-            if self._roll_pressed and state.phase == "doom_roll":
-                self._roll_pressed = False
-                action = self.roller.choose(state.chance_outcomes())
-                self.session.commit(action)  # durable before the face is shown
-                self.animate_roll(action.face)
-            else:
-                action = self.resolve_chance()
-        elif state.phase == "armed":
+        if state.phase == "armed":
             cell = state.explosion_armed_field()
             fired = self.fire_sequence(cell, self.fire_token(cell))
             if not fired:
                 self.wait_for(
                     {"confirm"}, f"lift the tile {field_name(cell)} out by hand, then press CONFIRM"
                 )
-            action = Fired()
-            self.session.commit(action)
+            action: Any = Fired()
         else:
             action = self.choose_by_buttons()
             if action is None:  # undone: the state was rebuilt
-                self.show_turn()
-                self.react([])
-                self.view.update(self.state, [])
-                return []
-            self.session.commit(action)
-        events = self.session.apply(action)
-        self.react(events)
-        self.view.update(self.state, events)
-        return events
-
-    def react(self, events: Sequence[Event]) -> None:
-        for event in events:
-            if event.kind == "turn_started":
-                self.show_turn()
-        state = self.state
-        self.highlight = set()
-        self.blink = set()
-        if state.phase == "remove_fields":  # the tiles to take off blink until confirmed
-            self.blink = set(state.collapsed_fields)
-            if state.exploded_field is not None:
-                self.blink.add(state.exploded_field)
-        armed = state.explosion_armed_field()
-        if armed is not None:  # arm as soon as the rules do: a press from now on fires
-            self.blink = {armed}
-            self.arm_explosion(armed, self.fire_token(armed))
-        self.paint()
+                return None
+        self.session.commit(action)
+        return action
 
     def fire_token(self, cell: int) -> str:
         return fire_token(self.state.turn, field_name(cell))
@@ -136,15 +146,13 @@ class AssistTable(TableLoop):
         while True:
             choice = options[index]
             self._show_choice(choice)
-            roll_hint = ", ROLL when done" if isinstance(options[0], A.Continue) else ""
             event = self.wait_for(
                 {"select", "confirm", "roll"},
-                f"{state.prompt}: {describe(state, choice)} - SELECT for the next choice "
-                f"({index + 1}/{len(options)}), CONFIRM to take it{roll_hint}; hold SELECT "
-                "to undo",
+                choice_prompt(state, options, index, self.last_face),
                 kinds=("press", "long_press", "release"),
                 seat=None,
                 operate=False,
+                undo=True,
             )
             if event.button == "select":
                 gesture = gestures.feed(event)

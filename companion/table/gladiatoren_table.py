@@ -22,25 +22,20 @@ Cells after the last die stay ``OFF``; the arena itself is drawn on the screen.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from companion.dice import Roller
-from companion.games.kampf_der_gladiatoren import (
-    GladiatorenConfig,
-)
+from companion.games.kampf_der_gladiatoren import GladiatorenConfig, parse_action
 from companion.games.kampf_der_gladiatoren import actions as A
 from companion.games.kampf_der_gladiatoren.events import Event
-from companion.games.kampf_der_gladiatoren.odds import odds_for_challenge
-from companion.hal import ARENA_SIZE, CellState, Hardware
-from companion.table.loop import decide
-from companion.table.people import Agent, SimOperator, TableStopped, TerminalInput
-from companion.table.session import GameSession, SessionSettings, UndoRefused
+from companion.games.kampf_der_gladiatoren.odds import CombatOdds, odds_for_challenge
+from companion.hal import ARENA_SIZE, CellState
+from companion.table.adapter import DiceAsk, TableAdapter, numbers
+from companion.table.loop import TableLoop
+from companion.table.session import GameSession, SessionSettings
 
 GAME = "gladiatoren"
-POLL_S = 0.05
 DIE_CELL = {
     "two_red_stars": CellState.HIGHLIGHT,
     "one_yellow_star": CellState.FIELD,
@@ -48,8 +43,19 @@ DIE_CELL = {
 }
 
 
-class _Undone(Exception):
-    """A person typed undo while the table waited for the ROLL button."""
+def roll_faces(roll: Sequence[int]) -> list[str]:
+    """Face ids of a roll given as (doubles, singles, blanks): doubles first."""
+    d, s, b = roll
+    return ["two_red_stars"] * d + ["one_yellow_star"] * s + ["blank"] * b
+
+
+def odds_line(odds: CombatOdds) -> str:
+    """The odds of a combat in one line for the event log."""
+    return (
+        f"odds: challenger loses {float(odds.expected(0)):.2f} {odds.challenger.unit} on "
+        f"average (out {float(odds.out(0)):.0%}), the challenged "
+        f"{float(odds.expected(1)):.2f} {odds.defender.unit} (out {float(odds.out(1)):.0%})"
+    )
 
 
 def dice_frame(faces: Sequence[str], size: int = ARENA_SIZE) -> tuple[tuple[CellState, ...], ...]:
@@ -77,185 +83,97 @@ def start_session(
     return GameSession.start(config, settings, journal_path)
 
 
-class GladiatorenTable:
-    """Tracked play: the engine runs the game; every seat has an agent (bot or person)."""
+def star_faces(text: str, dice: int) -> tuple[int, int, int] | None:
+    """Typed star dice -> (doubles, singles, blanks): one mark per die (``**`` a double,
+    ``*`` a single, ``-`` or ``0`` a blank: ``** * - -``), or the three counts
+    (``1 1 2``). ``None`` if the text is neither."""
+    words = text.replace(",", " ").split()
+    if words and all(w in ("**", "*", "-", "0") for w in words):
+        counts = (words.count("**"), words.count("*"), words.count("-") + words.count("0"))
+    else:
+        found = numbers(text)
+        if len(found) != 3:
+            return None
+        counts = (found[0], found[1], found[2])
+    return counts if sum(counts) == dice else None
 
-    def __init__(
-        self,
-        session: Any,
-        hw: Hardware,
-        roller: Roller,
-        view: Any,
-        agents: dict[int, Agent],
-        *,
-        sleep: Callable[[float], None] = time.sleep,
-        operator: SimOperator | None = None,
-        terminal: TerminalInput | None = None,
-        show_odds: bool = True,
-    ) -> None:
-        if not hasattr(session, "commit"):  # a bare state: play it without a journal
-            session = local_session(session)
-        self.session = session
-        self.hw = hw
-        self.roller = roller
-        self.view = view
-        self.agents = agents
-        self.sleep = sleep
-        self.operator = operator
-        self.terminal = terminal
+
+class GladiatorenAdapter(TableAdapter):
+    """Kampf der Gladiatoren on the table's hardware: the turn LED of the seat to act
+    (the entry seat while gladiators enter), the star dice on the arena display."""
+
+    game = GAME
+    hint = "number or action, e.g. 'challenge E I'"
+
+    def __init__(self, show_odds: bool = True) -> None:
         self.show_odds = show_odds
-        self.rolls: list[list[str]] = []  # every roll shown on the display, as face ids
-        self.events: list[Event] = []  # every event of the actions this loop applied
 
-    @property
-    def state(self) -> Any:
-        return self.session.state
+    def turn_seat(self, state: Any) -> int | None:
+        return state.entry_seat if state.phase == "entry" else state.active
 
-    def seat_is_bot(self, seat: int) -> bool:
-        return bool(getattr(self.agents.get(seat), "is_bot", False))
+    def start(self, loop: Any) -> None:
+        loop.show_turn()
 
-    # -- the loop ----------------------------------------------------------------------
-
-    def run(self) -> Any:
-        """Play to the end of the game; returns the final state."""
-        self.view.update(self.state, [])
-        self.show_turn()
-        while not self.state.is_terminal:
-            self.step()
-        self.session.finish()
-        self.hw.status_leds.show_turn(None)
-        return self.state
-
-    def run_combat(self) -> Any:
-        """Play until the combat under way (or about to start) is over."""
-        started = self.state.combat is not None
-        while not self.state.is_terminal and (self.state.combat is not None or not started):
-            if self.state.combat is not None:
-                started = True
-            self.step()
-        return self.state
-
-    def step(self) -> list[Event]:
-        if self.state.is_chance_node:
-            try:
-                action = self.resolve_chance()
-            except _Undone:
-                self.view.message("undone: back to the last choice")
-                self.view.update(self.state, [])
-                return []
-        else:
-            action = self.decide()
-            if action is None:  # an undo rebuilt the state
-                self.view.update(self.state, [])
-                return []
-        events = self.session.apply(action)
-        self.events.extend(events)
-        self.react(events)
-        self.view.update(self.state, events)
-        return events
-
-    def decide(self) -> Any:
-        """The current seat's choice, committed to the journal; ``None`` after an undo."""
-        action = decide(self.session, self.agents[self.state.current_player], self.view)
-        if self.show_odds and isinstance(action, A.Challenge | A.UseAnimal):
-            self.view.message(self.odds_message(action))
-        return action
-
-    def odds_message(self, action: A.Challenge | A.UseAnimal) -> str:
-        from companion.ui.gladiatoren import odds_line
-
-        state = self.state
-        if isinstance(action, A.Challenge):
-            attacker = state.board[state.arena.index(action.team)]
-        else:
-            attacker = ("animal", state.animal_index(action.animal))
-        target = state.board[state.arena.index(action.target)]
-        return odds_line(odds_for_challenge(state, attacker, target))
-
-    # -- chance: the dice --------------------------------------------------------------
-
-    def resolve_chance(self) -> Any:
-        outcomes = self.state.chance_outcomes()
-        if isinstance(outcomes[0][0], A.Roll):
-            c = self.state.combat
-            seat = self.state.decider(c.striker)
-            n = self.state.dice_for(c.striker)
-            who = self.state.colours[seat]
-            if self.state.side_is_animal(c.striker):
-                who += f" for the {self.state.animal_ids[c.pieces[c.striker][1]]}"
-            self.wait_for(
-                {"roll"}, f"{who}: press ROLL for {n} star {'die' if n == 1 else 'dice'}", seat=seat
-            )
-            action = self.roller.choose(outcomes)
-            self.session.commit(action)  # durable before the dice are shown
-            self.show_dice(action)
-            return action
-        action = self.roller.choose(outcomes)
-        self.session.commit(action)
-        return action
-
-    def show_dice(self, roll: A.Roll) -> None:
-        from companion.ui.gladiatoren import roll_faces
-
-        faces = roll_faces(roll.counts)
-        self.rolls.append(faces)
-        self.hw.display.show(dice_frame(faces, self.hw.display.size))
-
-    def wait_for(self, buttons: Iterable[str], prompt: str, *, seat: int | None = None) -> Any:
-        """Wait for a press of one of ``buttons`` (a person may type ``roll`` on sim hardware).
-
-        A simulated operator presses for a bot's seat, or for every seat when
-        nobody is at the terminal.
-        """
-        buttons = set(buttons)
-        self.view.prompt(prompt)
-        if self.operator is not None and (
-            self.terminal is None or (seat is not None and self.seat_is_bot(seat))
-        ):
-            self.operator.press(sorted(buttons)[0])
-        elif self.terminal is not None:
-            self.view.message(
-                f"{prompt} (type 'roll' or 'r' on simulated hardware; 'undo' "
-                "takes back your last choice)"
-            )
-        while True:
-            event = self.hw.next_input(timeout=0 if self.terminal else POLL_S)
-            if event is not None:
-                if event.button in buttons and event.kind == "press":
-                    return event
-                continue
-            if self.terminal is not None:
-                line = self.terminal.poll(POLL_S)
-                if line is None:
-                    continue
-                if line in ("quit", "q"):
-                    raise TableStopped("quit")
-                if line == "undo" or line.startswith("undo "):
-                    count = line[5:].strip() or "1"
-                    try:
-                        self.session.undo(int(count) if count.isdigit() else 1)
-                    except UndoRefused as exc:
-                        self.view.message(str(exc))
-                        continue
-                    raise _Undone
-                if line.lower() in ("roll", "r") and self.hw.sim is not None:
-                    self.hw.sim.tap("roll", 0.03)
-                elif self.hw.sim is None:
-                    self.view.message("on real hardware, press the ROLL button")
-                else:
-                    self.view.message(f"{line!r}: type roll (or r) to roll, quit to stop")
-
-    # -- events onto hardware ----------------------------------------------------------
-
-    def show_turn(self, seat: int | None = None) -> None:
-        colours = self.hw.status_leds.colours
-        state = self.state
-        if seat is None:
-            seat = state.entry_seat if state.phase == "entry" else state.active
-        colour = state.colours[seat]
-        self.hw.status_leds.show_turn(colour if colour in colours else None)
-
-    def react(self, events: Sequence[Event]) -> None:
+    def react(self, loop: Any, events: Sequence[Event]) -> None:
         for event in events:
             if event.kind == "turn_started":
-                self.show_turn(event.data["seat"])
+                loop.show_turn(event.data["seat"])
+
+    def dice(self, state: Any) -> DiceAsk | None:
+        if not isinstance(state.chance_outcomes()[0][0], A.Roll):
+            return None  # an animal drawn
+        c = state.combat
+        n = state.dice_for(c.striker)
+        seat = state.decider(c.striker)
+        what = f"{n} star {'die' if n == 1 else 'dice'}"
+        if state.side_is_animal(c.striker):
+            what += f" for the {state.animal_ids[c.pieces[c.striker][1]]}"
+        return DiceAsk(seat, what, "one mark per die (** double, * single, - blank)")
+
+    def entered(self, state: Any, text: str, ask: DiceAsk) -> list[Any]:
+        n = state.dice_for(state.combat.striker)
+        counts = star_faces(text, n)
+        for action, _ in state.chance_outcomes():
+            if counts is not None and action.counts == counts:
+                return [action]
+        raise ValueError(f"{text!r} is not a roll of {n} star dice: type {ask.entry}")
+
+    def rolled(self, loop: Any, action: Any) -> None:
+        if isinstance(action, A.Roll):
+            faces = roll_faces(action.counts)
+            loop.rolls.append(faces)
+            loop.hw.display.show(dice_frame(faces, loop.hw.display.size))
+
+    def decided(self, loop: Any, action: Any) -> None:
+        if self.show_odds and isinstance(action, A.Challenge | A.UseAnimal):
+            loop.view.message(odds_message(loop.state, action))
+
+    def parse(self, text: str) -> Any:
+        return parse_action(text)
+
+
+def odds_message(state: Any, action: A.Challenge | A.UseAnimal) -> str:
+    """The odds of a challenge, in one line for the log."""
+    if isinstance(action, A.Challenge):
+        attacker = state.board[state.arena.index(action.team)]
+    else:
+        attacker = ("animal", state.animal_index(action.animal))
+    target = state.board[state.arena.index(action.target)]
+    return odds_line(odds_for_challenge(state, attacker, target))
+
+
+class GladiatorenTable(TableLoop):
+    """Tracked play: the engine runs the game; every seat has an agent (bot or person)."""
+
+    game_name = GAME
+
+    def __init__(self, session: Any, *args: Any, show_odds: bool = True, **kwargs: Any) -> None:
+        kwargs.setdefault("adapter", GladiatorenAdapter(show_odds))
+        super().__init__(session, *args, **kwargs)
+
+    def run_combat(self) -> list[Event]:
+        """Play until the combat under way (or about to start) is over; its events."""
+        events: list[Event] = []
+        if self.state.combat is None:
+            events += self.run_until(lambda state: state.combat is not None)
+        return events + self.run_until(lambda state: state.combat is None)

@@ -1,27 +1,32 @@
-"""The table loop: one game state + one hardware set. The only place the two meet.
+"""The table loop: one game state + one hardware set + one journal, for every game.
 
-:class:`TableLoop` holds what every mode shares: status LEDs for the turn, the
-Doom die rolled on the roll button with a short LED animation, the arena
-display, and the Eliminator's fire sequence (arm, wait for the red button,
-fire through the solenoid guard). :class:`TrackedTable` runs the full engine;
-the assist-mode loop lives in :mod:`companion.table.assist`.
+:class:`TableLoop` is game-neutral. It plays a game through its
+:class:`~companion.table.session.GameSession` (commit to the journal, then apply; undo),
+asks each seat's agent (a bot, a person at the terminal, later a phone), waits for the
+buttons (a person may type them on simulated hardware), rolls dice on the ROLL button or
+takes the faces of the players' own dice, pauses while the I/O board is away, and fires
+the Eliminator (:class:`~companion.table.eliminator.FirePath`). What a game shows on the
+turn LEDs and the arena display, and which of its chance nodes are dice, comes from its
+:class:`~companion.table.adapter.TableAdapter` (``companion/table/*_table.py``).
 
 The loop does not know which backend it has: it only uses the roles of
-:class:`companion.hal.Hardware`.
+:class:`companion.hal.Hardware`. It talks to people through a :class:`TableView`
+(the terminal's dashboards, a test's recorder, the web hub: :class:`Observers` hands
+every call to several).
 """
 
 from __future__ import annotations
 
+import importlib
 import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
 from companion.dice import Roller
-from companion.games.battle_royale.events import Event
-from companion.games.battle_royale.layout import field_name, parse_field
 from companion.games.core.errors import IllegalActionError
-from companion.hal import DIE_FACES, Hardware, Refusal
-from companion.table.arena_frame import arena_frame
+from companion.hal import DIE_FACES, Hardware
+from companion.table.adapter import DiceAsk, TableAdapter
+from companion.table.eliminator import FirePath
 from companion.table.people import (
     Agent,
     SimOperator,
@@ -29,7 +34,7 @@ from companion.table.people import (
     TerminalInput,
     UndoRequest,
 )
-from companion.table.session import GameSession, SessionSettings, UndoRefused, fire_token
+from companion.table.session import GameSession, SessionSettings, UndoRefused
 
 ROLL_ANIMATION_STEPS = 6
 ROLL_ANIMATION_STEP_S = 0.05
@@ -37,19 +42,82 @@ POLL_S = 0.05
 #: Longest single sleep of :meth:`TableLoop.rest` between two heartbeats.
 REST_STEP_S = 1.0
 
+#: Each game's adapter, imported when a table plays it.
+ADAPTERS = {
+    "battle-royale": "companion.table.battle_royale_table:BattleRoyaleAdapter",
+    "gladiatoren": "companion.table.gladiatoren_table:GladiatorenAdapter",
+    "skirmish": "companion.table.skirmish_table:SkirmishAdapter",
+    "spartacus": "companion.table.spartacus_table:SpartacusAdapter",
+}
+
+
+def adapter_for(game: str) -> TableAdapter:
+    """The table adapter of the game registered as ``game``."""
+    module, name = ADAPTERS[game].split(":")
+    adapter: TableAdapter = getattr(importlib.import_module(module), name)()
+    return adapter
+
 
 class TableView(Protocol):
-    """Where the loop tells people what happens (the rich dashboard, or a test's list)."""
+    """Where the loop tells people what happens (the terminal, a test's list, the web).
 
-    def update(self, state: Any, events: Sequence[Event]) -> None: ...
+    ``update(state, [])`` (no events) asks for the whole board again: at the start, after
+    an undo or a resume, when someone types ``board``. A prompt with a ``seat`` shows what
+    only that seat may see (its hand): a phone shows it to its seat only, the shared
+    terminal only after the screen was handed over.
+    """
+
+    def update(self, state: Any, events: Sequence[Any]) -> None: ...
 
     def message(self, text: str) -> None: ...
 
-    def prompt(self, text: str, options: Sequence[str] = ()) -> None: ...
+    def prompt(self, text: str, options: Sequence[str] = (), seat: int | None = None) -> None: ...
 
 
-class TableLoop:
-    """Shared machinery of the table modes.
+class Observers:
+    """Several views of one table (the terminal and the web); each call goes to all."""
+
+    def __init__(self, views: Iterable[TableView] = ()) -> None:
+        self.views: list[TableView] = list(views)
+
+    def attach(self, view: TableView) -> None:
+        if view not in self.views:
+            self.views.append(view)
+
+    def update(self, state: Any, events: Sequence[Any]) -> None:
+        for view in self.views:
+            view.update(state, events)
+
+    def message(self, text: str) -> None:
+        for view in self.views:
+            view.message(text)
+
+    def prompt(self, text: str, options: Sequence[str] = (), seat: int | None = None) -> None:
+        for view in self.views:
+            view.prompt(text, options, seat=seat)
+
+
+class Undone(Exception):
+    """An undo was typed while the table waited for a button: the state was rebuilt."""
+
+
+#: Typed names of the buttons (on simulated hardware a typed name presses it).
+TYPED = {
+    "roll": "roll",
+    "r": "roll",
+    "fire": "trigger",
+    "f": "trigger",
+    "select": "select",
+    "s": "select",
+    "confirm": "confirm",
+    "c": "confirm",
+}
+BUTTON_WORDS = {"roll": "roll (r)", "trigger": "fire (f)", "select": "select (s)"}
+BUTTON_WORDS["confirm"] = "confirm (c)"
+
+
+class TableLoop(FirePath):
+    """One game at the table: every seat has an agent (``agents``: bot or person).
 
     ``sleep`` waits on the hardware's clock (a :class:`~companion.hal.ManualClock`
     in simulations advances instantly). ``operator`` presses buttons on simulated
@@ -64,24 +132,35 @@ class TableLoop:
     The session's journal calls it too while it waits for space on a full disk.
     """
 
+    #: The game a subclass plays (its adapter is made when none is given).
+    game_name = "battle-royale"
+
     def __init__(
         self,
         game: Any,
         hw: Hardware,
         roller: Roller,
         view: TableView,
+        agents: dict[int, Agent] | None = None,
         *,
+        adapter: TableAdapter | None = None,
         sleep: Callable[[float], None] = time.sleep,
         operator: SimOperator | None = None,
         terminal: TerminalInput | None = None,
         heartbeat: Callable[[], None] | None = None,
     ) -> None:
         if not isinstance(game, GameSession):  # a bare state: play it without a journal
-            game = GameSession(game, game.config, SessionSettings(mode=_mode_of(game)))
+            name = adapter.game if adapter is not None else self.game_name
+            mode = "tracked" if hasattr(game, "counts") or name != "battle-royale" else "assist"
+            game = GameSession(
+                game, game.config, SessionSettings(mode=mode, game=name), barrier=len(game.history)
+            )
         self.session = game
+        self.adapter = adapter if adapter is not None else adapter_for(game.settings.game)
         self.hw = hw
         self.roller = roller
         self.view = view
+        self.agents: dict[int, Agent] = agents or {}
         self.sleep = sleep
         self.operator = operator
         self.terminal = terminal
@@ -91,29 +170,105 @@ class TableLoop:
         self.highlight: set[int] = set()
         self.blink: set[int] = set()
         self.fire_results: list[Any] = []
+        self.rolls: list[Any] = []  # every roll shown, as the adapter records it
+        #: where the players' own dice are entered besides the terminal (the web's phones):
+        #: ``dice_from(loop, ask)`` gives the outcomes entered, or ``None`` (roll as usual)
+        self.dice_from: Callable[[TableLoop, DiceAsk], list[Any] | None] | None = None
 
     @property
     def state(self) -> Any:
         """The game state (a new object after an undo)."""
         return self.session.state
 
-    # -- output ------------------------------------------------------------------------
+    # -- the game ----------------------------------------------------------------------
 
-    def paint(self) -> None:
-        """Show the arena on the display (fields, holes, centre, Eliminator, marks)."""
-        self.hw.display.show(
-            arena_frame(
-                self.state.present,
-                self.state.eliminator,
-                highlight=self.highlight,
-                blink=self.blink,
-            )
+    def run(self) -> Any:
+        """Play to the end of the game; returns the final state."""
+        state = self.state
+        first = [] if state.history else list(getattr(state, "initial_events", []))
+        self.adapter.start(self)
+        self.react(first)
+        self.view.update(self.state, first)
+        self.adapter.resumed(self)
+        while not self.state.is_terminal:
+            self.step()
+        self.session.finish()
+        self.hw.status_leds.show_turn(None)
+        return self.state
+
+    def run_until(self, done: Callable[[Any], bool]) -> list[Any]:
+        """Play until ``done(state)`` (or the end); returns every event on the way."""
+        events: list[Any] = []
+        while not self.state.is_terminal and not done(self.state):
+            events += self.step()
+        return events
+
+    def step(self) -> list[Any]:
+        """One action (a roll may be several chance nodes): decided or rolled, journalled,
+        applied, shown on the hardware and to the views."""
+        try:
+            if self.state.is_chance_node:
+                events = self.roll()
+            else:
+                action = self.decide()
+                if action is None:
+                    raise Undone
+                events = self.session.apply(action)
+        except Undone:  # the state was rebuilt
+            self.adapter.start(self)
+            self.react([])
+            self.view.update(self.state, [])
+            return []
+        self.react(events)
+        self.view.update(self.state, events)
+        return events
+
+    def decide(self) -> Any:
+        """The current seat's choice, committed to the journal; ``None`` after an undo."""
+        action = decide(self.session, self.agents[self.state.current_player], self.view)
+        if action is not None:
+            self.adapter.decided(self, action)
+        return action
+
+    def seat_is_bot(self, seat: int) -> bool:
+        """Whether a bot plays ``seat`` (then the simulated operator presses for it)."""
+        return bool(getattr(self.agents.get(seat), "is_bot", False))
+
+    # -- chance: dice on the ROLL button, or the players' own ------------------------------
+
+    def roll(self, *, pressed: bool = False) -> list[Any]:
+        """A chance node: dice wait for ROLL (``pressed``: it was pressed already) or for
+        the faces of the players' own dice; anything else is drawn. Each outcome is
+        journalled, shown, then applied; returns the events."""
+        ask = self.adapter.dice(self.state)
+        entered: list[Any] | None = None
+        if ask is not None and not pressed:
+            self.adapter.before_roll(self, ask)
+            entered = (self.dice_from and self.dice_from(self, ask)) or self.wait_for_roll(ask)
+        events: list[Any] = []
+        for i in range(ask.nodes if ask is not None else 1):
+            if not self.state.is_chance_node:
+                break
+            action = entered[i] if entered else self.roller.choose(self.state.chance_outcomes())
+            self.session.commit(action)  # durable before it is shown
+            self.adapter.rolled(self, action)
+            events += self.session.apply(action)
+        return events
+
+    def wait_for_roll(self, ask: DiceAsk) -> list[Any] | None:
+        """Wait for ROLL (``None``) or typed faces (the outcomes they are)."""
+        who = self.state.seat_name(ask.seat) if ask.seat is not None else "roll"
+        prompt = f"{who}: press ROLL for {ask.what}"
+        if self.terminal is not None:
+            prompt += f" - or throw your own and type {ask.entry}"
+        answer = self.wait_for(
+            {"roll"},
+            prompt,
+            seat=ask.seat,
+            typed=lambda line: self.adapter.entered(self.state, line, ask),
+            undo=True,
         )
-
-    def show_turn(self) -> None:
-        colours = self.hw.status_leds.colours
-        colour = self.state.colours[self.state.active]
-        self.hw.status_leds.show_turn(colour if colour in colours else None)
+        return answer if isinstance(answer, list) else None
 
     def animate_roll(self, face: str) -> None:
         """A short rolling animation over the die LEDs, ending on ``face``."""
@@ -122,11 +277,27 @@ class TableLoop:
             self.sleep(ROLL_ANIMATION_STEP_S)
         self.hw.status_leds.show_die(face)
 
-    # -- input -------------------------------------------------------------------------
+    # -- output ------------------------------------------------------------------------
 
-    def seat_is_bot(self, seat: int) -> bool:
-        """Whether a bot plays ``seat`` (then the simulated operator presses for it)."""
-        return False
+    def react(self, events: Sequence[Any]) -> None:
+        """Map events onto the hardware (the game's adapter)."""
+        self.adapter.react(self, events)
+
+    def paint(self) -> None:
+        """Show the game's frame on the arena display (if it has one now)."""
+        frame = self.adapter.frame(self)
+        if frame is not None:
+            self.hw.display.show(frame)
+
+    def show_turn(self, seat: int | None = None) -> None:
+        """Light the turn LED of ``seat`` (default: the adapter's seat to play)."""
+        if seat is None:
+            seat = self.adapter.turn_seat(self.state)
+        self.hw.status_leds.show_turn(
+            self.adapter.led(self.state, seat, self.hw.status_leds.colours)
+        )
+
+    # -- input -------------------------------------------------------------------------
 
     def wait_for(
         self,
@@ -137,13 +308,17 @@ class TableLoop:
         seat: int | None = None,
         operator_presses: str | None = None,
         operate: bool = True,
+        typed: Callable[[str], Any] | None = None,
+        undo: bool = False,
     ) -> Any:
         """Wait for a press of one of ``buttons`` (or a typed command naming one).
 
-        Returns the :class:`~companion.hal.InputEvent`. When a simulated
-        operator stands in for ``seat`` (a bot's seat, or any seat when no
-        person is at the table), it presses ``operator_presses`` (default: the
-        first button) first.
+        Returns the :class:`~companion.hal.InputEvent`, or what ``typed`` made of a typed
+        line (physical dice). With ``undo``, a typed ``undo`` takes back choices of this
+        turn and raises :class:`Undone` (the state was rebuilt).
+        When a simulated operator stands in for ``seat`` (a bot's seat, or any seat when
+        no person is at the table), it presses ``operator_presses`` (default: the first
+        button) first.
         """
         buttons, kinds = set(buttons), set(kinds)
         self.view.prompt(prompt)
@@ -154,6 +329,7 @@ class TableLoop:
         )
         if pressing:
             self.operator.press(operator_presses or sorted(buttons)[0])
+        listening = self.terminal is not None and not pressing
         while True:
             self.heartbeat()
             if not getattr(self.hw, "connected", True):  # the I/O board is away: pause
@@ -161,13 +337,68 @@ class TableLoop:
                 if pressing:  # the press may have been lost with the board
                     self.operator.press(operator_presses or sorted(buttons)[0])
                 continue
-            event = self.hw.next_input(timeout=0 if self.terminal else POLL_S)
+            event = self.hw.next_input(timeout=0 if listening else POLL_S)
             if event is not None:
                 if event.button in buttons and event.kind in kinds:
                     return event
                 continue
-            if self.terminal is not None:
-                self._typed_button(self.terminal.poll(POLL_S))
+            if listening:
+                assert self.terminal is not None
+                line = self.terminal.poll(POLL_S)
+                if line == "" and buttons == {"roll"}:
+                    line = "roll"  # Enter rolls (never fires: the red button is not ROLL)
+                if line:
+                    answer = self.typed_line(line, buttons, typed, undo)
+                    if answer is not None:
+                        return answer
+
+    def typed_line(
+        self,
+        line: str,
+        buttons: set[str],
+        typed: Callable[[str], Any] | None = None,
+        undo: bool = False,
+    ) -> Any:
+        """A line typed while the table waits for a button: a button's name (pressed on
+        simulated hardware), ``undo``, ``board``, ``help``, ``quit``, or what ``typed``
+        reads (the faces of physical dice). Returns an answer for :meth:`wait_for`."""
+        word = line.strip().lower()
+        expected = [BUTTON_WORDS[b] for b in sorted(buttons) if b in BUTTON_WORDS]
+        if word in ("quit", "q"):
+            raise TableStopped("quit")
+        if word == "board":
+            self.view.update(self.state, [])
+            return None
+        if word in ("help", "?"):
+            words = [*expected, *(["undo [n] (hold SELECT)"] if undo else []), "board", "quit"]
+            self.view.message("now: " + ", ".join(words))
+            return None
+        if undo and (word == "undo" or word.startswith("undo ")):
+            count = word[5:].strip() or "1"
+            try:
+                self.session.undo(int(count) if count.isdigit() else 1)
+            except UndoRefused as exc:
+                self.view.message(str(exc))
+                return None
+            self.view.message(f"undone: {count if count.isdigit() else 1} action(s) taken back")
+            raise Undone
+        button = TYPED.get(word)
+        if button is not None:
+            if self.hw.sim is None:
+                self.view.message("on real hardware, press the button itself")
+            elif button not in buttons:
+                self.view.message(f"{line!r} does nothing now: type {' or '.join(expected)}")
+            else:
+                self.hw.sim.tap(button, 0.03)
+            return None
+        if typed is not None:
+            try:
+                return typed(line)
+            except ValueError as exc:
+                self.view.message(str(exc))
+                return None
+        self.view.message(f"{line!r}: type {', '.join(expected)}, help or quit")
+        return None
 
     def pause_for_board(self) -> None:
         """Wait (bounded steps) until the I/O board is back; the solenoid never fires meanwhile."""
@@ -186,290 +417,14 @@ class TableLoop:
             self.heartbeat()
             seconds -= step
 
-    TYPED = {
-        "roll": "roll",
-        "r": "roll",
-        "fire": "trigger",
-        "f": "trigger",
-        "select": "select",
-        "s": "select",
-        "confirm": "confirm",
-        "c": "confirm",
-    }
-
-    def _typed_button(self, line: str | None) -> None:
-        if line is None:
-            return
-        if line in ("quit", "q"):
-            raise TableStopped("quit")
-        button = self.TYPED.get(line.lower())
-        if button is None:
-            self.view.message(f"{line!r}: type roll, fire, select or confirm")
-        elif self.hw.sim is None:
-            self.view.message("on real hardware, press the button itself")
-        else:
-            self.hw.sim.tap(button, 0.03)
-
-    # -- chance and the Doom die -------------------------------------------------------
-
-    def resolve_chance(self) -> Any:
-        """Pick the chance node's outcome; a Doom roll waits for the roll button."""
-        outcomes = self.state.chance_outcomes()
-        first = outcomes[0][0]
-        if hasattr(first, "face"):
-            seat = self.state.active
-            extra = " (extra roll: only an explosion counts)" if first.kind == "extra-roll" else ""
-            self.wait_for(
-                {"roll"},
-                f"{self.state.colours[seat]}: press ROLL for the Doom die{extra}",
-                seat=seat,
-            )
-            action = self.roller.choose(outcomes)
-            self.session.commit(action)  # durable before the face is shown
-            self.animate_roll(action.face)
-            return action
-        action = self.roller.choose(outcomes)
-        self.session.commit(action)
-        return action
-
-    # -- the Eliminator ----------------------------------------------------------------
-
-    def arm_explosion(self, cell: int, token: str) -> None:
-        """Make the arming durable, then arm the solenoid guard for *token*.
-
-        The ``armed`` record is written before the guard is armed, so before anyone
-        can press: from then on the red button switches the coil on with no disk
-        I/O in between. A token whose tile has flown (a ``fired`` record) is never
-        armed again.
-        """
-        if token in self.session.fired_tokens:
-            return
-        self.session.armed(field_name(cell), token)
-        if self.hw.eliminator.armed_token != token:
-            self.hw.eliminator.arm(token)
-
-    def fire_sequence(self, cell: int, token: str) -> bool:
-        """Arm, blink the field, wait for the red button, fire through the guard.
-
-        Returns whether the tile flew: a pulse fired, or, for an explosion that was
-        armed when the table stopped (a power cut, a crash), the players confirmed
-        with CONFIRM that it had flown already; it never fires without a press. A
-        refusal for cool-down waits and asks again; a driver fault is reported and
-        the players remove the tile by hand. Nothing is written to the journal
-        between the press and the coil: the ``fired`` record follows the pulse.
-        """
-        if token in self.session.fired_tokens:  # flew before the table stopped
-            return True
-        buttons = {"trigger"}
-        guard = self.hw.eliminator
-        offered_after = self.hw.inputs.last_seq  # a CONFIRM counts if pressed after this
-        self.arm_explosion(cell, token)
-        self.blink = {cell}
-        self.paint()
-        self.view.message(f"explosion under {field_name(cell)}: hit the red button")
-        if token in self.session.armed_before_stop:
-            buttons.add("confirm")
-            self.view.message(
-                f"the table stopped while this explosion was armed: if the tile on "
-                f"{field_name(cell)} already flew, press CONFIRM instead"
-            )
-        prompt = "hit the RED BUTTON to fire the Eliminator"
-        if "confirm" in buttons:
-            prompt += " (CONFIRM: the tile already flew)"
-        try:
-            while True:
-                press = self.wait_for(
-                    buttons,
-                    prompt,
-                    seat=self.state.active,
-                    operator_presses="trigger",
-                )
-                if press.button == "confirm":  # the players: the tile already flew
-                    if press.seq <= offered_after:
-                        continue
-                    self.session.fired(field_name(cell), token, source="players")
-                    self.view.message(f"the tile on {field_name(cell)} already flew")
-                    return True
-                result = guard.fire(press)  # no disk I/O between the press and the coil
-                self.fire_results.append(result)
-                if result.fired:
-                    self.session.fired(field_name(cell), token)  # durable after the pulse
-                    self.view.message(f"Eliminator fired ({result.pulse.length_s * 1000:.0f} ms)")
-                    self.wait_coil_off()
-                    return True
-                if result.reason == Refusal.COOLING_DOWN:
-                    self.view.message(f"solenoid cooling down: {result.retry_after_s:.1f} s")
-                    self.rest(result.retry_after_s or 0.1)
-                    guard.arm(token)
-                    continue
-                settled = self.settle_failed_fire(result, cell)
-                if settled is not None:
-                    return settled
-                # nothing fired (a stale or repeated press, or link trouble): a fresh press
-                guard.arm(token)
-        finally:
-            guard.disarm()
-            self.blink = set()
-
-    def settle_failed_fire(self, result: Any, cell: int) -> bool | None:
-        """What a fire that did not fire means for the people at the table.
-
-        Returns True if the Eliminator did fire after all (an unanswered FIRE the I/O
-        board then accounted for), False if the players must lift the tile out by hand
-        (said only once the coil is confirmed off), None if nothing fired and a fresh
-        press may fire (link trouble, or a stale press)."""
-        guard = self.hw.eliminator
-        if result.reason is Refusal.OUTCOME_UNKNOWN:
-            settled = self.wait_fire_outcome(cell)
-            if settled is not None:  # it flew, or may have: the explosion is done, durably
-                self.session.fired(field_name(cell), result.token)
-            return settled
-        if result.reason is Refusal.DRIVER_FAULT:
-            clear = getattr(guard, "clear_link_fault", None)
-            if not getattr(self.hw, "connected", True):
-                self.pause_for_board()  # the board went away before the FIRE: nothing fired
-                if clear is not None:
-                    clear()
-                return None
-            if clear is not None and clear():
-                self.view.message("link trouble: nothing fired; hit the red button again")
-                return None
-        if result.reason in (Refusal.DRIVER_FAULT, Refusal.CLOSED):
-            self.wait_coil_off()
-            self.view.message(
-                f"solenoid fault ({result.message}): the coil is off; lift the tile "
-                f"{field_name(cell)} out by hand"
-            )
-            return False
-        return None
-
-    def wait_fire_outcome(self, cell: int) -> bool | None:
-        """The I/O board did not answer a FIRE: say so, keep hands away, and wait (in
-        bounded steps, pausing while the board is away) for its account of the coil."""
-        guard = self.hw.eliminator
-        self.view.message(
-            "no answer from the I/O board: the Eliminator may or may not have fired. "
-            "Keep your hands off the arena until the board says what it did"
-        )
-        while True:
-            self.heartbeat()
-            outcome = guard.resolve_outcome(0.5)
-            if outcome is not None:
-                break
-            if not getattr(self.hw, "connected", True):
-                self.pause_for_board()
-            elif self.terminal is not None and self.terminal.poll(0) in ("quit", "q"):
-                raise TableStopped("quit")
-        if outcome == "not_fired":
-            self.view.message("the I/O board did not fire: hit the red button again")
-            return None
-        self.wait_coil_off()
-        if outcome == "fired":
-            self.view.message("the I/O board confirms: the Eliminator fired")
-            return True
-        self.view.message(
-            f"the I/O board restarted before it said whether it fired; the coil is off: if "
-            f"the tile {field_name(cell)} is still in the arena, lift it out by hand"
-        )
-        return False
-
-    def wait_coil_off(self) -> None:
-        """Return once the board (or, on the gpio and sim profiles, the guard) confirms the
-        coil is off; until then say so and wait, in bounded steps."""
-        guard = self.hw.eliminator
-        confirm = getattr(guard, "confirm_coil_off", None)
-        said = False
-        while True:
-            self.heartbeat()
-            if confirm is not None:
-                if confirm(0.5):
-                    return
-            elif not getattr(guard, "is_on", False):
-                return
-            else:
-                guard.off()
-                self.sleep(POLL_S)
-            if not said:
-                self.view.message(
-                    "waiting for the coil to be confirmed off: keep your hands off the arena"
-                )
-                said = True
-            if not getattr(self.hw, "connected", True):
-                self.pause_for_board()
-            elif self.terminal is not None and self.terminal.poll(0) in ("quit", "q"):
-                raise TableStopped("quit")
-
 
 class TrackedTable(TableLoop):
-    """Tracked mode: the full engine; every seat has an agent (bot or person)."""
-
-    def __init__(
-        self,
-        game: Any,
-        hw: Hardware,
-        roller: Roller,
-        view: TableView,
-        agents: dict[int, Agent],
-        **kwargs: Any,
-    ) -> None:
-        super().__init__(game, hw, roller, view, **kwargs)
-        self.agents = agents
-
-    def seat_is_bot(self, seat: int) -> bool:
-        return bool(getattr(self.agents.get(seat), "is_bot", False))
-
-    def run(self) -> Any:
-        """Play to the end of the game; returns the final state."""
-        if self.state.turn:  # resuming mid-game; a new game lights its first turn on start
-            self.show_turn()
-        self.paint()
-        self.view.update(self.state, [])
-        if self.session.pending_fire is not None:  # resumed between an explosion and its fire
-            name, token = self.session.pending_fire
-            self.view.message(f"resumed: the explosion under {name} is armed again")
-            self.fire_sequence(parse_field(name), token)
-        while not self.state.is_terminal:
-            self.step()
-        self.session.finish()
-        self.hw.status_leds.show_turn(None)
-        return self.state
-
-    def step(self) -> list[Event]:
-        if self.state.is_chance_node:
-            action = self.resolve_chance()  # committed
-        else:
-            action = self.decide()
-            if action is None:  # an undo: the state was rebuilt
-                self.show_turn()
-                self.paint()
-                self.view.update(self.state, [])
-                return []
-        events = self.session.apply(action)
-        self.react(events)
-        self.view.update(self.state, events)
-        return events
-
-    def decide(self) -> Any:
-        """The current seat's choice, committed to the journal; ``None`` after an undo."""
-        return decide(self.session, self.agents[self.state.current_player], self.view)
-
-    def react(self, events: Sequence[Event]) -> None:
-        """Map engine events onto the hardware."""
-        for event in events:
-            if event.kind == "turn_started":
-                self.show_turn()
-            elif event.kind == "explosion_armed":
-                cell = parse_field(event.data["field"])
-                self.fire_sequence(cell, fire_token(self.state.turn, event.data["field"]))
-        self.paint()
+    """Battle Royale in tracked mode: the full engine, every seat an agent (its adapter:
+    :mod:`companion.table.battle_royale_table`)."""
 
 
 def _no_heartbeat() -> None:
     """The heartbeat of a loop nobody watches."""
-
-
-def _mode_of(state: Any) -> str:
-    return "tracked" if hasattr(state, "counts") else "assist"
 
 
 def decide(session: Any, agent: Agent, view: TableView) -> Any:

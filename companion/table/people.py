@@ -1,15 +1,22 @@
 """Who acts at the table: bots, a person at the terminal, and the simulated operator.
 
-- :class:`BotAgent` picks a random legal choice (never a correction).
-- :class:`TerminalInput` reads lines from the terminal on a thread of its own,
-  so the table loop can wait for a typed command and a button at once.
-- :class:`SimOperator` stands in for the people at a simulated table with no
-  humans: when the loop waits for a button, it presses that button on the sim
-  hardware, so the whole hardware path (debounce, queue, solenoid guard) runs.
+- :class:`BotAgent` plays a seat: a random legal choice (never a correction), or the
+  game's own bot (:attr:`companion.games.core.game.Game.bot`).
+- :class:`TerminalInput` reads lines from the terminal on a thread of its own, so the
+  table loop can wait for a typed line and a button at once. On a terminal it reads a
+  line only when the table asks for one, so a secret (a bid) is read without echo.
+- :class:`TerminalAgent` is a person choosing at the terminal, in the game's notation;
+  what it says and how it reads a line come from the game's
+  :class:`~companion.table.adapter.TableAdapter`.
+- :class:`SimOperator` stands in for the people at a simulated table with no humans:
+  when the loop waits for a button, it presses that button on the sim hardware, so the
+  whole hardware path (debounce, queue, solenoid guard) runs.
 """
 
 from __future__ import annotations
 
+import atexit
+import getpass
 import queue
 import random
 import sys
@@ -38,55 +45,103 @@ class Agent(Protocol):
 
 
 class BotAgent:
-    """A random bot: uniform over the legal choices; corrections only to end them."""
+    """A bot at the table: ``bot`` (a game's bot, ``choose(state)``), or without one a
+    uniform choice over the legal actions (corrections only to end them)."""
 
     is_bot = True
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, bot: Any = None) -> None:
         self.rng = rng
+        self.bot = bot
 
     def choose(self, state: Any, legal: Sequence[Any]) -> Any:
+        if self.bot is not None:
+            return self.bot.choose(state)
         choices = [a for a in legal if not getattr(a, "is_correction", False)]
         return self.rng.choice(choices or list(legal))
 
 
 class TerminalInput:
-    """Lines typed at the terminal, read on a daemon thread into a queue."""
+    """Lines typed at the terminal, read on a daemon thread into a queue.
 
-    def __init__(self, stream: Any = None) -> None:
+    On a terminal, a line is read only when :meth:`poll` asks for one (with readline's
+    editing and Tab completion, or without echo for a secret); from a pipe or a file,
+    every line is read in order.
+    """
+
+    def __init__(self, stream: Any = None, prompt: str = "> ") -> None:
         self._stream = stream if stream is not None else sys.stdin
+        self._prompt = prompt
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._thread: threading.Thread | None = None
+        self._wanted = threading.Event()
+        self._asked = False  # a line was asked for and has not come yet
+        self._hidden = False
+        self.reading_hidden = False
+        self._saved: Any = None  # the terminal's settings before the first read
+        self.people = 1  # how many people share this terminal (the commands set it)
+        self.seats: set[int] | None = None  # which seats they play (None: not said)
+        self.holder: int | None = None  # the seat the screen was last handed over to
+
+    @property
+    def interactive(self) -> bool:
+        return self._stream is sys.stdin and sys.stdin.isatty()
 
     def start(self) -> None:
         if self._thread is None:
+            if self.interactive:
+                self._saved = terminal_settings()
+                atexit.register(self.restore)
             self._thread = threading.Thread(target=self._read, name="terminal-input", daemon=True)
             self._thread.start()
 
     def _read(self) -> None:
-        if self._stream is sys.stdin and sys.stdin.isatty():
-            install_completion()
-            while True:
-                try:
-                    line = input()  # readline editing and completion
-                except EOFError:
-                    break
-                self._lines.put(line.strip())
-        else:
-            for line in self._stream:
-                self._lines.put(line.strip())
+        try:
+            if self.interactive:
+                install_completion()
+                while True:
+                    self._wanted.wait()
+                    self._wanted.clear()
+                    if self._hidden:
+                        self.reading_hidden = True
+                        line = getpass.getpass(self._prompt + "(hidden) ")
+                        self.reading_hidden = False
+                    else:
+                        line = input(self._prompt)
+                    self._lines.put(line.strip())
+            else:
+                for line in self._stream:
+                    self._lines.put(line.strip())
+        except (EOFError, OSError, ValueError):  # closed, or a read on a closed file
+            pass
         self._lines.put(None)  # end of input
 
-    def poll(self, timeout: float) -> str | None:
+    def restore(self) -> None:
+        """Put the terminal back as it was before the first read: echo on, line editing.
+
+        A read may still be under way on the reader thread when the table stops (quit, the
+        end of the game, Ctrl-C): readline or a hidden read has then switched echo off,
+        and the shell would be left without it. Called on every exit path by the
+        commands, and at the interpreter's exit in any case."""
+        if self._saved is not None:
+            restore_terminal(self._saved)
+
+    def poll(self, timeout: float, hidden: bool = False) -> str | None:
         """The next line, or ``None`` if none came within ``timeout`` seconds.
 
-        Raises :class:`EOFError` once the input has ended.
+        ``hidden``: on a terminal, read it without echo (a secret bid). Raises
+        :class:`EOFError` once the input has ended.
         """
         self.start()
+        if not self._asked:
+            self._asked = True
+            self._hidden = hidden
+            self._wanted.set()
         try:
-            line = self._lines.get(timeout=timeout)
+            line = self._lines.get(timeout=timeout) if timeout > 0 else self._lines.get_nowait()
         except queue.Empty:
             return None
+        self._asked = False
         if line is None:
             self._lines.put(None)
             raise EOFError("the terminal input ended")
@@ -114,14 +169,24 @@ class SimOperator:
         self.hw.sim.tap(button, self.tap_s)
 
 
+#: Typed at any prompt of the table, whatever the game.
+COMMON_WORDS = (
+    "undo [n] - take back your last choices (hold SELECT)",
+    "board - show the board again",
+    "? - every legal action",
+    "help - this list",
+    "quit - stop (the journal keeps the game: companion resume)",
+)
+
+
 class TerminalAgent:
     """A person at the terminal choosing actions for a seat, in the engine's notation.
 
-    Accepted input: an action (``play 2x3``, ``figure b2 purple``, ``step E``,
-    ``push grey``), the number of a listed option, or a move shorthand ``b2 E N``
-    (pick up your figure on b2, step east, step north, stop). ``?`` lists every
-    legal action including corrections; ``undo`` (or ``undo 3``) takes back your
-    last actions of this turn.
+    Accepted input: an action (``play 2x3``, ``step E``, ``melee 17``), the number of a
+    listed option, several actions separated by commas, and what the game's adapter
+    expands (Battle Royale's move shorthand ``b2 E N``). ``?`` lists every legal action
+    including corrections; ``undo`` (or ``undo 3``) takes back your last actions of this
+    turn; ``board`` shows the board again; ``help`` lists all this; ``quit`` stops.
     """
 
     is_bot = False
@@ -130,59 +195,179 @@ class TerminalAgent:
         self,
         terminal: TerminalInput,
         view: Any,
-        parse: Any,
+        parse: Any = None,
         expand: Any = None,
-        hint: str = "number, action, or a move like 'b2 E N'",
+        hint: str = "",
+        *,
+        adapter: Any = None,
     ) -> None:
+        from companion.table.adapter import TableAdapter
+
         self.terminal = terminal
         self.view = view
-        self.parse = parse
-        self.expand = expand
-        self.hint = hint
+        self.adapter = adapter if adapter is not None else TableAdapter()
+        self.parse = parse or self.adapter.parse
+        self.expand = expand if expand is not None else self.adapter.expand
+        self.hint = hint or self.adapter.hint
         self.pending: list[Any] = []
 
+    def _line(self, state: Any) -> str:
+        """The next line typed (``quit`` stops the table)."""
+        while True:
+            line = self.terminal.poll(0.1)
+            if line is None:
+                continue
+            if line.strip().lower() in ("quit", "q"):
+                raise TableStopped("quit")
+            return line
+
+    def _hand_over(self, state: Any, seat: int) -> None:
+        """On a shared terminal with several people: before a prompt shows what only
+        ``seat`` may see (a hand), the screen is handed over and its holder confirms."""
+        if self.terminal.people < 2 or self.terminal.holder == seat:
+            return
+        conceal = getattr(self.view, "conceal", None)
+        if conceal is not None:
+            conceal()  # nothing of the last holder's stays on the screen
+        name = state.seat_name(seat)
+        self.view.prompt(f"pass the screen to {name}: only {name} looks now; {name}, press Enter")
+        self._line(state)
+        self.terminal.holder = seat
+
+    def _from_menu(self, state: Any, menu: Any, kind: str) -> Any | None:
+        """Choose an action of ``kind`` parameter by parameter (``cancel``: back)."""
+        chosen: dict[str, Any] = {}
+        while True:
+            step = menu.step(kind, chosen)
+            if not hasattr(step, "values"):
+                return step  # one legal action is left: this one
+            shown = step.shown()
+            how = "names, or none" if step.multi else "a number or a name"
+            listed = shown if step.is_range else [f"{i}: {v}" for i, v in enumerate(shown, 1)]
+            self.view.prompt(f"{kind}: which {step.name}? ({how}; cancel: back)", listed)
+            line = self._line(state).strip()
+            if line.lower() == "cancel":
+                return None
+            if step.multi:
+                words = [w for w in line.replace(",", " ").split() if w.lower() != "none"]
+                picks = [step.complete(w) for w in words]
+                if all(len(p) == 1 for p in picks):
+                    chosen[step.name] = tuple(p[0] for p in picks)
+                    continue
+            elif line.isdigit() and not step.is_range and 1 <= int(line) <= len(step.values):
+                chosen[step.name] = step.values[int(line) - 1]
+                continue
+            else:
+                found = step.complete(line)
+                if step.is_range and line.isdigit() and int(line) in step.values:
+                    found = [int(line)]
+                if len(found) == 1:
+                    chosen[step.name] = found[0]
+                    continue
+            self.view.message(f"{line!r} is not one {step.name} of {', '.join(shown)}")
+
     def choose(self, state: Any, legal: Sequence[Any]) -> Any:
+        seat = state.current_player
         while self.pending:
             action = self.pending.pop(0)
-            if action in legal:
+            if state.is_legal(action):
                 return action
             if getattr(action, "kind", "") == "stop":
                 continue  # the figure already stopped by itself
             self.pending.clear()
-            self.view.message(f"{action.notation} is not legal now; enter the rest again")
-        options = [a for a in legal if not getattr(a, "is_correction", False)]
-        colour = state.colours[state.current_player]
-        self.view.prompt(
-            f"{colour}: choose ({self.hint})",
-            [f"{i}: {a.notation}" for i, a in enumerate(options, 1)],
-        )
-        set_completions([a.notation for a in legal])
+            rule, reason = state.why_illegal(action)
+            self.view.message(
+                f"{action.notation} is not allowed: {rule}: {reason}; the moves before it "
+                "were made - enter the rest again"
+            )
+        adapter = self.adapter
+        for step in adapter.manual_steps(state, seat):  # the house's rules done by hand
+            self.view.prompt(f"{state.seat_name(seat)}, by hand: {step} - press Enter when done")
+            self._line(state)
+        if adapter.private_prompt(state):
+            self._hand_over(state, seat)
+        own = adapter.own_actions(state, seat, legal)
+        options = [a for a in own if not getattr(a, "is_correction", False)]
+        secret = adapter.secret_prompt(state, seat)
+        lines = adapter.option_lines(options)
+        if secret is not None:
+            self.view.prompt(secret)
+        else:
+            adapter.before_prompt(self.view, state, options)
+            text = f"{adapter.ask(state, seat)} ({self.hint}; help for more)"
+            if adapter.private_prompt(state):
+                self.view.prompt(text, lines, seat=seat)  # shows a hand: to its seat only
+            else:
+                self.view.prompt(text, lines)
+        set_completions([a.notation for a in own])
+        menu = adapter.menu(state, seat) if secret is None else None
         while True:
-            line = self.terminal.poll(0.1)
+            line = self.terminal.poll(0.1, hidden=secret is not None)
             if not line:
                 continue
-            if line in ("quit", "q"):
+            word = line.lower()
+            if menu and word in {k.kind for k in menu.kinds()}:
+                chosen = self._from_menu(state, menu, word)
+                if chosen is not None:
+                    return chosen
+                self.view.prompt(text, lines)
+                continue
+            if word in ("quit", "q"):
                 raise TableStopped("quit")
-            if line == "undo" or line.startswith("undo "):
-                count = line[5:].strip() or "1"
+            if word == "undo" or word.startswith("undo "):
+                count = word[5:].strip() or "1"
                 if not count.isdigit():
                     self.view.message("type undo, or undo followed by a number of actions")
                     continue
                 return UndoRequest(int(count))
-            if line == "?":
-                self.view.prompt("every legal action", [a.notation for a in legal])
+            if word == "?":
+                listed = [f"{i}: {a.notation}" for i, a in enumerate(options, 1)]
+                fixes = [a.notation for a in own if getattr(a, "is_correction", False)]
+                self.view.prompt(f"every legal action of {state.seat_name(seat)}", listed + fixes)
                 continue
+            if word == "help":
+                self.view.message("; ".join((self.hint, *COMMON_WORDS)))
+                continue
+            if word == "board":
+                self.view.update(state, [])
+                continue
+            if secret is not None:
+                answer = adapter.secret_answer(state, seat, line)
+                if answer is not None:
+                    return answer
             if line.isdigit() and 1 <= int(line) <= len(options):
                 return options[int(line) - 1]
             try:
                 actions = self.expand(state, line) if self.expand else None
                 if not actions:
-                    actions = [self.parse(line)]
+                    actions = [self.parse(part) for part in line.split(",") if part.strip()]
             except ValueError as exc:
                 self.view.message(str(exc))
                 continue
+            if not actions:
+                continue
             self.pending = actions[1:]
             return actions[0]
+
+
+def terminal_settings() -> Any:
+    """Standard input's terminal settings (``None`` if it is no terminal)."""
+    try:
+        import termios
+
+        return termios.tcgetattr(sys.stdin.fileno())
+    except (ImportError, OSError, ValueError):
+        return None
+
+
+def restore_terminal(settings: Any) -> None:
+    """Set standard input's terminal back to ``settings`` (from :func:`terminal_settings`)."""
+    try:
+        import termios
+
+        termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, settings)
+    except (ImportError, OSError, ValueError):
+        pass
 
 
 _COMPLETIONS: list[str] = []

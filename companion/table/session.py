@@ -54,7 +54,7 @@ from companion.table.journals import find_unfinished  # noqa: F401 - re-exported
 GAME = "battle-royale"
 MODES = ("tracked", "assist")  # assist mode exists for Battle Royale
 #: How a ``fired`` record knows the tile flew: the coil at a press, or the players' word.
-FIRED_SOURCES = ("coil", "players")
+FIRED_SOURCES = ("coil", "players", "fault")
 BUILTIN = "builtin:"
 
 
@@ -182,6 +182,8 @@ class GameSession:
     journal: JournalWriter | None = None
     barrier: int = 0  # history before this index can never be undone
     fired_tokens: set[str] = field(default_factory=set)
+    # of those, explosions settled by a solenoid fault: the tile was lifted out by hand
+    fault_tokens: set[str] = field(default_factory=set)
     # explosions whose arming is durable (an ``armed`` record)
     armed_tokens: set[str] = field(default_factory=set)
     # armed in an earlier run of this journal and not fired since: the table stopped
@@ -271,11 +273,16 @@ class GameSession:
                 "armed", field=field_name, token=token, actions=len(self.state.history)
             )
 
-    def fired(self, field_name: str, token: str, *, source: str = "coil") -> None:
-        """Record, durably, that the explosion's tile has flown: undo never crosses it.
+    def fired(
+        self, field_name: str, token: str, *, source: str = "coil", fault: str | None = None
+    ) -> None:
+        """Record, durably, that the explosion is done: undo never crosses it, and it is
+        never armed again.
 
-        *source* is ``"coil"`` (a pulse fired at a press; written after the pulse) or
-        ``"players"`` (after a stop, the players confirmed it had flown already).
+        *source* is ``"coil"`` (a pulse fired at a press; written after the pulse),
+        ``"players"`` (after a stop, the players confirmed it had flown already) or
+        ``"fault"`` (the solenoid driver failed at the press: the coil is confirmed off and
+        the players lift the tile out by hand; *fault* says what failed).
         """
         if source not in FIRED_SOURCES:
             raise ValueError(f"source must be one of {FIRED_SOURCES}, not {source!r}")
@@ -286,13 +293,17 @@ class GameSession:
         if token in self.fired_tokens:
             return
         self.fired_tokens.add(token)
+        if source == "fault":
+            self.fault_tokens.add(token)
         if self.journal is not None:
+            extra = {} if fault is None else {"fault": fault}
             self.journal.append(
                 "fired",
                 field=field_name,
                 token=token,
                 actions=len(self.state.history),
                 source=source,
+                **extra,
             )
 
     # -- undo ---------------------------------------------------------------------------
@@ -542,7 +553,7 @@ def rebuild(
                 str(record.get("field")),
                 str(record.get("token")),
                 source=source if source in FIRED_SOURCES else "coil",
-            )
+            )  # (the fault's message stays in the journal; the table needs only the source)
         elif kind == "checkpoint":
             flush()
             session.checkpoint_due = False

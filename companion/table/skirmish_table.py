@@ -1,13 +1,10 @@
-"""The arena skirmish at the table: tracked play with electronic d6s, journal, undo, resume.
+"""The arena skirmish at the table: its adapter to the shared table loop.
 
-Every action goes through :class:`companion.table.session.GameSession` (the game plus its
-journal): ``commit`` makes it durable, then ``apply`` plays it; ``undo(n)`` takes back the
-current activation's actions since the last die or roll-off; :func:`resume` continues a
-game from its journal, checking every checkpoint.
-
-:class:`SkirmishTable` runs a game: bots and people choose, roll-offs are drawn, and an
-attack's hit dice are rolled electronically when the ROLL button is pressed; every die is
-journalled before it is shown on the terminal and the arena display.
+The loop (:mod:`companion.table.loop`) journals, applies and undoes as for every game;
+:func:`resume` continues a game from its journal, checking every checkpoint. Roll-offs
+are drawn; an attack's hit dice wait for the ROLL button, or for the faces of the
+players' own dice typed at the terminal (``1 3 3 6``); every die is journalled before it
+is shown on the terminal and the arena display.
 
 Arena display (``hw.display``, size x size cells, 5 on the table):
 
@@ -22,21 +19,20 @@ Arena display (``hw.display``, size x size cells, 5 on the table):
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from companion.dice import Roller, get_die
 from companion.games.arena_skirmish import GAME as SKIRMISH
-from companion.games.arena_skirmish import SkirmishConfig
+from companion.games.arena_skirmish import SkirmishConfig, parse_action
 from companion.games.arena_skirmish.actions import HitDie
 from companion.games.arena_skirmish.combat import damage_distribution
 from companion.games.arena_skirmish.events import Event
 from companion.games.arena_skirmish.state import SkirmishState
-from companion.hal import CellState, Hardware
-from companion.table.loop import decide
-from companion.table.people import SimOperator, TableStopped, TerminalInput, UndoRequest
+from companion.hal import CellState
+from companion.table.adapter import MAX_NUMBERED, DiceAsk, TableAdapter, kind_lines, numbers
+from companion.table.loop import TableLoop
+from companion.table.people import BotAgent, TerminalAgent, TerminalInput
 from companion.table.session import (
     GameSession,
     SessionSettings,
@@ -44,7 +40,6 @@ from companion.table.session import (
 )
 
 GAME_NAME = SKIRMISH.name
-POLL_S = 0.05
 DICE_PAGE_S = 1.0
 
 
@@ -132,24 +127,7 @@ def window_frame(
     return tuple(rows)
 
 
-# -- the table loop -------------------------------------------------------------------------
-
-
-class SkirmishBotAgent:
-    """A table agent around :class:`~companion.games.arena_skirmish.bot.SkirmishBot`."""
-
-    is_bot = True
-
-    def __init__(self, rng: Any) -> None:
-        from companion.games.arena_skirmish.bot import SkirmishBot
-
-        self.bot = SkirmishBot(rng)
-
-    def choose(self, state: Any, legal: Sequence[Any]) -> Any:
-        return self.bot.choose(state)
-
-
-MAX_NUMBERED = 24  # more options than this are listed by kind, not numbered
+# -- the table's adapter --------------------------------------------------------------------
 
 
 def phase_prompt(state: SkirmishState) -> str:
@@ -188,247 +166,105 @@ def phase_prompt(state: SkirmishState) -> str:
     return f"{who}: choose"
 
 
+class SkirmishAdapter(TableAdapter):
+    """The arena skirmish on the table's hardware (see the module docstring)."""
+
+    game = GAME_NAME
+    hint = "an action like 'step' or 'melee 17', its number, or several separated by commas"
+
+    def __init__(self) -> None:
+        self.done: list[int] = []  # hit dice rolled before this roll (a resumed attack)
+
+    def frame(self, loop: Any) -> Any:
+        return window_frame(loop.state, loop.hw.display.size)
+
+    def react(self, loop: Any, events: Sequence[Event]) -> None:
+        for event in events:
+            if event.kind == "turn_started":
+                loop.show_turn()
+        faces = [e.data["face"] for e in events if e.kind == "hit_die"]
+        if not faces:
+            loop.paint()
+            return
+        attack, self.done = self.done + faces, []
+        loop.rolls.append(attack)
+        for i, frame in enumerate(dice_frames(attack, loop.hw.display.size)):
+            if i:
+                loop.sleep(DICE_PAGE_S)
+            loop.hw.display.show(frame)
+
+    def dice(self, state: SkirmishState) -> DiceAsk | None:
+        attack = state.attack
+        if state.phase != "hit" or attack is None:
+            return None  # a roll-off or a tie-break: drawn
+        attacker = state.gladiators[attack["attacker"]]
+        left = attack["dice"] - len(attack["faces"])
+        return DiceAsk(
+            attacker.owner,
+            f"{left} d6 ({attack['kind']} on #{attack['target']})",
+            f"the {left} faces, like {' '.join(['3'] * left)}",
+            nodes=left,
+        )
+
+    def entered(self, state: Any, text: str, ask: DiceAsk) -> list[Any]:
+        faces = numbers(text)
+        if len(faces) != ask.nodes or not all(1 <= f <= 6 for f in faces):
+            raise ValueError(f"{text!r}: this attack rolls {ask.what}: type {ask.entry}")
+        return [HitDie(f) for f in faces]
+
+    def before_roll(self, loop: Any, ask: DiceAsk) -> None:
+        show = getattr(loop.view, "show_attack", None)
+        attack = loop.state.attack
+        if attack is None:
+            return
+        self.done = list(attack["faces"])
+        if show is None:
+            return
+        state = loop.state
+        breakdown = state.breakdown(attack["attacker"], attack["target"], attack["kind"])
+        assert breakdown is not None
+        target = state.gladiators[attack["target"]]
+        show(
+            breakdown,
+            damage_distribution(target.stats, breakdown.dice),
+            f"#{attack['attacker']} {attack['kind']} on #{target.id}",
+        )
+
+    def parse(self, text: str) -> Any:
+        return parse_action(text)
+
+    def ask(self, state: Any, seat: int) -> str:
+        return phase_prompt(state)
+
+    def option_lines(self, options: Sequence[Any]) -> list[str]:
+        return option_lines(options)
+
+
 def option_lines(options: Sequence[Any]) -> list[str]:
     """Numbered options, or (many of them) one line per kind with the values."""
     if len(options) <= MAX_NUMBERED:
-        return [f"{i}: {a.notation}" for i, a in enumerate(options, 1)]
-    by_kind: dict[str, list[str]] = {}
-    for a in options:
-        kind, _, rest = a.notation.partition(" ")
-        by_kind.setdefault(kind, []).append(rest)
+        return TableAdapter().option_lines(options)
     lines = []
-    for kind, values in by_kind.items():
-        if kind == "place":  # cells, each with every facing
-            cells = list(dict.fromkeys(v.split()[0] for v in values))
-            lines.append(f"place <cell> <N|E|S|W>, cells: {' '.join(cells)}")
-        elif values == [""]:
-            lines.append(kind)
-        else:
-            lines.append(f"{kind} {'|'.join(values)}")
-    return lines
+    places = [a.notation.split()[1] for a in options if a.kind == "place"]
+    if places:  # cells, each with every facing
+        lines.append(f"place <cell> <N|E|S|W>, cells: {' '.join(dict.fromkeys(places))}")
+    rest = [a for a in options if a.kind != "place"]
+    return lines + kind_lines(rest)
 
 
-class SkirmishTerminalAgent:
-    """A person at the terminal choosing for a seat, in the engine's notation.
-
-    Accepted: an action (``step``, ``melee 17``, ``place c5 N``), the number of a listed
-    option, several actions separated by commas (``step, step, left``), ``?`` for every
-    legal action including corrections, ``undo`` / ``undo 3``, ``quit``.
-    """
-
-    is_bot = False
-
-    def __init__(self, terminal: TerminalInput, view: Any) -> None:
-        self.terminal = terminal
-        self.view = view
-        self.pending: list[Any] = []
-
-    def choose(self, state: SkirmishState, legal: Sequence[Any]) -> Any:
-        from companion.games.arena_skirmish import parse_action
-        from companion.table.people import set_completions
-
-        while self.pending:
-            action = self.pending.pop(0)
-            if action in legal:
-                return action
-            self.pending.clear()
-            self.view.message(f"{action.notation} is not legal now; enter the rest again")
-        options = [a for a in legal if not a.is_correction]
-        numbered = len(options) <= MAX_NUMBERED
-        self.view.prompt(phase_prompt(state), option_lines(options))
-        set_completions([a.notation for a in legal])
-        while True:
-            line = self.terminal.poll(POLL_S)
-            if not line:
-                continue
-            if line in ("quit", "q"):
-                raise TableStopped("quit")
-            if line == "undo" or line.startswith("undo "):
-                count = line[5:].strip() or "1"
-                if not count.isdigit():
-                    self.view.message("type undo, or undo followed by a number of actions")
-                    continue
-                return UndoRequest(int(count))
-            if line == "?":
-                self.view.prompt("every legal action", option_lines(list(legal)))
-                continue
-            if line.isdigit() and numbered and 1 <= int(line) <= len(options):
-                return options[int(line) - 1]
-            try:
-                actions = [parse_action(part) for part in line.split(",") if part.strip()]
-            except ValueError as exc:
-                self.view.message(str(exc))
-                continue
-            if not actions:
-                continue
-            self.pending = actions[1:]
-            return actions[0]
-
-
-class SkirmishTable:
+class SkirmishTable(TableLoop):
     """Tracked play: every seat has an agent (bot or person); the engine is the truth."""
 
-    TYPED = {"roll": "roll", "r": "roll"}
+    game_name = GAME_NAME
 
-    def __init__(
-        self,
-        game: GameSession | SkirmishState,
-        hw: Hardware,
-        roller: Roller,
-        view: Any,
-        agents: dict[int, Any],
-        *,
-        sleep: Callable[[float], None] = time.sleep,
-        operator: SimOperator | None = None,
-        terminal: TerminalInput | None = None,
-    ) -> None:
-        if not isinstance(game, GameSession):  # a bare state: play it without a journal
-            game = GameSession(game, game.config, settings())
-        self.session = game
-        self.hw = hw
-        self.roller = roller
-        self.view = view
-        self.agents = agents
-        self.sleep = sleep
-        self.operator = operator
-        self.terminal = terminal
-        self.rolls: list[list[int]] = []
 
-    @property
-    def state(self) -> SkirmishState:
-        return self.session.state
+def SkirmishBotAgent(rng: Any) -> BotAgent:  # noqa: N802 - a table agent, named like one
+    """A table agent around :class:`~companion.games.arena_skirmish.bot.SkirmishBot`."""
+    from companion.games.arena_skirmish.bot import SkirmishBot
 
-    def seat_is_bot(self, seat: int) -> bool:
-        return bool(getattr(self.agents.get(seat), "is_bot", False))
+    return BotAgent(rng, SkirmishBot(rng))
 
-    # -- output ------------------------------------------------------------------------
 
-    def paint(self) -> None:
-        self.hw.display.show(window_frame(self.state, self.hw.display.size))
-
-    def show_turn(self) -> None:
-        colours = self.hw.status_leds.colours
-        colour = self.state.colours[self.state.active]
-        self.hw.status_leds.show_turn(colour if colour in colours else None)
-
-    def show_dice(self, faces: Sequence[int]) -> None:
-        for i, frame in enumerate(dice_frames(faces, self.hw.display.size)):
-            if i:
-                self.sleep(DICE_PAGE_S)
-            self.hw.display.show(frame)
-
-    # -- input -------------------------------------------------------------------------
-
-    def wait_for_roll(self, prompt: str, seat: int) -> None:
-        """Wait for the ROLL button (or typed ``roll``); the simulated operator presses
-        it for a bot's seat, or for every seat when nobody types."""
-        self.view.prompt(prompt)
-        if self.operator is not None and (self.terminal is None or self.seat_is_bot(seat)):
-            self.operator.press("roll")
-        while True:
-            event = self.hw.next_input(timeout=0 if self.terminal else POLL_S)
-            if event is not None:
-                if event.button == "roll" and event.kind == "press":
-                    return
-                continue
-            if self.terminal is not None:
-                self._typed(self.terminal.poll(POLL_S))
-
-    def _typed(self, line: str | None) -> None:
-        if line is None:
-            return
-        if line in ("quit", "q"):
-            raise TableStopped("quit")
-        if self.TYPED.get(line.lower()) is None:
-            self.view.message(f"{line!r}: type roll (or r) to roll the dice, quit to stop")
-        elif self.hw.sim is None:
-            self.view.message("on real hardware, press the ROLL button itself")
-        else:
-            self.hw.sim.tap("roll", 0.03)
-
-    # -- the game ----------------------------------------------------------------------
-
-    def run(self) -> SkirmishState:
-        """Play to the end of the game; returns the final state."""
-        if self.state.turn:
-            self.show_turn()
-        self.paint()
-        self.view.update(self.state, [])
-        while not self.state.is_terminal:
-            self.step()
-        self.session.finish()
-        self.hw.status_leds.show_turn(None)
-        return self.state
-
-    def step(self) -> list[Event]:
-        if self.state.phase == "hit":
-            return self.roll_attack()
-        if self.state.is_chance_node:
-            action = self.roller.choose(self.state.chance_outcomes())
-            self.session.commit(action)
-        else:
-            action = self.decide()
-            if action is None:  # an undo: the state was rebuilt
-                self.show_turn()
-                self.paint()
-                self.view.update(self.state, [])
-                return []
-        events = self.session.apply(action)
-        self.react(events)
-        self.view.update(self.state, events)
-        return events
-
-    def roll_attack(self) -> list[Event]:
-        """ROLL, then every remaining hit die: each journalled, then applied and shown."""
-        attack = self.state.attack
-        assert attack is not None
-        attacker = self.state.gladiators[attack["attacker"]]
-        target = self.state.gladiators[attack["target"]]
-        self.show_odds()
-        left = attack["dice"] - len(attack["faces"])
-        self.wait_for_roll(
-            f"{self.state.colours[attacker.owner]}: press ROLL for {left} "
-            f"d6 ({attack['kind']} on #{target.id})",
-            attacker.owner,
-        )
-        faces = [int(face.id) for face in self.roller.roll_many(get_die("d6"), left)]
-        done = list(attack["faces"])
-        events: list[Event] = []
-        for face in faces:
-            action = HitDie(face)
-            self.session.commit(action)  # durable before it is shown or applied
-            events += self.session.apply(action)
-        self.rolls.append(done + faces)
-        self.show_dice(done + faces)
-        self.react(events, paint=False)
-        self.view.update(self.state, events)
-        return events
-
-    def show_odds(self) -> None:
-        show = getattr(self.view, "show_attack", None)
-        attack = self.state.attack
-        if show is None or attack is None:
-            return
-        from companion.ui.skirmish import attack_panel
-
-        breakdown = self.state.breakdown(attack["attacker"], attack["target"], attack["kind"])
-        assert breakdown is not None
-        target = self.state.gladiators[attack["target"]]
-        show(
-            attack_panel(
-                breakdown,
-                damage_distribution(target.stats, breakdown.dice),
-                title=f"#{attack['attacker']} {attack['kind']} on #{target.id}",
-            )
-        )
-
-    def decide(self) -> Any:
-        """The current seat's choice, committed to the journal; ``None`` after an undo."""
-        return decide(self.session, self.agents[self.state.current_player], self.view)
-
-    def react(self, events: Iterable[Event], paint: bool = True) -> None:
-        for event in events:
-            if event.kind == "turn_started":
-                self.show_turn()
-        if paint:
-            self.paint()
+def SkirmishTerminalAgent(terminal: TerminalInput, view: Any) -> TerminalAgent:  # noqa: N802
+    """A person at the terminal choosing for a skirmish seat."""
+    return TerminalAgent(terminal, view, adapter=SkirmishAdapter())

@@ -1,4 +1,4 @@
-"""Spartacus at the table: journal, undo and resume; electronic dice; bots and people.
+"""Spartacus at the table: its adapter to the shared table loop.
 
 Sessions are the shared :class:`~companion.table.session.GameSession`
 (``commit(action)`` journals durably, then ``apply(action)``, ``undo(n)``,
@@ -7,11 +7,12 @@ or a card draw.
 
 :class:`SpartacusTable` runs a game (or a single fight) on a
 :class:`~companion.hal.Hardware`: every die roll waits for the ROLL button
-(pressed by the simulated operator for bots), is journalled, then shown in
-red / black / blue on the terminal and as bars on the arena display
-(:func:`dice_frame`). Decisions come from agents: :class:`BotAgent` (the
-simple bot) or :class:`TerminalAgent` (a person typing the notation; secret
-bids are read without echo on a terminal and never printed).
+(pressed by the simulated operator for bots) or for the faces of the players' own
+dice (``6-4``, ``state.pending_roll()`` says who rolls which dice), is journalled,
+then shown in red / black / blue on the terminal and as bars on the arena display
+(:func:`dice_frame`). Decisions come from agents: :func:`bot_agent` (the simple bot)
+or :func:`terminal_agent` (a person typing the notation; secret bids are read without
+echo on a terminal and never printed).
 
 Arena display mapping for dice (5 x 5 cells): one row per die, highest first;
 a face 1-5 lights that many cells from the left (``field``); a 6 lights all
@@ -22,25 +23,19 @@ the terminal only. The dice colour is the terminal's; the turn LED of seat
 
 from __future__ import annotations
 
-import getpass
 import random
-import sys
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from companion.dice import Roller
-from companion.games.spartacus import (
-    SpartacusConfig,
-    parse_action,
-)
+from companion.games.spartacus import SpartacusConfig, parse_action
 from companion.games.spartacus import actions as A
 from companion.games.spartacus.bot import SimpleBot
 from companion.games.spartacus.state import SpartacusState
-from companion.hal import ARENA_SIZE, CellState, Hardware
-from companion.table.loop import decide
-from companion.table.people import SimOperator, TableStopped, UndoRequest
+from companion.hal import ARENA_SIZE, CellState
+from companion.table.adapter import DiceAsk, TableAdapter, match_outcome
+from companion.table.loop import TableLoop
+from companion.table.people import BotAgent, TerminalAgent, TerminalInput
 from companion.table.session import (
     GameSession,
     SessionSettings,
@@ -48,8 +43,6 @@ from companion.table.session import (
 )
 
 GAME = "spartacus"
-BUILTIN = "builtin:"
-POLL_S = 0.05
 
 
 # -- dice on the arena display ------------------------------------------------------------
@@ -111,222 +104,141 @@ def session_seed(session: GameSession) -> int | None:
     return session.settings.seed
 
 
-# -- who decides --------------------------------------------------------------------------
+# -- the table's adapter ------------------------------------------------------------------
 
 
-class BotAgent:
-    """The simple bot (sensible fights, simple economy)."""
+class SpartacusAdapter(TableAdapter):
+    """Spartacus on the table's hardware: the turn LED of the house deciding (seat *i*: the
+    hardware's *i*-th colour), every roll on ROLL or from the players' own dice, dice as
+    bars on the arena display; hidden bids and nets typed without echo."""
 
-    is_bot = True
+    game = GAME
+    hint = "number, action, or a kind of action alone (scheme) to choose it step by step"
 
-    def __init__(self, rng: random.Random) -> None:
-        self.bot = SimpleBot(rng)
+    def turn_seat(self, state: Any) -> int | None:
+        seat = state.current_player
+        return seat if seat >= 0 else None
 
-    def choose(self, state: SpartacusState, legal: Sequence[A.Action]) -> Any:
-        return self.bot.choose(state)
+    def led(self, state: Any, seat: int | None, colours: Sequence[str]) -> str | None:
+        return colours[seat] if seat is not None and 0 <= seat < len(colours) else None
+
+    def start(self, loop: Any) -> None:
+        loop.show_turn()
+
+    def react(self, loop: Any, events: Sequence[Any]) -> None:
+        loop.show_turn()
+        for event in events:
+            if event.kind == "dice_rolled":
+                frame = dice_frame(event.data["faces"])
+                loop.rolls.append(frame)
+                loop.hw.display.show(frame)
+
+    def dice(self, state: SpartacusState) -> DiceAsk | None:
+        roll = state.pending_roll()
+        if roll is None:
+            return None  # a card drawn, the opening roll for the host
+        n = roll["dice"]
+        colour = f"{roll['die']} " if roll["die"] else ""
+        what = f"the {roll['purpose']} of {roll['who']} ({n} {colour}{'die' if n == 1 else 'dice'})"
+        like = "-".join(str(f) for f in (6, 4, 3, 2, 1)[:n])
+        return DiceAsk(roll["seat"], what, f"the {n} face{'s' if n > 1 else ''}, like {like}")
+
+    def entered(self, state: Any, text: str, ask: DiceAsk) -> list[Any]:
+        action = match_outcome(state.chance_outcomes(), text, parse_action)
+        if action is None:
+            raise ValueError(f"{text!r} is not a roll of {ask.what}: type {ask.entry}")
+        return [action]
+
+    def parse(self, text: str) -> Any:
+        return parse_action(text)
+
+    def __init__(self, people: set[int] | None = None) -> None:
+        self.people = people  # the seats people play (out-of-turn hints name only them)
+        self.acknowledged: set[tuple[int, str]] = set()  # (round, manual step) done
+
+    def ask(self, state: SpartacusState, seat: int) -> str:
+        hand = ""
+        if self.private_prompt(state) and state.hand(seat):
+            hand = f" - your hand: {', '.join(state.hand(seat))}"
+        elif state.assist and not state.config.fight_only:
+            hand = f" - {state.hand_size(seat)} cards in your hand"
+        others = [
+            state.houses[s]
+            for s in state.seats_that_may_act()
+            if s != seat and (self.people is None or s in self.people)
+        ]
+        if others:
+            hand += (
+                f"; {', '.join(others)} may play out of turn now: type the play with the "
+                "house's name, e.g. 'react mittellos solonius glaber'"
+            )
+        return f"{state.houses[seat]}: choose{hand}"
+
+    def menu(self, state: SpartacusState, seat: int) -> Any:
+        return state.menu(seat)
+
+    def manual_steps(self, state: SpartacusState, seat: int) -> list[str]:
+        steps = []
+        for step in state.manual_steps():
+            key = (state.round, step["id"])
+            if step["seat"] == seat and key not in self.acknowledged:
+                self.acknowledged.add(key)
+                steps.append(f"{step['title']}: {step['text']}")
+        return steps
+
+    def own_actions(self, state: SpartacusState, seat: int, legal: Sequence[Any]) -> list[Any]:
+        return state.legal_actions_for(seat)  # never another house's cards (out of turn)
+
+    def before_prompt(self, view: Any, state: Any, options: Sequence[Any]) -> None:
+        show = getattr(view, "attack_odds", None)
+        if show is not None:
+            show(state, options)
+
+    def private_prompt(self, state: SpartacusState) -> bool:
+        """A hand the companion knows (tracked mode) is shown only to its house; in assist
+        mode the players hold their cards."""
+        return not state.config.fight_only and not state.assist
+
+    def secret_prompt(self, state: SpartacusState, seat: int) -> str | None:
+        if _net(state):
+            side = state.fight.decider()
+            return f"{side}: throw the net this round? yes or no (hidden, not shown)"
+        if state.phase == "bid":
+            room = max(a.amount for a in state.legal_actions_for(seat) if isinstance(a, A.Bid))
+            return f"{state.houses[seat]}: your secret bid, 0..{room} gold (hidden, not shown)"
+        return None
+
+    def secret_answer(self, state: SpartacusState, seat: int, line: str) -> Any | None:
+        word = line.strip().lower()
+        if _net(state) and word in ("y", "yes", "n", "no"):
+            return A.UseNet(state.fight.decider(), word.startswith("y"))
+        if state.phase == "bid" and word.isdigit():
+            return A.Bid(int(word))
+        return None
 
 
-def _read_line(prompt: str, stream: Any, hidden: bool) -> str:
-    if stream is sys.stdin and sys.stdin.isatty():
-        if hidden:
-            return getpass.getpass(prompt)
-        return input(prompt)
-    line = stream.readline()
-    if not line:
-        raise EOFError("the input ended")
-    return line.strip()
+def _net(state: SpartacusState) -> bool:
+    return state.fight is not None and state.phase == "fight" and state.fight.phase == "net"
 
 
-class TerminalAgent:
-    """A person typing actions (notation or the number of a listed option).
+class SpartacusTable(TableLoop):
+    """One Spartacus game or fight on a table's hardware."""
+
+    game_name = GAME
+
+
+def bot_agent(rng: random.Random) -> BotAgent:
+    """The simple bot (sensible fights, simple economy) as a table agent."""
+    return BotAgent(rng, SimpleBot(rng))
+
+
+def terminal_agent(view: Any, terminal: TerminalInput) -> TerminalAgent:
+    """A person typing a house's actions (notation or the number of a listed option).
 
     ``?`` lists every legal action of the house asked (corrections included; never
     another house's cards), ``undo [n]`` takes back choices, ``quit`` stops (the journal
-    keeps the game). Bids are read without echo on a terminal and never printed. A
-    house not asked may type its out-of-turn play with its name (``react mittellos
-    solonius glaber``, ``gold glaber solonius 3``).
+    keeps the game). Bids and nets are read without echo on a terminal and never
+    printed. A house not asked may type its out-of-turn play with its name (``react
+    mittellos solonius glaber``, ``gold glaber solonius 3``).
     """
-
-    is_bot = False
-
-    def __init__(self, view: Any, stream: Any = None) -> None:
-        self.view = view
-        self.stream = stream if stream is not None else sys.stdin
-
-    def _show_odds(self, state: SpartacusState, options: Sequence[A.Action]) -> None:
-        """Before an attack: the exact odds of each attack the fighter may make."""
-        console = getattr(self.view, "console", None)
-        if console is None or state.fight is None or state.phase != "fight":
-            return
-        from companion.ui.spartacus import odds_text
-
-        if state.fight.phase != "turn":
-            return
-        side = state.fight.active.side
-        for action in options:
-            if isinstance(action, A.Attack | A.QuickAttack):
-                console.print(odds_text(state.fight, side, isinstance(action, A.QuickAttack)))
-                self.view.odds_shown = (state.fight.round, side)
-
-    def choose(self, state: SpartacusState, legal: Sequence[A.Action]) -> Any:
-        seat = state.current_player
-        house = state.houses[seat]
-        net = state.fight is not None and state.phase == "fight" and state.fight.phase == "net"
-        hidden = state.phase == "bid" or net
-        own = state.legal_actions_for(seat)  # never another house's cards (out of turn)
-        options = [a for a in own if not a.is_correction]
-        if net:
-            side = state.fight.decider()
-            self.view.prompt(f"{side}: throw the net this round? yes or no (hidden, not shown)")
-        elif hidden:
-            room = max(a.amount for a in options if isinstance(a, A.Bid))
-            self.view.prompt(f"{house}: your secret bid, 0..{room} gold (hidden, not shown)")
-        else:
-            self._show_odds(state, options)
-            hand = ""
-            if not state.config.fight_only and state.hand(seat):
-                hand = f" - your hand: {', '.join(state.hand(seat))}"
-            shown = options if len(options) <= 40 else options[:40]
-            self.view.prompt(
-                f"{house}: choose (number or action; ? all, undo, quit){hand}",
-                [f"{i}: {a.notation}" for i, a in enumerate(shown, 1)],
-            )
-        while True:
-            line = _read_line("> ", self.stream, hidden).strip()
-            if not line:
-                continue
-            if line in ("quit", "q"):
-                raise TableStopped("quit")
-            if line == "?":
-                self.view.prompt(f"every legal action of {house}", [a.notation for a in own])
-                continue
-            if line == "undo" or line.startswith("undo "):
-                count = line[5:].strip() or "1"
-                if count.isdigit():
-                    return UndoRequest(int(count))
-                self.view.message("type undo, or undo and a number")
-                continue
-            if net and line.lower() in ("y", "yes", "n", "no"):
-                return A.UseNet(state.fight.decider(), line.lower().startswith("y"))
-            if hidden and not net and line.isdigit():
-                return A.Bid(int(line))
-            if line.isdigit() and 1 <= int(line) <= len(options):
-                return options[int(line) - 1]
-            try:
-                return parse_action(line)
-            except ValueError as exc:
-                self.view.message(str(exc))
-
-
-# -- the table loop -----------------------------------------------------------------------
-
-
-class SpartacusTable:
-    """One Spartacus game or fight on a table's hardware."""
-
-    def __init__(
-        self,
-        session: Any,
-        hw: Hardware,
-        roller: Roller,
-        view: Any,
-        agents: dict[int, Any],
-        *,
-        sleep: Callable[[float], None] = time.sleep,
-        operator: SimOperator | None = None,
-        stream: Any = None,
-        roll_button: bool = True,
-    ) -> None:
-        self.session = session
-        self.hw = hw
-        self.roller = roller
-        self.view = view
-        self.agents = agents
-        self.sleep = sleep
-        self.operator = operator
-        self.stream = stream
-        self.roll_button = roll_button
-        self.frames: list[Any] = []
-
-    @property
-    def state(self) -> SpartacusState:
-        return self.session.state
-
-    def run(self) -> SpartacusState:
-        self.view.update(self.state, [])
-        while not self.state.is_terminal:
-            self.step()
-        self.session.finish()
-        self.hw.status_leds.show_turn(None)
-        return self.state
-
-    def step(self) -> list[Any]:
-        state = self.state
-        if state.is_chance_node:
-            action = self.resolve_chance()
-        else:
-            self.show_turn()
-            action = self.decide()
-            if action is None:
-                self.view.update(self.state, [])
-                return []
-        events = self.session.apply(action)
-        self.view.update(self.state, events)
-        for e in events:
-            if e.kind == "dice_rolled":
-                self.show_dice(e.data["faces"])
-        return events
-
-    def show_turn(self) -> None:
-        colours = self.hw.status_leds.colours
-        seat = self.state.current_player
-        self.hw.status_leds.show_turn(colours[seat] if 0 <= seat < len(colours) else None)
-
-    def show_dice(self, faces: Sequence[int]) -> None:
-        frame = dice_frame(faces)
-        self.frames.append(frame)
-        self.hw.display.show(frame)
-
-    def resolve_chance(self) -> A.Action:
-        outcomes = self.state.chance_outcomes()
-        first = outcomes[0][0]
-        if isinstance(first, A.DiceRoll) and self.roll_button:
-            who = first.who
-            dice = "die" if len(first.faces) == 1 else f"{len(first.faces)} dice"
-            self.wait_for_roll(
-                f"{who}: press ROLL for the {first.purpose} ({dice})", self._seat_of(who)
-            )
-        action = self.roller.choose(outcomes)
-        self.session.commit(action)  # durable before the dice are shown
-        return action
-
-    def _seat_of(self, who: str) -> int | None:
-        """The seat whose die it is: a fighter's owner, or a house."""
-        state = self.state
-        if state.fight is not None and who in A.SIDES:
-            return state.fight.fighters[who].owner
-        return state.houses.index(who) if who in state.houses else None
-
-    def wait_for_roll(self, prompt: str, seat: int | None) -> None:
-        """Wait for the ROLL button; the simulated operator presses for bots and for a table
-        with nobody at the terminal; a person at the terminal types ``r`` (or Enter)."""
-        agent = self.agents.get(seat) if seat is not None else None
-        person = self.stream is not None and (agent is None or not getattr(agent, "is_bot", False))
-        if self.operator is not None and not person:
-            self.operator.press("roll")
-        elif person and self.hw.sim is not None:
-            self.view.prompt(prompt + " (type r or press Enter)")
-            line = _read_line("> ", self.stream, False).strip()
-            if line in ("quit", "q"):
-                raise TableStopped("quit")
-            self.hw.sim.tap("roll", 0.03)
-        else:
-            self.view.prompt(prompt)
-        while True:
-            event = self.hw.next_input(timeout=POLL_S)
-            if event is not None and event.button == "roll" and event.kind == "press":
-                return
-
-    def decide(self) -> A.Action | None:
-        """The current seat's choice, committed to the journal; ``None`` after an undo."""
-        return decide(self.session, self.agents[self.state.current_player], self.view)
+    return TerminalAgent(terminal, view, adapter=SpartacusAdapter(terminal.seats))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from rich import box
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
@@ -15,6 +16,8 @@ from rich.text import Text
 from companion.games.battle_royale.events import Event
 from companion.games.battle_royale.layout import CENTRE, SIZE, field_name
 from companion.games.battle_royale.state import BattleRoyaleState
+from companion.table.battle_royale_table import in_words
+from companion.ui.screen import styled_event
 
 STYLE = {"purple": "magenta", "grey": "bright_black", "turquoise": "cyan", "red": "red"}
 LETTER = {"purple": "P", "grey": "G", "turquoise": "T", "red": "R"}
@@ -54,13 +57,38 @@ def cell_text(state: BattleRoyaleState, cell: int) -> Text:
     return Text.assemble((label + "\n", "yellow" if cell == state.eliminator else "dim"), text)
 
 
-def arena_table(state: BattleRoyaleState) -> Table:
-    table = Table(show_header=True, show_lines=True, padding=(0, 1), title="Arena")
+def compact_cell(state: BattleRoyaleState, cell: int) -> Text:
+    """One arena cell on one line: counts per colour, ``()`` a hole, ``E`` the Eliminator
+    underneath, ``F`` the flag (the centre)."""
+    text = Text()
+    if not state.present[cell]:
+        text.append("()", style="dim")
+    for k, n in enumerate(state.counts[cell]):
+        if n and state.present[cell]:
+            colour = state.colours[k]
+            text.append(f"{LETTER[colour]}{n}", style=f"bold {STYLE[colour]}")
+    if cell == CENTRE:
+        text.append(" F", style="bold")
+    if cell == state.eliminator:
+        text.append(" E", style="bold yellow")
+    return text if text.plain else Text(".", style="dim")
+
+
+def arena_table(state: BattleRoyaleState, compact: bool = False) -> Table:
+    """The 5x5 arena; ``compact``: one line per row (for a small terminal)."""
+    table = Table(
+        show_header=True,
+        show_lines=not compact,
+        padding=(0, 1),
+        title=None if compact else "Arena",
+        box=box.SIMPLE if compact else box.HEAVY_HEAD,
+    )
     table.add_column("")
     for c in "abcde":
-        table.add_column(c, justify="center", min_width=8)
+        table.add_column(c, justify="center", min_width=6 if compact else 8)
+    cell = compact_cell if compact else cell_text
     for row in range(SIZE):
-        table.add_row(str(row + 1), *(cell_text(state, row * SIZE + col) for col in range(SIZE)))
+        table.add_row(str(row + 1), *(cell(state, row * SIZE + col) for col in range(SIZE)))
     return table
 
 
@@ -70,7 +98,7 @@ def players_table(state: BattleRoyaleState, last_face: str | None = None) -> Tab
     table.add_column("in arena", justify="right")
     table.add_column("prisoners", justify="right")
     table.add_column("box", justify="right")
-    table.add_column("hand")
+    table.add_column("cards", justify="right")  # hands are private: counts only
     for seat in range(state.players):
         colour = state.colours[seat]
         marker = ">" if seat == state.active and not state.is_terminal else " "
@@ -82,7 +110,7 @@ def players_table(state: BattleRoyaleState, last_face: str | None = None) -> Tab
             str(state.arena_total[seat]),
             str(state.prisoner_total(seat)),
             str(state.box[seat]),
-            " ".join(state.hand(seat)),
+            str(len(state.hand(seat))),
         )
     if state.neutral is not None:
         colour = state.colours[state.neutral]
@@ -101,19 +129,26 @@ def players_table(state: BattleRoyaleState, last_face: str | None = None) -> Tab
 QUIET_EVENTS = {"figure_stepped", "card_drawn", "setup"}
 
 
+EVENT_STYLE = {
+    "game_over": "bold green",
+    "field_exploded": "bold red",
+    "fields_collapsed": "red",
+    "explosion_armed": "bold red",
+    "player_out": "bold yellow",
+}
+
+
+def event_line(event: Event) -> Text | None:
+    """One event for the log (``None``: too small to show)."""
+    return styled_event(event, QUIET_EVENTS, EVENT_STYLE, in_words)
+
+
 def event_lines(events: Iterable[Event]) -> Text:
     text = Text()
     for event in events:
-        if event.kind in QUIET_EVENTS:
-            continue
-        style = {
-            "game_over": "bold green",
-            "field_exploded": "bold red",
-            "fields_collapsed": "red",
-            "explosion_armed": "bold red",
-            "player_out": "bold yellow",
-        }.get(event.kind, "")
-        text.append(f"  - {event.text}\n", style=style)
+        line = event_line(event)
+        if line is not None:
+            text.append("  - ").append_text(line).append("\n")
     return text
 
 

@@ -7,11 +7,10 @@ views read the same for colour-blind players, on a monochrome screen and in a lo
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from rich.console import Console, Group
+from rich.console import Group, RenderableType
 from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
@@ -19,6 +18,8 @@ from rich.text import Text
 from companion.games.kampf_der_gladiatoren.events import Event
 from companion.games.kampf_der_gladiatoren.odds import CombatOdds, Fighter
 from companion.games.kampf_der_gladiatoren.rules import KINDS, SHORT
+from companion.table.gladiatoren_table import roll_faces
+from companion.ui.screen import TableScreen
 
 STYLE = {
     "red": "bold red",
@@ -34,7 +35,6 @@ DIE_FACE = {  # face id -> (marker, style)
     "blank": ("[  ]", "dim"),
 }
 CELL_WIDTH = 14  # characters per field on the map; a map column is half of it
-MAX_OPTIONS = 30  # numbered options shown at a prompt (all with '?')
 QUIET_EVENTS = {"strike", "reroll_offered", "entry_passed", "rerolled"}
 
 
@@ -42,12 +42,6 @@ def colour_text(colour: str, text: str | None = None) -> Text:
     return Text(
         text if text is not None else f"{LETTER[colour]} {colour}", style=STYLE.get(colour, "bold")
     )
-
-
-def roll_faces(roll: Sequence[int]) -> list[str]:
-    """Face ids of a roll given as (doubles, singles, blanks): doubles first."""
-    d, s, b = roll
-    return ["two_red_stars"] * d + ["one_yellow_star"] * s + ["blank"] * b
 
 
 def dice_text(faces: Iterable[str]) -> Text:
@@ -256,15 +250,6 @@ def odds_table(odds: CombatOdds, names: tuple[str, str] | None = None) -> Table:
     return table
 
 
-def odds_line(odds: CombatOdds) -> str:
-    """One line for the event log."""
-    return (
-        f"odds: challenger loses {float(odds.expected(0)):.2f} {odds.challenger.unit} on "
-        f"average (out {float(odds.out(0)):.0%}), the challenged "
-        f"{float(odds.expected(1)):.2f} {odds.defender.unit} (out {float(odds.out(1)):.0%})"
-    )
-
-
 def game_view(state: Any) -> Group:
     parts: list[Any] = [arena_map(state), animals_line(state), players_table(state)]
     if state.combat is not None:
@@ -272,69 +257,53 @@ def game_view(state: Any) -> Group:
     return Group(*parts)
 
 
-class GladiatorenView:
-    """A table view for the terminal: events as they happen, the map at every new turn.
+class GladiatorenView(TableScreen):
+    """The Kampf der Gladiatoren view for the terminal (see :mod:`companion.ui.screen`):
+    the arena map, the combat under way, animals and players, the log.
 
-    Works in a pipe or a log file (plain printing). ``pace_s`` pauses after each
-    turn so people can follow a bot game; ``maps`` False prints events only.
+    ``pace_s`` pauses after each turn so people can follow a bot game; ``maps`` False
+    shows the combat only (the combat assistant); ``turns`` False prints no turn rules.
     """
 
-    def __init__(
-        self,
-        console: Console,
-        *,
-        pace_s: float = 0.0,
-        maps: bool = True,
-        turns: bool = True,
-        title: str = "Kampf der Gladiatoren",
-    ) -> None:
-        self.console = console
-        self.pace_s = pace_s
+    TITLE = "Kampf der Gladiatoren"
+
+    def __init__(self, *args: Any, maps: bool = True, turns: bool = True, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self.maps = maps
         self.turns = turns
-        self.title = title
-        self.state: Any = None
-        self.messages: list[str] = []
 
-    def update(self, state: Any, events: Sequence[Event]) -> None:
-        first = self.state is None
-        self.state = state
-        new_turn = False
-        for event in events:
-            if event.kind == "turn_started":
-                if event.data.get("setup"):
-                    continue
-                new_turn = True
-                if not self.turns:
-                    continue
-                if self.pace_s:
-                    time.sleep(self.pace_s)
-                self.console.print(
-                    Rule(
-                        colour_text(
-                            state.colours[event.data["seat"]],
-                            f"Turn {event.data['turn']}: {state.colours[event.data['seat']]}",
-                        )
-                    )
-                )
-                continue
-            self.console.print(event_lines([event]), end="")
-        if self.maps and (new_turn or first) and not state.is_terminal:
-            self.console.print(game_view(state))
+    @property
+    def messages(self) -> list[str]:
+        return [line.plain.removeprefix("* ") for line in self.log if line.plain.startswith("* ")]
 
-    def message(self, text: str) -> None:
-        self.messages.append(text)
-        self.console.print(Text(f"  * {text}", style="italic"), soft_wrap=True)
+    def whose_turn(self) -> Text:
+        state = self.state
+        seat = state.entry_seat if state.phase == "entry" else state.active
+        return colour_text(state.colours[seat]).append(" to play")
 
-    def prompt(self, text: str, options: Sequence[str] = ()) -> None:
-        if not options:
+    def board(self, width: int, height: int | None = None) -> RenderableType:
+        state = self.state
+        if not self.maps:
+            return combat_text(state) if state.combat is not None else Text("")
+        if height is not None and height < 30:  # a small terminal: the map and the combat
+            parts: list[Any] = [arena_map(state)]
+            if state.combat is not None:
+                parts.append(combat_text(state))
+            return Group(*parts)
+        return game_view(state)
+
+    def event_text(self, event: Any) -> Text | None:
+        if event.kind == "turn_started" or event.kind in QUIET_EVENTS:
+            return None
+        line = event_lines([event])[4:]
+        line.rstrip()
+        return line if line.plain else None
+
+    def turn_block(self, events: Sequence[Any]) -> None:
+        event = events[0]
+        if not self.turns or event.data.get("setup"):
             return
-        if self.state is not None and self.state.combat is not None:
-            self.console.print(combat_text(self.state))
-        self.console.print(Text(text, style="bold cyan"))
-        shown = list(options)
-        if len(shown) > MAX_OPTIONS and text != "every legal action":
-            shown = shown[:MAX_OPTIONS] + [
-                f"... {len(options) - MAX_OPTIONS} more: type an action, or ? to list them all"
-            ]
-        self.console.print("   " + "   ".join(shown), soft_wrap=True)
+        colour = self.state.colours[event.data["seat"]]
+        self.console.print(Rule(colour_text(colour, f"Turn {event.data['turn']}: {colour}")))
+        if self.maps and not self.state.is_terminal:
+            self.print_board()

@@ -10,13 +10,10 @@ display on a terminal when nobody types, a printed log otherwise.
 
 from __future__ import annotations
 
-import time
-from collections import deque
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from rich.console import Console, Group
-from rich.live import Live
+from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.rule import Rule
 from rich.table import Table
@@ -29,6 +26,7 @@ from companion.games.arena_skirmish.combat import (
     percent,
 )
 from companion.games.arena_skirmish.grid import ARROWS, DIRECTIONS
+from companion.ui.screen import TableScreen, styled_event
 
 STYLE = {
     "purple": "magenta",
@@ -56,7 +54,6 @@ LETTER = {
 }
 ELEMENT_MARK = {"fire": "F", "water": "W", "air": "A", "earth": "E"}
 QUIET_EVENTS = {"hit_die", "stepped", "turned", "activation_ended", "gladiator_picked"}
-LOG_LINES = 12
 
 
 def colour_text(colour: str, text: str | None = None) -> Text:
@@ -275,19 +272,26 @@ def attack_panel(
     return Panel(Group(*parts), title=title, expand=False)
 
 
+EVENT_STYLE = {
+    "game_over": "bold green",
+    "gladiator_removed": "bold red",
+    "hits_resolved": "red",
+    "attack_declared": "bold",
+    "round_started": "bold cyan",
+}
+
+
+def event_line(event: Any) -> Text | None:
+    """One event for the log (``None``: too small to show)."""
+    return styled_event(event, QUIET_EVENTS, EVENT_STYLE)
+
+
 def event_lines(events: Iterable[Any]) -> Text:
     text = Text()
     for event in events:
-        if event.kind in QUIET_EVENTS:
-            continue
-        style = {
-            "game_over": "bold green",
-            "gladiator_removed": "bold red",
-            "hits_resolved": "red",
-            "attack_declared": "bold",
-            "round_started": "bold cyan",
-        }.get(event.kind, "")
-        text.append(f"  - {event.text}\n", style=style)
+        line = event_line(event)
+        if line is not None:
+            text.append("  - ").append_text(line).append("\n")
     return text
 
 
@@ -316,148 +320,59 @@ def game_view(state: Any, width: int = 120, profiles: bool = True) -> Group:
     return Group(*parts)
 
 
-class SkirmishDashboard:
-    """A table view for the terminal (see ``companion.table.loop.TableView``).
+class SkirmishDashboard(TableScreen):
+    """The skirmish view for the terminal (see :mod:`companion.ui.screen`): the map and
+    the initiative order, the attack about to be rolled with its odds, the log."""
 
-    ``live``: redraw in place (a terminal with nobody typing); otherwise print a block
-    per round and messages in between. ``pace_s``: pause after each activation.
-    """
+    TURN_EVENTS = frozenset({"round_started"})
+    TITLE = "Arena skirmish"
 
-    def __init__(
-        self,
-        console: Console,
-        hw: Any = None,
-        *,
-        live: bool,
-        pace_s: float = 0.0,
-        title: str = "Arena skirmish",
-    ) -> None:
-        self.console = console
-        self.hw = hw
-        self.live = live
-        self.pace_s = pace_s
-        self.title = title
-        self.log: deque[Text] = deque(maxlen=LOG_LINES)
-        self.round_events: list[Any] = []
-        self.prompt_text = ""
-        self.options: Sequence[str] = ()
-        self.state: Any = None
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self.last_roll: list[int] = []
         self.last_attack: Panel | None = None
-        self._live: Live | None = None
-        self._shown_round = 0
-
-    def __enter__(self) -> SkirmishDashboard:
-        if self.live:
-            self._live = Live(self.render(), console=self.console, auto_refresh=False)
-            self._live.__enter__()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self._live is not None:
-            self._live.update(self.render(), refresh=True)
-            self._live.__exit__(None, None, None)
-            self._live = None
-        elif self.state is not None and self.round_events:
-            self._print_round()
-
-    # -- TableView ---------------------------------------------------------------------
 
     def update(self, state: Any, events: Sequence[Any]) -> None:
-        self.state = state
-        if events:
-            self.prompt_text = ""
         for event in events:
-            if event.kind == "round_started" and not self.live and self.round_events:
-                self._print_round()
-            if event.kind == "turn_started" and self.pace_s:
-                time.sleep(self.pace_s)
             if event.kind == "attack_declared":
                 self.last_roll = []
             if event.kind == "hit_die":
                 self.last_roll.append(event.data["face"])
-            self.round_events.append(event)
-            line = event_lines([event])
-            if line.plain:
-                self.log.append(line)
-        self._refresh()
+        super().update(state, events)
 
-    def show_attack(self, panel: Panel) -> None:
+    def show_attack(
+        self, breakdown: DiceBreakdown, distribution: DamageDistribution, title: str
+    ) -> None:
         """The dice breakdown and the odds of the attack about to be rolled."""
+        panel = attack_panel(breakdown, distribution, title=title)
         self.last_attack = panel
         if not self.live:
-            if self.round_events:
-                self._print_events(board=False)
             self.console.print(panel)
         self._refresh()
 
-    def message(self, text: str) -> None:
-        self.log.append(Text(f"  * {text}\n", style="italic"))
-        if not self.live:
-            self.console.print(Text(f"  * {text}", style="italic"))
-        self._refresh()
+    def when(self) -> str:
+        return f"round {self.state.round}"
 
-    def prompt(self, text: str, options: Sequence[str] = ()) -> None:
-        self.prompt_text = text
-        self.options = options
-        if not self.live and options:
-            if self.state is not None and self.round_events:
-                self._print_events(board=True)
-            self.console.print(Text(text, style="bold"))
-            for option in options:
-                self.console.print("   " + option, soft_wrap=True)
-        self._refresh()
-
-    # -- rendering ---------------------------------------------------------------------
-
-    def _refresh(self) -> None:
-        if self._live is not None:
-            self._live.update(self.render(), refresh=True)
-
-    def header(self) -> Text:
+    def whose_turn(self) -> Text:
         state = self.state
-        if state is None:
-            return Text(self.title, style="bold")
-        text = Text(f"{self.title} - round {state.round}  ", style="bold")
-        if state.is_terminal:
-            names = " and ".join(state.colours[s] for s in state.winners) or "nobody"
-            text.append(f"game over: {names} won", style="bold green")
-        elif state.active_gladiator is not None:
+        if state.active_gladiator is not None:
             g = state.gladiators[state.active_gladiator]
-            text.append_text(colour_text(state.colours[g.owner], f"#{g.id} {g.profile.name}"))
+            text = colour_text(state.colours[g.owner], f"#{g.id} {g.profile.name}")
             text.append(f" acts, {state.points_left} movement points left ({state.phase})")
         else:
-            text.append(state.phase.replace("_", " "))
+            text = Text(state.phase.replace("_", " "))
         if self.last_roll:
             text.append("   dice: ").append_text(dice_text(self.last_roll))
         return text
 
-    def render(self) -> Group:
-        parts: list[Any] = [self.header()]
-        if self.state is not None:
-            parts.append(game_view(self.state, self.console.width))
-        if self.last_attack is not None:
-            parts.append(self.last_attack)
-        if self.hw is not None:
-            parts.append(Text(f"arena display:\n{self.hw.display.render()}", style="dim"))
-        log = Text()
-        for line in self.log:
-            log.append_text(line)
-        parts.append(Panel(log, title="events", expand=False))
-        if self.prompt_text:
-            parts.append(Text(f"> {self.prompt_text}", style="bold cyan"))
-        return Group(*parts)
+    def board(self, width: int, height: int | None = None) -> RenderableType:
+        view = game_view(self.state, width, profiles=height is None or height >= 40)
+        if self.last_attack is not None and self.live:
+            return Group(view, self.last_attack)
+        return view
 
-    def _print_round(self) -> None:
-        state = self.state
-        self.console.print(Rule(f"{self.title}: round {state.round}"))
-        self.console.print(event_lines(self.round_events))
-        self.console.print(game_view(state, self.console.width, profiles=True))
-        self.round_events = []
+    def event_text(self, event: Any) -> Text | None:
+        return event_line(event)
 
-    def _print_events(self, board: bool) -> None:
-        """What happened since the last prompt, and the map (a person is asked next)."""
-        self.console.print(event_lines(self.round_events), end="")
-        if board:
-            self.console.print(game_view(self.state, self.console.width, profiles=False))
-        self.round_events = []
+    def turn_block(self, events: Sequence[Any]) -> None:
+        self.console.print(Rule(f"{self.title}: round {events[0].data.get('round', '')}"))

@@ -12,13 +12,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from rich.console import Console, Group
-from rich.panel import Panel
+from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from companion.games.spartacus.combat import ATTRS, DIE_OF
 from companion.games.spartacus.odds import percent
+from companion.ui.screen import TableScreen
+from companion.worker import run_heavy
 
 DIE_STYLE = {
     "red": "bold white on red3",
@@ -108,8 +109,8 @@ def fighters_table(state: Any) -> Table:
 
 
 def odds_text(fight: Any, attacker: str, quick: bool = False) -> Text:
-    """The exact odds of an attack, in percent."""
-    odds = fight.odds(attacker, quick=quick)
+    """The exact odds of an attack, in percent (computed in the worker process)."""
+    odds = run_heavy(fight.odds, attacker, quick=quick)
     defender = fight.other(attacker)
     text = Text(
         f"odds, {attacker} attacks {defender}{' (quick)' if quick else ''}: wounds ", style="bold"
@@ -193,45 +194,99 @@ def event_text(event: Any) -> Text:
     return Text(event.public_text if event.private_to is not None else event.text, style=style)
 
 
-class SpartacusView:
-    """Prints what happens, one line per event, and panels when a decision needs them.
+class SpartacusView(TableScreen):
+    """The Spartacus view for the terminal (see :mod:`companion.ui.screen`): the houses
+    between fights, the hex arena and the fighters during one, dice in colour, the odds.
 
-    Works the same on a terminal, over SSH and into a log file (no live redraw).
+    Live (a terminal with nobody typing: the demo) it redraws in place, paced; printed
+    (a person typing, a log) it prints every event as it happens and the panels a
+    decision needs. Hidden things (bids, other houses' hands, a peeked card) are never
+    shown: private events print their public text.
     """
 
-    def __init__(self, console: Console | None = None, show_odds: bool = True) -> None:
-        self.console = console or Console()
+    TURN_EVENTS = frozenset({"fighter_turn", "round_started", "phase", "auction_card"})
+
+    TITLE = "Spartacus"
+
+    def __init__(
+        self, console: Console | None = None, show_odds: bool = True, **kwargs: Any
+    ) -> None:
+        super().__init__(console or Console(), **kwargs)
         self.show_odds = show_odds
         self.lines: list[str] = []
         self.odds_shown: tuple[int, str] | None = None  # (combat round, side) shown to a person
+        self.odds: Text | None = None  # the odds of the attack declared last
 
     def update(self, state: Any, events: Iterable[Any]) -> None:
+        events = [e for e in events if e.kind != "turn_started"]  # for the journal's checkpoints
+        self.state = state
+        self.lines += [event_text(e).plain for e in events]
         for event in events:
-            if event.kind == "turn_started":  # for the journal's checkpoints
-                continue
-            text = event_text(event)
-            self.lines.append(text.plain)
-            self.console.print(text, soft_wrap=True)
-            if event.kind in ("fighter_turn", "fight_started") and state.fight is not None:
-                self.console.print(Group(arena_text(state.fight), fighters_table(state)))
             if event.kind == "attack_declared" and self.show_odds and state.fight is not None:
                 fight = state.fight
-                if self.odds_shown != (fight.round, event.data["side"]):  # not just shown
-                    self.console.print(odds_text(fight, event.data["side"], event.data["quick"]))
+                self.odds = odds_text(fight, event.data["side"], event.data["quick"])
+                if self.odds_shown != (fight.round, event.data["side"]) and not self.live:
+                    super().update(state, [event])  # the attack, then its odds
+                    self.console.print(self.odds)
+                    continue
+            super().update(state, [event])
+            if self.live:
+                continue
+            if event.kind in ("fighter_turn", "fight_started") and state.fight is not None:
+                self.console.print(Group(arena_text(state.fight), fighters_table(state)))
+                self._printed_board = self.board_key()  # not again before the prompt
             if event.kind == "round_started" and not state.config.fight_only:
                 self.console.print(houses_table(state))
             if event.kind == "fight_started" and not state.config.fight_only:
                 self.console.print(bets_text(state))
+        if not events:
+            super().update(state, [])
 
     def message(self, text: str) -> None:
         self.lines.append(text)
-        self.console.print(Text(text, style="italic"), soft_wrap=True)
+        super().message(text)
 
-    def prompt(self, text: str, options: Sequence[str] = ()) -> None:
-        body = Text(text, style="bold")
-        if options:
-            body.append("\n" + "  ".join(options), style="")
-        self.console.print(Panel(body, expand=False))
+    def attack_odds(self, state: Any, options: Sequence[Any]) -> None:
+        """Before a person attacks: the exact odds of each attack the fighter may make."""
+        fight = state.fight
+        if fight is None or state.phase != "fight" or fight.phase != "turn":
+            return
+        side = fight.active.side
+        for action in options:
+            if action.kind in ("attack", "quick-attack"):
+                self.odds = odds_text(fight, side, action.kind == "quick-attack")
+                if not self.live:
+                    self.console.print(self.odds)
+                self.odds_shown = (fight.round, side)
+
+    def when(self) -> str:
+        state = self.state
+        if state.config.fight_only:
+            return f"combat round {state.turn}"
+        return f"round {state.round}, {state.phase.replace('_', ' ')}"
+
+    def whose_turn(self) -> Text:
+        seat = self.state.current_player
+        return Text(f"{self.state.houses[seat]} to decide" if seat >= 0 else "")
+
+    def board(self, width: int, height: int | None = None) -> RenderableType:
+        state = self.state
+        if state.fight is not None:
+            parts: list[Any] = [arena_text(state.fight), fighters_table(state)]
+            if self.odds is not None and self.show_odds:
+                parts.append(self.odds)
+            return Group(*parts)
+        return Group(houses_table(state), bets_text(state))
+
+    def event_text(self, event: Any) -> Text | None:
+        return event_text(event)
+
+    def print_board(self) -> None:
+        if self.state is not None and self.state.fight is not None:
+            self.console.print(Group(arena_text(self.state.fight), fighters_table(self.state)))
+            self._printed_board = self.board_key()
+        else:
+            super().print_board()
 
     def summary(self, state: Any) -> None:
         if state.config.fight_only and state.fight is not None:

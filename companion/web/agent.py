@@ -64,7 +64,7 @@ class WebAgent:
         self.hub.offer(self.seat, offer)
         try:
             while True:
-                answer = self._wait()
+                answer = self.wait()
                 if answer.kind == "undo":
                     return UndoRequest(max(1, answer.count))
                 action = by_notation.get(answer.text)
@@ -74,7 +74,9 @@ class WebAgent:
         finally:
             self.hub.offer(self.seat, None)
 
-    def _wait(self) -> Submission:
+    def wait(self) -> Submission:
+        """The next answer from the seat's phone to its present offer (``TableStopped``
+        once :attr:`stop` is set)."""
         while True:
             if self.stop.is_set():
                 raise TableStopped("the web table stopped")
@@ -83,6 +85,21 @@ class WebAgent:
             answer = self.hub.take(self.seat, POLL_S)
             if answer is not None:
                 return answer
+
+    def enter_dice(self, outcomes: Sequence[tuple[Any, Any]], label: str) -> Any:
+        """Physical dice: the outcome of this chance node the seat enters on its phone
+        (one of the node's own outcomes; anything else is refused and asked again)."""
+        entry = dice_entry(outcomes, label)
+        self.hub.offer(self.seat, Offer(id=self.hub.new_offer_id(), prompt="dice", dice=entry))
+        try:
+            while True:
+                answer = self.wait()
+                action = outcome_for(outcomes, answer)
+                if answer.kind == "dice" and action is not None:
+                    return action
+                self.hub.note(self.seat, "those faces are not a possible roll here")
+        finally:
+            self.hub.offer(self.seat, None)
 
 
 # -- physical dice ----------------------------------------------------------------------------

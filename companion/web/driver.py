@@ -19,8 +19,8 @@ from typing import Any
 from companion.dice import Roller
 from companion.table.loop import decide
 from companion.table.people import TableStopped
-from companion.web.agent import WebAgent, dice_entry, outcome_for
-from companion.web.hub import Offer, WebHub
+from companion.web.agent import WebAgent
+from companion.web.hub import WebHub
 from companion.web.odds import is_dice
 
 
@@ -84,21 +84,8 @@ class PhoneTable:
         seat = getattr(self.state, "active", None)
         agent = self.agents.get(seat) if isinstance(seat, int) else None
         if self.physical_dice and isinstance(agent, WebAgent) and is_dice(outcomes[0][0]):
-            action = self._entered(agent, outcomes)
+            action = agent.enter_dice(outcomes, "roll your dice and enter what they show")
         else:
             action = self.roller.choose(outcomes)
         self.session.commit(action)  # durable before it is shown
         return action
-
-    def _entered(self, agent: WebAgent, outcomes: list[tuple[Any, Any]]) -> Any:
-        entry = dice_entry(outcomes, "roll your dice and enter what they show")
-        self.hub.offer(agent.seat, Offer(id=self.hub.new_offer_id(), prompt="dice", dice=entry))
-        try:
-            while True:
-                answer = agent._wait()
-                action = outcome_for(outcomes, answer)
-                if answer.kind == "dice" and action is not None:
-                    return action
-                self.hub.note(agent.seat, "those faces are not a possible roll here")
-        finally:
-            self.hub.offer(agent.seat, None)

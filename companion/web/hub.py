@@ -151,6 +151,8 @@ class WebHub:
         with self._lock:
             self._views = views
             self._extras_now = extras
+            if events:
+                self._prompt = ""  # what the table asked was answered (as on the dashboard)
             for event in events:
                 self._seq += 1
                 logged = LoggedEvent(self._seq, event)
@@ -174,6 +176,17 @@ class WebHub:
                 self._prompt = text
             else:
                 self._notes[seat] = text
+            self._publish()
+
+    def reset(self) -> None:
+        """A new game at the same table: forget the last game's log, dice, messages,
+        prompt and seats' notes (the frames keep counting, so open pages follow on)."""
+        with self._lock:
+            self._log.clear()
+            self._messages.clear()
+            self._roll = None
+            self._prompt = ""
+            self._notes.clear()
             self._publish()
 
     # -- offers and notes (the seats' agents) ----------------------------------------------

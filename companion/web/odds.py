@@ -1,12 +1,16 @@
-"""Exact odds for the table screen, from the engines' own functions (run on the table's
-thread, where the state lives; every input is public: a chance node's outcomes, a
-Spartacus fight in the arena)."""
+"""Exact odds for the table screen, from the engines' own functions (asked for on the
+table's thread, where the state lives; every input is public: a chance node's outcomes, a
+Spartacus fight in the arena). A Spartacus attack's odds are computed in the worker process
+(:mod:`companion.worker`), so the web server's and the buttons' threads never wait behind
+them."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
+
+from companion.worker import run_heavy
 
 MAX_OUTCOMES = 12  # a chance node with more outcomes is not listed
 DICE_FIELDS = ("face", "faces", "counts")  # what a roll of dice carries, in every engine
@@ -32,7 +36,7 @@ def public_odds(state: Any) -> dict[str, Any]:
     fight = getattr(state, "fight", None)
     if fight is not None and state.phase == "fight" and fight.phase == "turn":
         side = fight.active.side
-        odds = fight.odds(side)
+        odds = run_heavy(fight.odds, side)  # in the worker process: the GIL stays free
         sections.append(
             (
                 f"{side} attacks {fight.other(side)}: wounds",

@@ -325,7 +325,7 @@ def table_main(frame: Frame, game_obj: Any, config: Any, title: str) -> str:
         + '<div class="side">'
         + dice_box(frame, None, game_obj)
         + messages_box(frame)
-        + players_box(game, public, names)
+        + players_box(game, public, names[: len(frame.views) - 1])
         + odds_box(frame)
         + "</div></div>"
         + log_box(frame, None, game_obj)
@@ -353,6 +353,6 @@ def seat_main(
         + private_box(view["private"])
         + dice_box(frame, seat, game_obj)
         + f'<section class="boardbox">{draw(game, public, config)}</section>'
-        + players_box(game, public, names)
+        + players_box(game, public, names[: len(frame.views) - 1])
         + log_box(frame, seat, game_obj)
     )

@@ -269,19 +269,42 @@ def test_release_within_the_bounce_window_is_reported_when_it_ends() -> None:
     assert [(b, k) for b, k, _ in events(host)] == [("select", "press"), ("select", "release")]
 
 
-def test_a_press_shorter_than_one_loop_is_latched_by_the_pin_interrupt() -> None:
+def latching_board() -> tuple[FwHost, list]:
+    """A board in a session whose buttons' pin interrupts the test can fire."""
     host = FwHost()
-    watched = []
+    watched: list = []
     host.io.watch_press = lambda pin, callback: watched.append((pin, callback))
     host.board = fw_logic.Board(host.io)
     host.board.log = []
     assert [pin for pin, _ in watched] == host.io.buttons
     host.hello(bounce_ms=20)
     host.frames()
+    return host, watched
+
+
+def test_a_press_shorter_than_one_loop_is_latched_by_the_pin_interrupt() -> None:
+    host, watched = latching_board()
     watched[1][1](host.io.buttons[1])  # the IRQ saw a press edge; the contact is open again
     host.advance(1)
     host.advance(30)
     assert [(b, k) for b, k, _ in events(host)] == [("roll", "press"), ("roll", "release")]
+
+
+def test_a_late_loop_never_turns_a_releases_bounce_into_a_press() -> None:
+    host, watched = latching_board()
+    roll = host.io.buttons[1]
+    roll.level = 0
+    host.advance(30)
+    roll.level = 1
+    host.advance(1)  # the release is reported: a new bounce window opens
+    watched[1][1](roll)  # a bounce closes the contact for a moment, the IRQ latches it
+    host.advance(25, step=25)  # and the loop next samples only after the window (a stall)
+    host.advance(30)
+    assert [(b, k) for b, k, _ in events(host)] == [("roll", "press"), ("roll", "release")]
+    watched[1][1](roll)  # a press shorter than one loop, well after the window: counts
+    host.advance(1)
+    host.advance(30)
+    assert [k for _, k, _ in events(host)] == ["press", "release", "press", "release"]
 
 
 def test_long_press_once() -> None:

@@ -32,8 +32,11 @@ def test_gladiatoren_bench_json() -> None:
     )
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout)
-    assert summary["targets"] == {"odds_ms_max": 50.0}
+    assert summary["targets"] == {"odds_ms_max": 50.0, "odds_vs_icepool_ratio_max": 1.0}
     assert set(summary["results"]) == {"2", "3", "4", "5"}
     assert len(summary["odds"]) == 2
+    vs = summary["vs_icepool"]  # None without the bench extra (icepool)
+    if vs is not None:
+        assert len(vs) == 2 and all(case["equal"] for case in vs.values())
     for r in summary["results"].values():
         assert r["step"]["steps"] > 0 and r["game"]["games_per_s"] > 0

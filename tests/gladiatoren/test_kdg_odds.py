@@ -6,20 +6,27 @@ import math
 import random
 from collections import Counter
 from fractions import Fraction as F
+from itertools import product
 
 import pytest
 from kdg_helpers import position_game, team
 
 from companion.dice import Roller
 from companion.games.kampf_der_gladiatoren import parse_action
+from companion.games.kampf_der_gladiatoren import rules as R
 from companion.games.kampf_der_gladiatoren.bot import PolicyBot
 from companion.games.kampf_der_gladiatoren.data import default_data
 from companion.games.kampf_der_gladiatoren.odds import (
+    STAR_DIE,
+    Fighter,
     animal_fighter,
+    apply_nets,
     combat_odds,
     give_up_choice,
     net_choice,
     odds_for_challenge,
+    prefers_reroll,
+    strike_result,
     team_fighter,
 )
 from companion.games.kampf_der_gladiatoren.rules import KINDS, roll_outcomes
@@ -150,3 +157,72 @@ def test_exact_odds_match_a_monte_carlo_run_of_the_engine(red, yellow, beast):
         freq = counts[outcome] / n
         sd = math.sqrt(float(p) * (1 - float(p)) / n)
         assert abs(freq - float(p)) <= 4.5 * sd + 2 / n, (outcome, freq, float(p))
+
+
+def brute_force(challenger: Fighter, defender: Fighter) -> dict[tuple[int, int], F]:
+    """Every ordered roll of every die (and every reroll), one die at a time, in fractions:
+    the rules functions and the policy's decisions worked out from these rolls alone."""
+    faces = STAR_DIE
+
+    def rolls(n: int) -> list[tuple[tuple[int, int, int], F]]:
+        out = []
+        for dice in product(range(3), repeat=n):  # 0 double, 1 single, 2 blank
+            p = F(1)
+            for d in dice:
+                p *= faces[d]
+            out.append(((dice.count(0), dice.count(1), dice.count(2)), p))
+        return out
+
+    def strike_back(target: Fighter, striker: Fighter) -> dict[int, F]:
+        outs = [(strike_result(target, r)[0], p) for r, p in rolls(striker.dice)]
+        fresh = sum(loss * p for loss, p in outs)
+        can = striker.dice > 0 and R.may_reroll(striker.active[R.TRIDENT], target.active[R.TRIDENT])
+        dist: dict[int, F] = {}
+        for loss, p in outs:
+            for loss2, p2 in outs if can and fresh > loss else [(loss, F(1))]:
+                dist[loss2] = dist.get(loss2, F(0)) + p * p2
+        return dist
+
+    def means(joint: dict) -> tuple[F, F]:
+        return (sum(k[0] * p for k, p in joint.items()), sum(k[1] * p for k, p in joint.items()))
+
+    first = R.first_roller(challenger.active[R.SPEAR], defender.active[R.SPEAR])
+    f, s = (challenger, defender) if first == 0 else (defender, challenger)
+    f, s = apply_nets(f, s)
+    parts = []
+    for roll, p in rolls(f.dice):
+        lost, after = strike_result(s, roll)
+        joint = (
+            {(0, lost): F(1)}
+            if after is None
+            else {(l1, lost): q for l1, q in strike_back(f, after).items()}
+        )
+        parts.append((joint, p))
+    fresh: dict = {}
+    for joint, p in parts:
+        for k, q in joint.items():
+            fresh[k] = fresh.get(k, F(0)) + p * q
+    if f.dice and R.may_reroll(f.active[R.TRIDENT], s.active[R.TRIDENT]):
+        mixed: dict = {}
+        for joint, p in parts:
+            for k, q in (fresh if prefers_reroll(means(joint), means(fresh)) else joint).items():
+                mixed[k] = mixed.get(k, F(0)) + p * q
+        fresh = mixed
+    if first == 1:
+        fresh = {(b, a): p for (a, b), p in fresh.items()}
+    return {k: p for k, p in sorted(fresh.items()) if p}
+
+
+@pytest.mark.parametrize(
+    ("red", "other"),
+    [
+        ("sword sword trident", "lion"),  # the lion (2 tridents) rerolls as second roller
+        ("trident trident sword", "crocodile"),  # the team rerolls against shields
+        ("net sword sword trident", "spear sword sword shield"),  # the rulebook's example
+        ("spear net net", "net trident shield"),  # nets both ways, the second roller rerolls
+    ],
+)
+def test_exact_odds_equal_brute_force(red: str, other: str) -> None:
+    challenger = team_fighter(red.split())
+    defender = animal(other) if other in {a.id for a in ANIMALS} else team_fighter(other.split())
+    assert combat_odds(challenger, defender).joint == brute_force(challenger, defender)

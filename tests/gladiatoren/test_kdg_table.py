@@ -20,13 +20,13 @@ from companion.games.kampf_der_gladiatoren.data import default_data
 from companion.hal import CellState, HardwareConfig, ManualClock, open_hardware
 from companion.table.gladiatoren_table import (
     GladiatorenTable,
-    UndoRefused,
     dice_frame,
     local_session,
     start_session,
 )
 from companion.table.journal import read_journal, state_digest
 from companion.table.people import BotAgent, SimOperator, TerminalAgent, TerminalInput
+from companion.table.session import UndoRefused
 
 
 class Recorder:
@@ -39,7 +39,7 @@ class Recorder:
     def message(self, text: str) -> None:
         self.messages.append(text)
 
-    def prompt(self, text: str, options=()) -> None:
+    def prompt(self, text: str, options=(), seat=None) -> None:
         self.prompts.append(text)
 
 

@@ -116,7 +116,10 @@ def test_fire_pulses_the_board_coil_through_the_guard() -> None:
         [(_, length)] = vb.pulses
         assert 0.05 <= length <= 0.15  # 60 ms timed by the board (CPython thread jitter)
         wait_until(lambda: hw.link.coil_reports)
-        assert 58 <= hw.link.coil_reports[0][1] <= 60  # the board's own account, to the tick
+        # the board's own account: its ticks from the gate's rise to its fall, which differ
+        # from the pin's measured on-time by less than one tick (60 ms ticks can be 60 or 61
+        # for a 60.4 ms pulse; how long a CPython timer thread takes is not the firmware's)
+        assert abs(hw.link.coil_reports[0][1] - length * 1000) < 1
         assert not vb.armed and not vb.coil_on
         again = hw.eliminator.fire(press)
         assert not again and again.reason is Refusal.ALREADY_FIRED

@@ -41,11 +41,11 @@ class View:
     def message(self, text: str) -> None:
         self.messages.append(text)
 
-    def prompt(self, text: str, options=()) -> None:
+    def prompt(self, text: str, options=(), seat=None) -> None:
         self.prompts.append(text)
 
-    def show_attack(self, panel) -> None:
-        self.attacks.append(panel)
+    def show_attack(self, breakdown, distribution, title) -> None:
+        self.attacks.append((breakdown, distribution, title))
 
 
 def sim():

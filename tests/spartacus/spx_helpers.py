@@ -112,37 +112,49 @@ def set_property(
     return list(state.property[seat])
 
 
+def lead_fight(state: SpartacusState, leader: str) -> bool:
+    """One action of a fight steered for ``leader``: no nets, ``leader`` wins the
+    initiative and goes first, walks to the foe and attacks once per turn; the other side
+    only ends its turns. False when the fight waits for something else (dice, a choice)."""
+    from companion.games.spartacus.hexmap import distance, step
+
+    f = state.fight
+    assert f is not None
+    p = f.phase
+    if p == "net":
+        state.apply(A.UseNet(f.decider(), False))
+    elif p == "initiative":
+        side = "I" if "I" not in f.init_rolls else "II"
+        n = f.fighters[side].speed
+        state.apply(A.DiceRoll(side, "initiative", (6 if side == leader else 1,) * n))
+    elif p == "first":
+        state.apply(A.ChooseFirst(leader))
+    elif p == "turn":
+        if f.active.side != leader or f.attacked:
+            state.apply(A.EndTurn())
+        elif f.in_reach(leader):
+            state.apply(A.Attack())
+        else:
+            foe = f.fighters[f.other(leader)].pos
+            steps = [a for a in state.legal_actions() if isinstance(a, A.Step)]
+            state.apply(min(steps, key=lambda a: distance(step(f.active.pos, a.direction), foe)))
+    else:
+        return False
+    return True
+
+
 def finish_fight(state: SpartacusState, winner: str, level: str) -> None:
     """Drive the fight under way so that ``winner`` wins with defeat ``level`` (the attacks
     are all sixes against distinct low defence dice; the loser only ends its turns)."""
-    from companion.games.spartacus.hexmap import distance, step
-
     need = {"yield": 1, "injury": 2, "decapitation": 3}[level]
     f = state.fight
     assert f is not None
     loser = f.other(winner)
     while state.phase == "fight":
         p = f.phase
-        if p == "net":
-            state.apply(A.UseNet(f.decider(), False))
-        elif p == "initiative":
-            side = "I" if "I" not in f.init_rolls else "II"
-            n = f.fighters[side].speed
-            state.apply(A.DiceRoll(side, "initiative", (6 if side == winner else 1,) * n))
-        elif p == "first":
-            state.apply(A.ChooseFirst(winner))
-        elif p == "turn":
-            if f.active.side != winner or f.attacked:
-                state.apply(A.EndTurn())
-            elif f.in_reach(winner):
-                state.apply(A.Attack())
-            else:
-                foe = f.fighters[loser].pos
-                steps = [a for a in state.legal_actions() if isinstance(a, A.Step)]
-                state.apply(
-                    min(steps, key=lambda a: distance(step(f.active.pos, a.direction), foe))
-                )
-        elif p == "attack_roll":
+        if lead_fight(state, winner):
+            continue
+        if p == "attack_roll":
             life = f.fighters[loser].life
             n = f.fighters[winner].attack
             k = min(n, life - 3 if life > 3 else need)

@@ -105,8 +105,12 @@ def test_c9_face_filter() -> None:
     assert pattern_triggers([5, 5, 4, 4], [sixes]) == {sixes.id: 0}
 
 
-def test_c10a_extra_wound_only_on_a_wounding_attack_then_ignore() -> None:
-    assert attack_outcome([1], [6], Modifiers(extra_wound=1)).to_defender == 0
+def test_c10a_extra_wound_whatever_the_dice_did_then_ignore() -> None:
+    # "Nachdem gewürfelt wurde, aber bevor Eigenschaften durch Verletzungen gesenkt
+    # werden, wird eine zusätzliche Wunde verursacht": an attack that misses wounds too
+    o = attack_outcome([1], [6], Modifiers(extra_wound=1))
+    assert o.comparison.wounds == 0 and o.extra_wound == 1 and o.to_defender == 1
+    assert attack_outcome([1], [6], Modifiers(extra_wound=1, ignore_defender=1)).to_defender == 0
     o = attack_outcome([6], [1], Modifiers(extra_wound=1))
     assert o.extra_wound == 1 and o.to_defender == 2
     o = attack_outcome([6], [1], Modifiers(extra_wound=1, ignore_defender=1))

@@ -3,9 +3,21 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
-from spx_helpers import fight, initiative, kinds, play, spec
+from spx_helpers import (
+    DATA,
+    draw_all,
+    fight,
+    initiative,
+    kinds,
+    lead_fight,
+    play,
+    set_property,
+    setup_game,
+    spec,
+)
 
 from companion.games.spartacus import IllegalActionError, replay
 from companion.games.spartacus import actions as A
@@ -225,16 +237,41 @@ def test_c10b_agron_counter_wound_can_defeat_the_attacker() -> None:
     assert state.is_terminal and f.winner == "II" and f.loser == "I" and f.level == "yield"
 
 
-def test_c10b_a_defeated_defender_deals_no_counter_wound() -> None:
+def test_c10b_a_defeated_agron_still_deals_his_counter_wound() -> None:
+    # "Unabhängig vom Angriffswurf seines Gegners verursacht Agron automatisch eine Wunde"
     state = fight(
         spec("A", a=6, d=1, s=1),
         spec("Agron", a=1, d=3, s=1, abilities=("defence-triple-counter",)),
     )
     initiative(state, "I")
     play(state, "step E")  # speed 1: one step, then the attack ends the turn
-    play(state, "attack", "roll I attack 6-6-6-6-6-6", "roll II defence 3-3-3")
+    events = play(state, "attack", "roll I attack 6-6-6-6-6-6", "roll II defence 3-3-3")
     f = state.fight
-    assert f.winner == "I" and f.fighters["I"].dice == [6, 1, 1]
+    assert f.winner == "I" and f.level == "decapitation"
+    assert f.fighters["I"].dice == [5, 1, 1]  # placed without a question: the fight is over
+    over = next(e for e in events if e.kind == "fight_over")
+    assert over.data["winner_level"] is None and state.winners == [0]
+
+
+def test_c10b_counter_wounds_after_the_deciding_attack_can_defeat_the_winner_too() -> None:
+    state = fight(
+        spec("A", a=2, d=1, s=1, equipment=("axt",)),
+        spec("Agron", a=1, d=3, s=1, abilities=("defence-triple-counter",)),
+    )
+    # test setup: an Agron whose triple deals 2 wounds (a house's own ability data)
+    state.fight.fighters["II"].abilities = (
+        replace(DATA.abilities["defence-triple-counter"], amount=2),
+    )
+    initiative(state, "I")
+    play(state, "step E")
+    events = play(state, "attack", "roll I attack 6-6", "roll II defence 3-3-3")
+    f = state.fight
+    # 2 wounds + the axe's extra wound defeat Agron (life 5); A (life 4) takes 2 back
+    assert f.winner == "I" and f.loser == "II" and f.level == "yield"
+    assert f.fighters["I"].dice == [0, 1, 1] and f.winner_level() == "yield"
+    over = next(e for e in events if e.kind == "fight_over")
+    assert over.data["winner_level"] == "yield" and "counter wounds" in over.text
+    assert state.winners == [0] and "the winner yields" in state.end_reason
 
 
 def test_c8c_once_per_fight_ignore_is_spent_once() -> None:
@@ -325,3 +362,41 @@ def test_c7c_c9b_a_quick_attack_rerolls_and_triggers_like_an_attack() -> None:
     resolved = next(e for e in events if e.kind == "attack_resolved")
     assert resolved.data["attack"] == [5, 5, 2, 2] and resolved.data["ability"] == 2
     assert resolved.data["die"]["attack"] == "blue"
+
+
+def _attack_in_the_arena(state, attacker: str) -> None:
+    """Drive an arena fight until ``attacker`` is about to roll its attack."""
+    while state.fight.phase != "attack_roll":
+        assert lead_fight(state, attacker)
+
+
+@pytest.mark.parametrize(("counter", "fate"), [(3, "injury"), (4, "decapitation")])
+def test_c10b_r28_a_winner_felled_by_counter_wounds_suffers_its_level(counter, fate) -> None:
+    pete, sally, john = 0, 1, 2
+    state = setup_game()
+    fighter = set_property(state, pete, gladiators=1, extra=("axt",))[0]
+    draw_all(state)
+    state.host = john
+    state._start_arena()  # test setup: skip intrigue and market
+    f_sally = state.property[sally][0]
+    play(state, "invite batiatus", f"accept {fighter} axt", "invite solonius", f"accept {f_sally}")
+    play(state, "done", "done", "done", "done")  # no bets
+    _attack_in_the_arena(state, "I")
+    f = state.fight
+    # test setup: the dice of a long fight, and an ability of a house's own data
+    f.fighters["I"].dice = [2, 1, 1]
+    f.fighters["II"].dice = [1, 3, 1]
+    f.fighters["II"].abilities = (
+        replace(DATA.abilities["defence-triple-counter"], amount=counter),
+    )
+    state._legal = None
+    influence = state.influence[pete]
+    play(state, "roll I attack 6-6", "roll II defence 3-3-3")  # 2 wounds + the axe: yield
+    assert state.influence[pete] == influence + 1  # the victory stands (rule R25)
+    if fate == "injury":
+        assert fighter in state.injured and fighter in state.exhausted
+        assert state.favours[fighter] == 1
+    else:
+        assert fighter not in state.owner and fighter not in state.favours
+        assert "axt" in state.property[pete]  # the equipment stays with the house
+    assert state.phase == "thumbs" and f_sally not in state.injured

@@ -16,15 +16,15 @@ from companion.games.spartacus import SpartacusConfig, replay
 from companion.games.spartacus import actions as A
 from companion.hal import CellState, HardwareConfig, ManualClock, open_hardware
 from companion.table.journal import read_journal
-from companion.table.people import SimOperator
+from companion.table.people import SimOperator, TerminalInput
 from companion.table.session import UndoRefused, rebuild
 from companion.table.spartacus_table import (
-    BotAgent,
     SpartacusTable,
-    TerminalAgent,
+    bot_agent,
     dice_frame,
     open_session,
     resume_spartacus,
+    terminal_agent,
 )
 from companion.ui.spartacus import SpartacusView, roll_text
 
@@ -78,8 +78,9 @@ def run_table(config, bots, seed, tmp_path, stream=None, steps=None):
     hw = open_hardware(HardwareConfig(profile="sim"), clock=clock)
     operator = SimOperator(hw, rng=random.Random(seed))
     view = SpartacusView(quiet())
+    terminal = TerminalInput(stream) if stream is not None else None
     agents = {
-        s: BotAgent(random.Random(seed + s)) if s in bots else TerminalAgent(view, stream)
+        s: bot_agent(random.Random(seed + s)) if s in bots else terminal_agent(view, terminal)
         for s in range(config.players)
     }
     table = SpartacusTable(
@@ -89,7 +90,7 @@ def run_table(config, bots, seed, tmp_path, stream=None, steps=None):
         view,
         agents,
         operator=operator,
-        stream=stream,
+        terminal=terminal,
         sleep=clock.sleep,
     )
     return session, hw, operator, table, view
@@ -104,7 +105,7 @@ def test_combat_assistant_with_bots_journals_and_shows_dice(tmp_path) -> None:
     assert state.is_terminal and len(state.winners) == 1
     rolls = [a for a in state.history if isinstance(a, A.DiceRoll)]
     assert operator.presses.count("roll") == len(rolls)  # ROLL pressed for every roll
-    assert len(table.frames) == len(rolls)
+    assert len(table.rolls) == len(rolls)
     contents = read_journal(tmp_path / "game.jsonl")
     assert contents.header["game"] == "spartacus" and contents.finished
     assert rebuild(contents).state.snapshot() == state.snapshot()
@@ -112,7 +113,9 @@ def test_combat_assistant_with_bots_journals_and_shows_dice(tmp_path) -> None:
 
 def test_a_person_types_at_the_terminal(tmp_path) -> None:
     config = fight_config()
-    lines = io.StringIO("?\nnonsense\nno\n" + "1\n" * 400)
+    # "1" takes the first option at a choice, "r" presses ROLL at a roll (each is refused
+    # with a word at the other kind of prompt)
+    lines = io.StringIO("?\nnonsense\nno\n" + "1\nr\n" * 400)
     session, hw, operator, table, view = run_table(config, (1,), 2, tmp_path, stream=lines)
     with hw, contextlib.suppress(EOFError):
         table.run()
@@ -166,7 +169,7 @@ def test_resume_after_a_power_cut_continues_the_game(tmp_path) -> None:
             hw2,
             Roller.seeded(1),
             SpartacusView(quiet()),
-            {s: BotAgent(random.Random(s)) for s in (0, 1)},
+            {s: bot_agent(random.Random(s)) for s in (0, 1)},
             operator=SimOperator(hw2),
             sleep=clock.sleep,
         )
@@ -188,7 +191,7 @@ def test_secret_bids_are_never_shown(tmp_path) -> None:
     state.apply(state.chance_outcomes()[0][0])
     assert state.phase == "bid"
     view = SpartacusView(quiet())
-    agent = TerminalAgent(view, io.StringIO("7\n"))
+    agent = terminal_agent(view, TerminalInput(io.StringIO("7\n")))
     assert agent.choose(state, state.legal_actions()) == A.Bid(7)
     out = view.console.file.getvalue()
     assert "hidden" in out and "7" not in out.split("hidden")[-1]
@@ -297,7 +300,7 @@ def test_the_generic_game_session_runs_spartacus(tmp_path, monkeypatch) -> None:
 def test_a_net_is_declared_without_echo() -> None:
     state = fight_config_state()
     view = SpartacusView(quiet())
-    agent = TerminalAgent(view, io.StringIO("yes\n"))
+    agent = terminal_agent(view, TerminalInput(io.StringIO("yes\n")))
     assert agent.choose(state, state.legal_actions()) == A.UseNet("I", True)
     assert "hidden" in view.console.file.getvalue()
 
@@ -319,7 +322,9 @@ def test_the_prompt_offers_a_house_only_its_own_cards_others_type_their_name() -
     give_hand(state, 1, "wache")
     assert A.PostGuard("wache", "solonius") in state.legal_actions()
     view = SpartacusView(quiet())
-    agent = TerminalAgent(view, io.StringIO("?\npost-guard wache solonius\n"))
+    agent = terminal_agent(
+        view, TerminalInput(io.StringIO("\n?\npost-guard wache solonius\n"))
+    )  # Enter: the house rules done by hand, acknowledged first
     assert agent.choose(state, state.legal_actions()) == A.PostGuard("wache", "solonius")
     out = view.console.file.getvalue()
     assert "every legal action of batiatus" in out and "post-guard wache" not in out

@@ -25,7 +25,7 @@ class RecordingView:
     def message(self, text: str) -> None:
         self.messages.append(text)
 
-    def prompt(self, text: str, options=()) -> None:
+    def prompt(self, text: str, options=(), seat=None) -> None:
         self.prompts.append(text)
 
 
@@ -60,3 +60,33 @@ def bot_game(path, players=3, seed=5):
         bot_table(session, hw, clock, seed).run()
     session.journal.close()
     return session, hw
+
+
+def game_table(game, session, view, *, seed=1, roller=None, agent=None, terminal=None):
+    """Any game at a simulated table: every seat ``agent(rng, bot)`` (default a bot; ``bot``
+    is the game's own bot where the table uses one), the simulated operator pressing for
+    bots; returns ``(table, hw)``."""
+    import random
+
+    from companion.dice import Roller
+    from companion.games.registry import get_game
+    from companion.table.loop import TableLoop, adapter_for
+    from companion.table.people import BotAgent, SimOperator
+
+    hw, clock = sim_hardware()
+    rng = random.Random(seed)
+    make = agent or BotAgent
+    own = None if game in ("battle-royale", "gladiatoren") else get_game(game).bot
+    agents = {s: make(rng, own(rng) if own else None) for s in range(session.config.players)}
+    table = TableLoop(
+        session,
+        hw,
+        roller or Roller.seeded(seed),
+        view,
+        agents,
+        adapter=adapter_for(game),
+        sleep=clock.sleep,
+        operator=SimOperator(hw),
+        terminal=terminal,
+    )
+    return table, hw

@@ -7,6 +7,7 @@ import json
 import os
 import threading
 import time
+from contextlib import contextmanager
 
 import pytest
 from gpiozero.pins.mock import MockPin
@@ -164,17 +165,33 @@ def run_in_thread(target):
     return thread
 
 
+@contextmanager
+def assist_step(session, fault: str | None = None):
+    """The assist table on fresh simulated hardware (its coil driver broken with *fault*),
+    its next step running on a thread: yields (hw, loop, view, thread)."""
+    hw, clock = sim_hardware()
+    view = RecordingView()
+    with hw:
+        if fault is not None:
+            hw.sim.inject_driver_fault(fault)
+        loop = AssistTable(session, hw, Roller.seeded(4), view, sleep=clock.sleep)
+        loop.react([])
+        yield hw, loop, view, run_in_thread(loop.step)
+
+
+def until(predicate, timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+
+
 def test_after_a_stop_the_armed_explosion_never_fires_by_itself(tmp_path):
     path = assist_game_cut_after_the_first_arming(tmp_path)
     session, _ = resume_session(path)
     assert len(session.armed_before_stop) == 1 and session.state.phase == "armed"
     (token,) = session.armed_before_stop
-    hw, clock = sim_hardware()
-    view = RecordingView()
-    with hw:
-        loop = AssistTable(session, hw, Roller.seeded(4), view, sleep=clock.sleep)
-        loop.react([])
-        thread = run_in_thread(loop.step)
+    with assist_step(session) as (hw, _, view, thread):
         time.sleep(0.3)
         assert thread.is_alive() and hw.sim.pulses == []  # waits: no press, no pulse
         assert hw.eliminator.armed_token == token
@@ -281,3 +298,97 @@ def test_tracked_mode_resume_offers_the_confirm_too(tmp_path):
     session.journal.close()
     last = read_journal(path).records[-1][1]
     assert (last["type"], last["token"], last["source"]) == ("fired", token, "players")
+
+
+class JournalReadingView(RecordingView):
+    """Notes, for every message, whether the journal already held a ``fired`` record."""
+
+    def __init__(self, path) -> None:
+        super().__init__()
+        self.path = path
+        self.fired_on_disk: list[tuple[str, bool]] = []
+
+    def message(self, text: str) -> None:
+        super().message(text)
+        self.fired_on_disk.append((text, '"type":"fired"' in self.path.read_text()))
+
+
+def test_a_coil_that_cannot_be_switched_on_is_journalled_and_never_armed_again(
+    tmp_path, mock_factory
+):
+    """gpio: the pin write that switches the coil on raises. The journal says so (a
+    ``fired`` record with ``source: "fault"``) before the players are told to lift the
+    tile out by hand, and a resumed game never arms that explosion again."""
+    path = tmp_path / "g.jsonl"
+    config = HardwareConfig(profile="gpio", pulse_ms=20)
+    session = GameSession.start(
+        BattleRoyaleConfig(players=2), SessionSettings(hardware="gpio"), path
+    )
+    token, cell = "turn-1-c3", parse_field("c3")
+    view = JournalReadingView(path)
+    with open_hardware(config) as hw:
+        coil = mock_factory.pin(config.pins.solenoid)
+        real_set_state = coil._set_state
+
+        def failing_set_state(value):
+            if value:
+                raise OSError("gate driver not responding")
+            real_set_state(value)
+
+        coil._set_state = failing_set_state
+        table = TableLoop(session, hw, Roller.seeded(1), view)
+        result: list[bool] = []
+        thread = run_in_thread(lambda: result.append(table.fire_sequence(cell, token)))
+        until(lambda: hw.eliminator.armed_token == token)
+        mock_factory.pin(config.pins.trigger).drive_low()
+        thread.join(5)
+        assert result == [False]  # the tile did not fly: lifted out by hand
+        assert not any(s.state for s in coil.states)  # never switched on
+        assert "gate driver not responding" in (hw.eliminator.fault or "")
+    session.journal.close()
+    records = [r for _, r in read_journal(path).records]
+    fired = [r for r in records if r["type"] == "fired"]
+    assert len(fired) == 1
+    assert (fired[0]["token"], fired[0]["field"], fired[0]["source"]) == (token, "c3", "fault")
+    assert "gate driver not responding" in fired[0]["fault"]
+    by_hand = [on_disk for text, on_disk in view.fired_on_disk if "by hand" in text]
+    assert by_hand == [True]  # written before anyone was told to reach in
+
+    resumed, _ = resume_session(path)
+    assert token in resumed.fired_tokens and token in resumed.fault_tokens
+    assert resumed.armed_before_stop == set()
+    with open_hardware(HardwareConfig(profile="gpio", pulse_ms=20)) as hw:  # repaired
+        coil = mock_factory.pin(config.pins.solenoid)
+        table = TableLoop(resumed, hw, Roller.seeded(1), RecordingView())
+        assert table.fire_sequence(cell, token) is False  # at once: no arming, no wait
+        assert not hw.eliminator.armed and hw.eliminator.pulse_count == 0
+        assert coil.state is False
+    resumed.journal.close()
+
+
+def test_an_assist_game_resumed_after_a_solenoid_fault_asks_for_the_tile_by_hand(tmp_path):
+    """The table stopped while the players were lifting the tile out after a driver fault:
+    the resumed game asks for it again (CONFIRM) and never arms the explosion."""
+    path = assist_game_cut_after_the_first_arming(tmp_path)
+    session, _ = resume_session(path)
+    (token,) = session.armed_before_stop
+    with assist_step(session, fault="coil open circuit") as (hw, _, view, thread):
+        until(lambda: hw.eliminator.armed_token == token)
+        hw.sim.tap("trigger")
+        until(lambda: any("CONFIRM" in p and "by hand" in p for p in view.prompts))
+        assert thread.is_alive() and hw.sim.pulses == []
+    session.journal.close()  # the table stops before the CONFIRM
+    records = [r for _, r in read_journal(path).records]
+    assert (records[-1]["type"], records[-1]["source"]) == ("fired", "fault")
+    assert records[-1]["fault"].endswith("coil open circuit")
+
+    resumed, _ = resume_session(path)
+    assert resumed.armed_before_stop == set() and token in resumed.fault_tokens
+    with assist_step(resumed) as (hw, loop, view, thread):
+        until(lambda: any("by hand" in p for p in view.prompts))
+        assert not hw.eliminator.armed  # never armed again
+        hw.sim.tap("confirm")
+        thread.join(5)
+        assert not thread.is_alive() and hw.sim.pulses == []
+        assert loop.state.phase == "remove_fields"
+    resumed.journal.close()

@@ -55,3 +55,12 @@ def screenshot_dir(tmp_path: Path) -> Path:
     path = Path(target) if target else tmp_path
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def open_page(browser, url: str, token: str, viewport: dict):
+    context = browser.new_context(viewport=viewport)
+    context.add_init_script(RECORD_PUSHES)
+    page = context.new_page()
+    page.goto(f"{url}/pair/{token}")
+    page.wait_for_selector("main")
+    return context, page

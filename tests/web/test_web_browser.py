@@ -7,7 +7,7 @@ import re
 import time
 
 import pytest
-from browser import FLAGS, PHONE, RECORD_PUSHES, TV, chromium_or_skip, screenshot_dir
+from browser import PHONE, TV, open_page, screenshot_dir
 from web_helpers import phone_table
 
 from companion.web import pages
@@ -15,27 +15,11 @@ from companion.web.hub import Submission
 from companion.web.pairing import TABLE, seat
 
 pytestmark = pytest.mark.slow
-playwright_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 
 
-@pytest.fixture(scope="module")
-def browser():
-    path = chromium_or_skip()
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=path, args=FLAGS)
-        yield b
-        b.close()
-
-
-def open_page(browser, url: str, token: str, viewport: dict):
-    context = browser.new_context(viewport=viewport)
-    context.add_init_script(RECORD_PUSHES)
-    page = context.new_page()
-    page.goto(f"{url}/pair/{token}")
-    page.wait_for_selector("main")
-    return context, page
-
-
+# the page's whole DOM and the number of the frame its <main> shows, read at once
+SHOWN = "[document.documentElement.outerHTML, document.getElementById('main').dataset.seq]"
 ROW = re.compile(r"<dt>[^<]*</dt><dd>[^<]*</dd>")
 
 
@@ -127,9 +111,11 @@ def test_four_phones_keep_their_hands_gold_bids_and_peeks(browser, tmp_path):
                 done_offers.add(offer.id)
                 kind, value = policy(offer, phase, peeked, seat_no)
                 act(pages_by_seat[seat_no], offer.id, kind, value)
-                # every page, right now: nobody else's secrets
+                # every page, right now: nobody else's secrets, checked against the frame
+                # the page shows (a page may be a frame or two behind the table)
                 for who, page in pages_by_seat.items():
-                    check_page(page.content(), hub.frame, who, f"page {who}")
+                    html, seq = page.evaluate(SHOWN)
+                    check_page(html, frames.get(int(seq)) or hub.frame, who, f"page {who}")
             time.sleep(0.02)
         else:
             pytest.fail("the auction after the peek never finished")

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import random
+import re
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -121,3 +126,71 @@ def request(
     payload = response.read()
     conn.close()
     return response.status, {k.lower(): v for k, v in response.getheaders()}, payload
+
+
+# -- a real `companion` command with --web ---------------------------------------------------
+
+LINK = re.compile(r"^(table screen|seat (\d+) \([^)]*\)|host[^:]*): (http://\S+/pair/(\S+))$")
+
+
+class Companion:
+    """``companion <args> --web 127.0.0.1:0`` in a process of its own, as a person starts
+    it: its pairing links read from its output, lines typed on its standard input (on
+    simulated hardware ``fire`` presses the simulated red button), its journal read back."""
+
+    def __init__(self, *args: str, journal: Path) -> None:
+        self.journal = journal
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "companion", *args, "--journal", str(journal)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env={**os.environ, "COLUMNS": "100"},
+        )
+        self.output: list[str] = []
+        self.tokens: dict[str, str] = {}
+        self.url = ""
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.output.append(line)
+            if m := LINK.match(line.strip()):
+                first = m.group(1)
+                key = (
+                    "table"
+                    if first == "table screen"
+                    else "host"
+                    if m.group(2) is None
+                    else (f"seat-{m.group(2)}")
+                )
+                self.tokens[key] = m.group(4)
+                self.url = m.group(3).split("/pair/")[0]
+                if key == "host":
+                    break
+        else:
+            raise AssertionError("companion printed no pairing links:\n" + "".join(self.output))
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.output.append(line)
+
+    def type(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def records(self, kind: str | None = None) -> list[dict[str, Any]]:
+        """The journal's records so far (of one ``type``)."""
+        lines = self.journal.read_text().splitlines() if self.journal.exists() else []
+        records = [json.loads(line) for line in lines if line.strip()]
+        return [r for r in records if kind is None or r.get("type") == kind]
+
+    def close(self) -> int:
+        if self.proc.stdin is not None and not self.proc.stdin.closed:
+            self.proc.stdin.close()
+        try:
+            return self.proc.wait(15)
+        finally:
+            self.proc.kill()

@@ -77,7 +77,11 @@ class DoomPhase(GameState):
     def _doom_outcomes(
         self, action: type[A.DoomRoll | A.ExtraRoll]
     ) -> list[tuple[A.Action, Fraction]]:
-        return [(action(face), p) for face, p in self._doom.items()]
+        made = self.__dict__.setdefault("_doom_made", {})
+        outcomes = made.get(action)
+        if outcomes is None:  # made once per game: a roll after every turn
+            outcomes = made[action] = [(action.shared(face), p) for face, p in self._doom.items()]
+        return list(outcomes)
 
     def _choose_actions(self) -> list[A.Action]:
         """Rule 10: a free choice of the Doom actions (rule 13: no Battle Royale early)."""

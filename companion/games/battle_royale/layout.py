@@ -29,8 +29,15 @@ class LayoutError(ValueError):
     """A layout that cannot be played; the message says what to change."""
 
 
+#: Field names by cell, ``FIELD_NAMES[12] == "c3"`` (events name fields on every step).
+FIELD_NAMES = tuple(f"{'abcde'[c % SIZE]}{c // SIZE + 1}" for c in range(CELLS))
+
+
 def field_name(cell: int) -> str:
-    """``0`` -> ``"a1"``, ``12`` -> ``"c3"``."""
+    """``0`` -> ``"a1"``, ``12`` -> ``"c3"`` (a number off the grid still gets a name, for
+    the message that refuses it)."""
+    if 0 <= cell < CELLS:
+        return FIELD_NAMES[cell]
     row, col = divmod(cell, SIZE)
     return f"{'abcde'[col]}{row + 1}"
 

@@ -13,13 +13,22 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from fractions import Fraction
+from functools import cache
 from typing import Any
 
 from companion.games.battle_royale import actions as A
 from companion.games.battle_royale.config import BattleRoyaleConfig
 from companion.games.battle_royale.data import ActionCard
 from companion.games.battle_royale.doom import NO_BATTLE_ROYALE_TURNS, DoomPhase
-from companion.games.battle_royale.layout import CELLS, CENTRE, field_name, neighbours, step
+from companion.games.battle_royale.layout import (
+    CELLS,
+    CENTRE,
+    DIRECTIONS,
+    FIELD_NAMES,
+    field_name,
+    neighbours,
+    step,
+)
 from companion.games.battle_royale.reasons import BattleRoyaleReasons
 from companion.games.core.errors import IllegalActionError
 from companion.games.core.state import CHANCE, TERMINAL, best
@@ -124,6 +133,9 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         self.br_cell: int | None = None
         self.br_queue: list[tuple[int, tuple[int, ...], bool]] = []
         self.corrections_return: str | None = None
+        # per card kind (diagonal or not): the fields with a field next to them; kept until
+        # a field leaves the arena (speed: listed on every move)
+        self._movable: dict[bool, tuple[int, ...]] = {}
         self._advance_setup()
 
     # ------------------------------------------------------------------ queries
@@ -164,18 +176,20 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         """At a chance node: each outcome with its exact probability (they sum to 1)."""
         phase = self.phase
         if phase == "start_player":
-            return [(A.StartPlayer(s), Fraction(1, self.players)) for s in range(self.players)]
+            p = _fraction(1, self.players)
+            return [(A.StartPlayer.shared(s), p) for s in range(self.players)]
         if phase == "reveal_ability":
             left = [c.id for c in self.config.data.abilities if c.id not in self.revealed_abilities]
-            return [(A.RevealAbility(c), Fraction(1, len(left))) for c in left]
+            return [(A.RevealAbility.shared(c), _fraction(1, len(left))) for c in left]
         if phase == "reveal_special":
             left = [c.id for c in self.config.data.specials if c.id not in self.specials]
-            return [(A.RevealSpecial(c), Fraction(1, len(left))) for c in left]
+            return [(A.RevealSpecial.shared(c), _fraction(1, len(left))) for c in left]
         if phase in ("deal", "draw_card"):
             seat = self._drawing_seat()
             pile = self.draw_piles[seat]
             total = sum(pile.values())
-            return [(A.DrawCard(seat, cid), Fraction(n, total)) for cid, n in pile.items() if n]
+            draw = A.DrawCard.shared
+            return [(draw(seat, cid), _fraction(n, total)) for cid, n in pile.items() if n]
         if phase == "doom_roll":
             return self._doom_outcomes(A.DoomRoll)
         if phase == "extra_roll":
@@ -188,35 +202,60 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
             taken = set(self.abilities.values())
             return [A.PickAbility(c) for c in self.revealed_abilities if c not in taken]
         if phase == "turn_start":
-            acts: list[A.Action] = [A.PlayCard(c) for c, n in self.hands[self.active].items() if n]
-            return acts + self._special_actions(before_doom=True)
+            play = A.PlayCard.shared
+            acts: list[A.Action] = [play(c) for c, n in self.hands[self.active].items() if n]
+            if self.config.special_actions:
+                acts += self._special_actions(before_doom=True)
+            return acts
         if phase == "move":
-            return self._start_figure_actions() + [A.EndMovement()]
+            acts = self._start_figure_actions()
+            acts.append(A.EndMovement.shared())
+            return acts
         if phase == "figure":
-            acts = [A.Step(d) for d, _ in self._figure_steps()]
-            if self.figure and self.figure[2] >= 1:
-                acts.append(A.StopFigure())
+            fig = self.figure
+            card = self.card_in_play()
+            if fig is None or card is None:
+                return []
+            acts = []
+            if fig[2] < card.steps:
+                present, visited = self.present, fig[3]
+                acts = [
+                    act
+                    for act, n in _STEP_ACTIONS[card.diagonal][fig[0]]
+                    if present[n] and n not in visited
+                ]
+            if fig[2] >= 1:
+                acts.append(_STOP)
             return acts
         if phase == "push":
             cell, _, protected, _ = self.push_stack[-1]
-            return [A.Push(self.colours[k]) for k in self._push_candidates(cell, protected)]
+            names = self.colours
+            return [A.Push.shared(names[k]) for k in self._push_candidates(cell, protected)]
         if phase == "after_move":
-            return [A.Continue(), *self._special_actions(before_doom=True)]
+            return [A.Continue.shared(), *self._special_actions(before_doom=True)]
         if phase == "reroll_choice":
-            return [A.Continue(), *self._special_actions(before_doom=False)]
+            return [A.Continue.shared(), *self._special_actions(before_doom=False)]
         if phase == "choose":
             return self._choose_actions()
         if phase == "move_eliminator":
-            return [A.MoveEliminator(p) for p in self.eliminator_targets()]
+            return [A.MoveEliminator.shared(p) for p in self.eliminator_targets()]
         if phase == "capture":
             seat, allowed, optional = self.br_queue[0]
             cell = self.br_cell
             assert cell is not None
-            acts = [A.Capture(self.colours[k]) for k in allowed if self.counts[cell][k] > 0]
-            return acts + ([A.DeclineCapture()] if optional else [])
+            row, names = self.counts[cell], self.colours
+            acts = [A.Capture.shared(names[k]) for k in allowed if row[k] > 0]
+            return acts + ([A.DeclineCapture.shared()] if optional else [])
         if phase in CORRECTION_PHASES:
-            return [A.EndCorrections(), *self._correction_actions()]
+            return [A.EndCorrections.shared(), *self._correction_actions()]
         return []
+
+    def _playable_choices(self) -> list[A.Action] | None:
+        """Corrections are offered only after a blast (and a special action by hand),
+        where a bot just ends them: the hundreds of corrections are not listed for it."""
+        if self.phase in CORRECTION_PHASES:
+            return [A.EndCorrections.shared()]
+        return None if self.is_chance_node else self._choices()
 
     def _special_actions(self, before_doom: bool) -> list[A.Action]:
         if not self.config.special_actions or self.special_used:
@@ -237,31 +276,32 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
             return list(range(len(self.colours)))
         return [self.active]
 
+    def _movable_fields(self, diagonal: bool) -> tuple[int, ...]:
+        """Fields with another field next to them (a figure there can take a step)."""
+        cells = self._movable.get(diagonal)
+        if cells is None:
+            present = self.present
+            near = _STEP_ACTIONS[diagonal]
+            cells = self._movable[diagonal] = tuple(
+                cell
+                for cell in range(CELLS)
+                if present[cell] and any(present[n] for _, n in near[cell])
+            )
+        return cells
+
     def _start_figure_actions(self) -> list[A.Action]:
         card = self.card_in_play()
         assert card is not None
-        present, counts, moved, names = self.present, self.counts, self.moved, self.colours
+        counts, moved = self.counts, self.moved
         colours = self._moving_colours()
-        acts: list[A.Action] = []
-        for cell in range(CELLS):
-            if not present[cell]:
-                continue
-            row = counts[cell]
-            ready = [k for k in colours if row[k] - moved.get((cell, k), 0) > 0]
-            if ready and any(present[n] for _, n in neighbours(cell, card.diagonal)):
-                acts.extend(_start_figure(cell, names[k]) for k in ready)
-        return acts
-
-    def _figure_steps(self) -> list[tuple[str, int]]:
-        card = self.card_in_play()
-        fig = self.figure
-        if fig is None or card is None or fig[2] >= card.steps:
-            return []
-        return [
-            (d, n)
-            for d, n in neighbours(fig[0], card.diagonal)
-            if self.present[n] and n not in fig[3]
-        ]
+        start = _start_figures(self.colours)
+        cells = self._movable_fields(card.diagonal)
+        if len(colours) == 1:  # the usual card: the player's own colour
+            k = colours[0]
+            if not moved:
+                return [start[c][k] for c in cells if counts[c][k]]
+            return [start[c][k] for c in cells if counts[c][k] > moved.get((c, k), 0)]
+        return [start[c][k] for c in cells for k in colours if counts[c][k] > moved.get((c, k), 0)]
 
     def _push_candidates(self, cell: int, protected: int) -> list[int]:
         row = self.counts[cell]
@@ -269,18 +309,20 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
 
     def _correction_actions(self) -> list[A.Action]:
         acts: list[A.Action] = []
+        present, counts = self.present, self.counts
+        table = _corrections(self.colours)
         for cell in self.fields():
-            for k, n in enumerate(self.counts[cell]):
+            near = [to for _, to in neighbours(cell, True) if present[to]]
+            remove, figures = table[cell]
+            for k, n in enumerate(counts[cell]):
                 if n:
-                    acts.append(A.KnockOff(cell, self.colours[k]))
-                    acts.extend(
-                        A.ShiftFigure(cell, self.colours[k], to)
-                        for _, to in neighbours(cell, True)
-                        if self.present[to]
-                    )
+                    knock, shifts = figures[k]
+                    acts.append(knock)
+                    acts.extend(map(shifts.__getitem__, near))
             if cell != CENTRE:
-                acts.append(A.RemoveField(cell))
-        acts.extend(A.SetEliminator(p) for p in range(CELLS) if p != self.eliminator)
+                acts.append(remove)
+        eliminator = self.eliminator
+        acts.extend(a for p, a in enumerate(_SET_ELIMINATOR) if p != eliminator)
         return acts
 
     # ------------------------------------------------------------------ actions
@@ -382,21 +424,31 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         cell, k = fig[0], fig[1]
         to = step(cell, a.direction)
         assert to is not None
-        self.counts[cell][k] -= 1
-        self.counts[to][k] += 1
+        counts = self.counts
+        counts[cell][k] -= 1
+        counts[to][k] += 1
         fig[0] = to
         fig[2] += 1
-        fig[3].add(to)
+        visited = fig[3]
+        visited.add(to)
         fig[4] = a.direction
+        colour, here, there = self.colours[k], FIELD_NAMES[cell], FIELD_NAMES[to]
         self._emit(
             "figure_stepped",
-            f"{self.colours[k]} {field_name(cell)} -> {field_name(to)}",
-            colour=self.colours[k],
-            **{"from": field_name(cell)},
-            to=field_name(to),
+            f"{colour} {here} -> {there}",
+            colour=colour,
+            **{"from": here},
+            to=there,
         )
-        if not self._figure_steps():
+        card = self._cards[self.card]  # type: ignore[index]
+        if fig[2] >= card.steps:
             self._stop_figure()
+            return
+        present = self.present
+        for _, n in _STEP_ACTIONS[card.diagonal][to]:
+            if present[n] and n not in visited:
+                return  # the figure may go on
+        self._stop_figure()
 
     def _do_StopFigure(self, a: A.StopFigure) -> None:
         self._stop_figure()
@@ -406,13 +458,13 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         assert fig is not None
         cell, k, steps, _, direction, start = fig
         self.figure = None
+        colour, here, there = self.colours[k], FIELD_NAMES[start], FIELD_NAMES[cell]
         self._emit(
             "figure_moved",
-            f"{self.colours[k]} {field_name(start)} -> {field_name(cell)}"
-            f" ({steps} step{'s' if steps > 1 else ''})",
-            colour=self.colours[k],
-            **{"from": field_name(start)},
-            to=field_name(cell),
+            f"{colour} {here} -> {there} ({steps} step{'s' if steps > 1 else ''})",
+            colour=colour,
+            **{"from": here},
+            to=there,
             steps=steps,
         )
         self.moved[(cell, k)] = self.moved.get((cell, k), 0) + 1
@@ -611,6 +663,7 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
                 self.arena_total[k] -= n
                 self.counts[cell][k] = 0
         self.present[cell] = False
+        self._movable = {}
         return lost
 
     def _collapse(self) -> None:
@@ -650,19 +703,21 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
                 self._doom_done()
                 return
             self.br_cell = cell
-            self._battle_on(cell)
-            if self._check_end():
+            if self._battle_on(cell) and self._check_end():
                 return
 
-    def _battle_on(self, cell: int) -> None:
-        """Rule 7/13: who has the majority on ``cell``; queue the captures."""
+    def _battle_on(self, cell: int) -> bool:
+        """Rule 7/13: who has the majority on ``cell``; queue the captures. True when a
+        figure left the arena here (a neutral majority)."""
         row = self.counts[cell]
+        if row.count(0) >= len(row) - 1:
+            return False  # one colour or none: no battle
         here = [k for k, n in enumerate(row) if n]
         if len(here) <= 1:
-            return
+            return False
         top = max(row)
         if all(row[k] == top for k in here):
-            return
+            return False
         majority = [k for k in here if row[k] == top]
         others = tuple(k for k in here if row[k] != top)
         if self.neutral is not None and self.neutral in majority:
@@ -686,14 +741,15 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
                     field=field_name(cell),
                     colour=self.colours[loser],
                 )
-                return
+                return True
             seat = next(k for k in majority if k != self.neutral)
             other = 1 - seat
             if row[other]:
                 self.br_queue = [(seat, (other,), True)]
-            return
+            return False
         order = [(self.active + i) % self.players for i in range(self.players)]
         self.br_queue = [(seat, others, False) for seat in order if seat in majority]
+        return False
 
     def _capture(self, seat: int, k: int) -> None:
         cell = self.br_cell
@@ -778,13 +834,18 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         """Rules 11 and 12: players out; the game ends at once when decided."""
         if self.phase == "game_over":
             return True
+        totals, out = self.arena_total, self.out
+        alive = []
         for seat in range(self.players):
-            if not self.out[seat] and self.arena_total[seat] == 0:
-                self.out[seat] = True
+            if totals[seat] > 0:
+                alive.append(seat)
+            elif not out[seat]:
+                out[seat] = True
                 self._emit(
                     "player_out", f"{self.colours[seat]} has no figure left in the arena", seat=seat
                 )
-        alive = [s for s in range(self.players) if self.arena_total[s] > 0]
+        if len(alive) > 1 and sum(totals) != sum(self.counts[CENTRE]):
+            return False  # the common case: play goes on
         if not alive:
             self._finish(
                 best(range(self.players), self.prisoner_total),
@@ -858,15 +919,52 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         }
 
 
-_FIGURES: dict[tuple[int, str], A.StartFigure] = {}
+_FRACTIONS: dict[tuple[int, int], Fraction] = {}
 
 
-def _start_figure(cell: int, colour: str) -> A.StartFigure:
-    """The action, made once: ``legal_actions`` offers these on every move."""
-    action = _FIGURES.get((cell, colour))
-    if action is None:
-        action = _FIGURES[(cell, colour)] = A.StartFigure(cell, colour)
-    return action
+def _fraction(n: int, total: int) -> Fraction:
+    """``Fraction(n, total)``, made once (chance nodes list these on every draw)."""
+    p = _FRACTIONS.get((n, total))
+    if p is None:
+        p = _FRACTIONS[(n, total)] = Fraction(n, total)
+    return p
+
+
+@cache
+def _start_figures(colours: tuple[str, ...]) -> list[list[A.StartFigure]]:
+    """``[cell][colour index]``: the action to pick up a figure, made once per colours."""
+    return [[A.StartFigure.shared(cell, name) for name in colours] for cell in range(CELLS)]
+
+
+@cache
+def _corrections(
+    colours: tuple[str, ...],
+) -> list[tuple[A.RemoveField, list[tuple[A.KnockOff, dict[int, A.ShiftFigure]]]]]:
+    """Per cell, made once per colours: the field removed, and per colour the figure
+    knocked off or set on a neighbouring place (offered where a field is)."""
+    return [
+        (
+            A.RemoveField(cell),
+            [
+                (
+                    A.KnockOff(cell, colour),
+                    {to: A.ShiftFigure(cell, colour, to) for _, to in neighbours(cell, True)},
+                )
+                for colour in colours
+            ],
+        )
+        for cell in range(CELLS)
+    ]
+
+
+_SET_ELIMINATOR = tuple(A.SetEliminator(p) for p in range(CELLS))
+_STEPS = {d: A.Step(d) for d in DIRECTIONS}
+_STOP = A.StopFigure()
+#: ``[diagonal][cell]``: the step actions from a cell with the cell each leads to
+_STEP_ACTIONS = {
+    diagonal: tuple(tuple((_STEPS[d], n) for d, n in neighbours(c, diagonal)) for c in range(CELLS))
+    for diagonal in (False, True)
+}
 
 
 def new_game(config: BattleRoyaleConfig | None = None) -> BattleRoyaleState:

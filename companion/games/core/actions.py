@@ -52,7 +52,19 @@ class Action:
             cls.is_chance = True
         if correction:
             cls.is_correction = True
+        cls._shared = {}
         dataclass(frozen=True)(cls)
+
+    @classmethod
+    def shared(cls: type[A], *args: Any) -> A:
+        """The action with these field values, made once and then handed out again (an
+        action is immutable): what ``legal_actions()`` offers over and over costs one dict
+        lookup instead of building a dataclass each time."""
+        shared: dict[tuple[Any, ...], A] = cls._shared  # type: ignore[attr-defined]
+        action = shared.get(args)
+        if action is None:
+            action = shared[args] = cls(*args)
+        return action
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"kind": self.kind}

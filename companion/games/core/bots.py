@@ -41,7 +41,7 @@ class RandomBot:
 
     def options(self, state: Any) -> list[Action]:
         """The legal actions, corrections left out (corrections are for real tables)."""
-        return [a for a in state.legal_actions() if not a.is_correction]
+        return state.playable_actions()
 
     def choose(self, state: Any) -> Action:
         return self.rng.choice(self.options(state))

@@ -103,6 +103,7 @@ class GameState(Handlers, ABC):
         self._events: list[Event] = []
         self._legal: list[Action] | None = None
         self._legal_set: frozenset[Action] | None = None
+        self._playable: list[Action] | None = None
         self._outcomes: list[tuple[Action, Fraction]] = []
         self._setup()
         self.initial_events: list[Event] = list(self._events)
@@ -177,15 +178,38 @@ class GameState(Handlers, ABC):
         """Every action allowed now (the chance outcomes at a chance node)."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._compute_legal()
-            self._legal_set = None
+            legal = self._refresh_legal()
         return list(legal)
+
+    def playable_actions(self) -> list[Action]:
+        """The legal actions without corrections: what a bot chooses from (corrections
+        record what really happened at a table)."""
+        playable = self._playable
+        if playable is None:
+            if self._legal is None:
+                playable = self._playable_choices()
+            if playable is None:
+                legal = self._legal if self._legal is not None else self._refresh_legal()
+                playable = [a for a in legal if not a.is_correction]
+            self._playable = playable
+        return list(playable)
+
+    def _playable_choices(self) -> list[Action] | None:
+        """The playable actions now if the engine can list them without working out every
+        correction (a phase that offers hundreds of them); None: filter the legal ones."""
+        return None
+
+    def _refresh_legal(self) -> list[Action]:
+        legal = self._legal = self._compute_legal()
+        self._legal_set = None
+        self._playable = None
+        return legal
 
     def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
         """At a chance node: each outcome with its exact probability (they sum to 1); the
         actions are those of :meth:`legal_actions`. Elsewhere: an empty list."""
         if self._legal is None:
-            self.legal_actions()
+            self._refresh_legal()
         return list(self._outcomes)
 
     def _compute_legal(self) -> list[Action]:
@@ -199,11 +223,14 @@ class GameState(Handlers, ABC):
 
     def is_legal(self, action: Any) -> bool:
         """Whether ``action`` is one of :meth:`legal_actions` (never raises)."""
+        playable = self._playable
+        if playable is not None:  # a bot's choice, taken from the list: no hashing
+            for candidate in playable:
+                if candidate is action:
+                    return True
         legal = self._legal
         if legal is None:
-            self.legal_actions()
-            legal = self._legal
-            assert legal is not None
+            legal = self._refresh_legal()
         for candidate in legal:  # an action taken from the list (bots, menus): no hashing
             if candidate is action:
                 return True
@@ -227,6 +254,7 @@ class GameState(Handlers, ABC):
             raise IllegalActionError(action, rule, reason)
         self._events = []
         self._legal = None
+        self._playable = None
         self.history.append(action)
         self._dispatch(action)
         return self._events
@@ -249,6 +277,7 @@ class GameState(Handlers, ABC):
         self.end_reason = reason
         self.phase = GAME_OVER
         self._legal = None
+        self._playable = None
         if text is None:
             names = " and ".join(self.seat_name(s) for s in winners) or "nobody"
             text = f"{names} win{'s' if len(winners) == 1 else ''}: {reason}"

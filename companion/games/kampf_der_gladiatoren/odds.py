@@ -30,6 +30,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
+from math import factorial, lcm
 from typing import Any
 
 from companion.games.kampf_der_gladiatoren import rules as R
@@ -135,6 +136,10 @@ def prefers_reroll(keep: tuple[Fraction, Fraction], fresh: tuple[Fraction, Fract
 
 
 # --- enumeration ---------------------------------------------------------------------------
+#
+# The inner sums run on whole numbers: a roll of n dice is weighted by how many ways it comes
+# up out of ``den ** n`` (``den`` the common denominator of the die's faces), and fractions
+# are made once per distribution, not once per addition.
 
 
 def _give_up(team: Fighter, count: int) -> Fighter:
@@ -159,8 +164,31 @@ def strike_result(target: Fighter, roll: tuple[int, int, int]) -> tuple[int, Fig
     return losses, _give_up(replace(target, stars=left), losses)
 
 
-def _outcomes(striker: Fighter, faces: Faces) -> tuple[tuple[tuple[int, int, int], Fraction], ...]:
-    return R.roll_outcomes(striker.dice, faces) if striker.dice else (((0, 0, 0), Fraction(1)),)
+@lru_cache(maxsize=64)
+def _roll_weights(n: int, faces: Faces) -> tuple[tuple[tuple[int, int, int], int], ...]:
+    """Every roll of ``n`` star dice as face counts with its whole-number weight out of
+    ``_face_weights(faces)[1] ** n`` (the multinomial, as :func:`rules.roll_outcomes`)."""
+    (wd, ws, wb), _ = _face_weights(faces)
+    out = []
+    for d in range(n + 1):
+        for s in range(n - d + 1):
+            b = n - d - s
+            w = factorial(n) // (factorial(d) * factorial(s) * factorial(b)) * wd**d * ws**s * wb**b
+            if w:
+                out.append(((d, s, b), w))
+    return tuple(out)
+
+
+@lru_cache(maxsize=64)
+def _face_weights(faces: Faces) -> tuple[tuple[int, int, int], int]:
+    """The faces' probabilities as whole numbers over their common denominator."""
+    den = lcm(*(p.denominator for p in faces))
+    wd, ws, wb = (int(p * den) for p in faces)
+    return (wd, ws, wb), den
+
+
+def _rolls(striker: Fighter, faces: Faces) -> tuple[tuple[tuple[int, int, int], int], ...]:
+    return _roll_weights(striker.dice, faces) if striker.dice else (((0, 0, 0), 1),)
 
 
 def _mean(dist: dict[int, Fraction]) -> Fraction:
@@ -168,20 +196,32 @@ def _mean(dist: dict[int, Fraction]) -> Fraction:
 
 
 @lru_cache(maxsize=4096)
-def _counterstrike(first: Fighter, second: Fighter, faces: Faces) -> dict[int, Fraction]:
-    """The second roller strikes back: the distribution of what ``first`` loses."""
-    outs = [(strike_result(first, roll)[0], p) for roll, p in _outcomes(second, faces)]
-    fresh = _mean(dict_sum(outs))
-    can = second.dice > 0 and R.may_reroll(second.active[TRIDENT], first.active[TRIDENT])
-    dist: dict[int, Fraction] = {}
-    for loss, p in outs:
-        # the second roller's own losses are settled: only the opponent's count
-        if can and prefers_reroll((Fraction(0), Fraction(loss)), (Fraction(0), fresh)):
-            for loss2, p2 in outs:
-                dist[loss2] = dist.get(loss2, Fraction(0)) + p * p2
+def _strike_back(target: Fighter, dice: int, reroll: bool, faces: Faces) -> dict[int, Fraction]:
+    """The second roller strikes back with ``dice`` dice: the distribution of what
+    ``target`` loses. Its own losses are settled, so it rerolls (if it may) exactly the
+    rolls that take less than a fresh roll does on average."""
+    rolls = _roll_weights(dice, faces) if dice else (((0, 0, 0), 1),)
+    outs = [(strike_result(target, roll)[0], w) for roll, w in rolls]
+    total = sum(w for _, w in outs)
+    fresh: dict[int, int] = {}
+    for loss, w in outs:
+        fresh[loss] = fresh.get(loss, 0) + w
+    fresh_sum = sum(loss * w for loss, w in fresh.items())  # mean = fresh_sum / total
+    dist: dict[int, int] = {}
+    for loss, w in outs:
+        if reroll and dice and loss * total < fresh_sum:
+            for loss2, w2 in fresh.items():
+                dist[loss2] = dist.get(loss2, 0) + w * w2
         else:
-            dist[loss] = dist.get(loss, Fraction(0)) + p
-    return dist
+            dist[loss] = dist.get(loss, 0) + w * total
+    return {loss: Fraction(w, total * total) for loss, w in dist.items()}
+
+
+def _counterstrike(first: Fighter, second: Fighter, faces: Faces) -> dict[int, Fraction]:
+    """The second roller strikes back: the distribution of what ``first`` loses (only the
+    second's dice and its right to reroll matter, not its hit stars)."""
+    can = R.may_reroll(second.active[TRIDENT], first.active[TRIDENT])
+    return _strike_back(first, second.dice, can, faces)
 
 
 def dict_sum(pairs: Iterable[tuple[int, Fraction]]) -> dict[int, Fraction]:
@@ -218,14 +258,20 @@ def _mix(parts: Iterable[tuple[Joint, Fraction]]) -> Joint:
 
 @lru_cache(maxsize=1024)
 def _first_strike(first: Fighter, second: Fighter, faces: Faces) -> Joint:
+    rolls = _rolls(first, faces)
+    total = sum(w for _, w in rolls)
     parts = [
-        (_after_first_roll(first, second, roll, faces), p) for roll, p in _outcomes(first, faces)
+        (_after_first_roll(first, second, roll, faces), Fraction(w, total)) for roll, w in rolls
     ]
     if not (first.dice and R.may_reroll(first.active[TRIDENT], second.active[TRIDENT])):
         return _mix(parts)
     fresh = _mix(parts)
     fresh_means = _means(fresh)
     return _mix((fresh if prefers_reroll(_means(j), fresh_means) else j, p) for j, p in parts)
+
+
+def _outcomes(striker: Fighter, faces: Faces) -> tuple[tuple[tuple[int, int, int], Fraction], ...]:
+    return R.roll_outcomes(striker.dice, faces) if striker.dice else (((0, 0, 0), Fraction(1)),)
 
 
 def should_reroll(
@@ -314,7 +360,14 @@ def combat_odds(challenger: Fighter, defender: Fighter, faces: Faces = STAR_DIE)
 
 def clear_caches() -> None:
     """Forget every memoised result (benchmarks measure a cold computation)."""
-    for fn in (strike_result, _counterstrike, _after_first_roll, _first_strike):
+    for fn in (
+        strike_result,
+        _strike_back,
+        _after_first_roll,
+        _first_strike,
+        _roll_weights,
+        _face_weights,
+    ):
         fn.cache_clear()
     R.roll_outcomes.cache_clear()
 

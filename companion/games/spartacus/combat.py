@@ -130,7 +130,7 @@ class Modifiers:
 
     ``attack_abilities``: the attacker's abilities that read the attack roll;
     ``defence_abilities``: the defender's that read the defence roll;
-    ``extra_wound``: wounds the attacker's equipment adds to an attack that wounds;
+    ``extra_wound``: wounds the attacker's equipment adds to every attack (ruling C10a);
     ``ignore_defender`` / ``ignore_attacker``: wounds each side's equipment ignores.
     """
 
@@ -147,7 +147,7 @@ class AttackOutcome:
 
     comparison: Comparison
     ability_wounds: int  # attacker's pair/triple bonus
-    extra_wound: int  # equipment's extra wound (only if the attack wounds)
+    extra_wound: int  # equipment's extra wound (on every attack: ruling C10a)
     ignored: int  # wounds the defender ignored (equipment and abilities)
     to_defender: int
     counter: int  # wounds the defender's abilities deal to the attacker
@@ -160,9 +160,12 @@ def attack_outcome(attack: Sequence[int], defence: Sequence[int], mods: Modifier
     """Rules C4-C10: the wounds one attack deals to each side.
 
     Order (ruling C10a): dice comparison + the attacker's ability wounds; then
-    the equipment's extra wound if that total is at least one; then the
-    defender ignores wounds (equipment, then abilities), never below zero. The
-    defender's counter wounds hit the attacker, less the attacker's ignored wounds.
+    the equipment's extra wound, whatever the dice did ("Nachdem gewürfelt wurde,
+    aber bevor Eigenschaften durch Verletzungen gesenkt werden, wird eine
+    zusätzliche Wunde verursacht"); then the defender ignores wounds (equipment,
+    then abilities), never below zero. The defender's counter wounds hit the
+    attacker, less the attacker's ignored wounds, whatever the attack did to the
+    defender (ruling C10b).
     """
     cmp = compare(attack, defence)
     att_trig = pattern_triggers(cmp.attack, mods.attack_abilities)
@@ -171,7 +174,7 @@ def attack_outcome(attack: Sequence[int], defence: Sequence[int], mods: Modifier
         a.amount * att_trig[a.id] for a in mods.attack_abilities if a.effect == "extra_wound"
     )
     total = cmp.wounds + bonus
-    extra = mods.extra_wound if total > 0 else 0
+    extra = mods.extra_wound
     total += extra
     ignore_ab = sum(
         a.amount * def_trig[a.id] for a in mods.defence_abilities if a.effect == "ignore_wound"

@@ -40,6 +40,7 @@ from companion.games.spartacus.odds import AttackOdds, attack_odds, multisets
 
 SIDES = A.SIDES
 FIGHT_CHANCE = {"initiative", "attack_roll", "defence_roll", "reroll_roll"}
+LEVEL_TEXT = {"yield": "at yield", "injury": "injured", "decapitation": "decapitated"}
 
 Emit = Callable[..., None]
 
@@ -533,7 +534,8 @@ class Fight(Handlers):
         mods = self.modifiers(att_side)
         o = attack_outcome(self.rolls[att_side], self.rolls[def_side], mods)
         self.outcome = o
-        # equipment used once per fight is spent when it changed the result
+        # equipment used once per fight is spent when it changed the result (an extra
+        # wound always does: ruling C10a)
         if o.extra_wound:
             for card in att.effects("extra_wound"):
                 if att.once(card, "extra_wound"):
@@ -590,24 +592,30 @@ class Fight(Handlers):
 
     def _continue_wounds(self) -> None:
         """Allocate the queued wounds: the defender's, then the attacker's counter wounds.
-        A fighter with an attribute at 0 once its wounds are placed has lost (rule C13);
-        the attacker's counter wounds then fall away (ruling C10b)."""
+        A fighter with an attribute at 0 once its wounds are placed has lost (rule C13).
+        A defender defeated by the attack has lost the fight, and the attacker still takes
+        the counter wounds (ruling C10b): the fight is decided, so they are placed without
+        a question (the level they give does not depend on the choice: ruling C12a)."""
         while self.wound_queue:
             side, left = self.wound_queue[0]
             f = self.fighters[side]
             if left > 0 and any(f.dice):
                 choices = wound_choices(f.dice)
-                if len(choices) == 1 or max(f.dice) <= 1:
-                    # forced, or defeated whatever is chosen (ruling C12b): no question asked
+                if len(choices) == 1 or max(f.dice) <= 1 or self.loser is not None:
+                    # forced, defeated whatever is chosen, or after the fight is decided
+                    # (ruling C12b): no question asked
                     self._wound(side, choices[0])
                     continue
                 self.phase = "wound"
                 return
             self.wound_queue.pop(0)
             level = defeat_level(f.dice)
-            if level:
-                self._finish(self.other(side), side, level)
-                return
+            if level and self.loser is None:
+                self.winner, self.loser, self.level = self.other(side), side, level
+        if self.loser is not None:
+            assert self.winner is not None and self.level is not None
+            self._finish(self.winner, self.loser, self.level)
+            return
         self.phase = "turn"
         self._auto_end()
 
@@ -627,18 +635,21 @@ class Fight(Handlers):
             dice=list(f.dice),
         )
 
+    def winner_level(self) -> str | None:
+        """Ruling C10b: the defeat level of a winner that took counter wounds after the
+        attack that decided the fight (None: it stands)."""
+        return defeat_level(self.fighters[self.winner].dice) if self.winner else None
+
     def _finish(self, winner: str, loser: str, level: str) -> None:
         self.winner, self.loser, self.level = winner, loser, level
         self.phase = "over"
         self.wound_queue = []
         words = {"yield": "yields", "injury": "is injured", "decapitation": "is decapitated"}
-        self.emit(
-            "fight_over",
-            f"{self._name(winner)} wins: {self._name(loser)} {words[level]}",
-            winner=winner,
-            loser=loser,
-            level=level,
-        )
+        hurt = self.winner_level()
+        text = f"{self._name(winner)} wins: {self._name(loser)} {words[level]}"
+        if hurt:
+            text += f"; the counter wounds leave {self._name(winner)} {LEVEL_TEXT[hurt]}"
+        self.emit("fight_over", text, winner=winner, loser=loser, level=level, winner_level=hurt)
 
     # ---------------------------------------------------------------- snapshot
 

@@ -1,29 +1,36 @@
 """Exact odds of an attack: the distribution of wounds and of each defeat level.
 
-Before an attack the table shows, as exact fractions (and percentages), how
-many wounds the defender takes, how many the attacker takes back (abilities
-like Agron's), and how likely each defeat level is for the current dice.
+Before an attack the table shows, as exact fractions (and percentages), how many
+wounds the defender takes, how many the attacker takes back (abilities like
+Agron's), and how likely each defeat level is for the current dice.
 
-Method: a roll of ``n`` dice is one of the ``C(n + 5, 5)`` sorted multisets,
-each weighted by the number of orderings. For every (merged) defence roll the
-attack rolls that beat it position by position are bit masks over the attack
-multisets; a bit-sliced counter adds the masks, and weighted popcounts give
-the exact distribution in whole numbers over the common denominator. A 5
-against 5 attack is a few milliseconds.
+The rolls. A roll of ``n`` dice is one of the ``C(n + 5, 5)`` sorted multisets,
+each weighted by the number of orderings; all sums are whole numbers over a common
+denominator until the end.
 
-Rerolls (rule C7) are the owner's choice; the odds assume the *reroll policy*
-:func:`policy_reroll`: reroll the lowest die showing 1-3 that is not part of a
-pair or triple that triggers one of the fighter's abilities (ruling C7b). With
-``rerolls=False`` the odds are those of not rerolling.
+Rerolls (rule C7) are the owners' choice, and the odds assume both choose as well
+as the rules let them (ruling C7b): after both rolls the attacker picks the die to
+reroll (or none) knowing both rolls, then the defender picks knowing both rolls and
+the attacker's choice (ruling C7a: it is announced first), then the chosen dice are
+rolled. Each maximises its expected *wound difference* (wounds dealt minus wounds
+taken in this attack); on a tie it keeps, else rerolls the lowest such die. The
+choices are :func:`attack_reroll_choice` and :func:`defence_reroll_choice` (the
+bot's and the tests'), and the distribution is what they give, exactly.
+
+The choice depends on both rolls, so every pair of rolls is decided (63,504 pairs at
+5 against 5 dice, 1,656,369 at 8 against 8): :mod:`.odds_tables` does that for all
+pairs at once with numpy arrays of whole numbers, imported when odds are first asked
+for. :func:`brute_force` checks it (the tests), :func:`monte_carlo` simulates it.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
+from itertools import product
 from math import factorial
 
 from companion.games.core.bots import Rng
@@ -31,17 +38,12 @@ from companion.games.spartacus.combat import (
     LEVELS,
     Faces,
     Modifiers,
-    ability_total,
     attack_outcome,
     level_after,
-    pattern_triggers,
     sort_faces,
 )
-from companion.games.spartacus.data import Ability
 
 FACES = (1, 2, 3, 4, 5, 6)
-PAD = 2  # an unmatched attack die wounds on 3+: as if against a defence die showing 2
-REROLL_MAX = 3  # the policy rerolls a die showing at most this
 NO_MODIFIERS = Modifiers()
 
 
@@ -76,23 +78,6 @@ def multiset_probability(faces: Sequence[int]) -> Fraction:
     return Fraction(w, 6 ** len(faces))
 
 
-def policy_reroll(faces: Sequence[int], abilities: Sequence[Ability] = ()) -> int | None:
-    """The odds' reroll policy (ruling C7b): the face of the die to reroll, or None."""
-    if not faces:
-        return None
-    triggered = sum(pattern_triggers(faces, abilities).values()) if abilities else 0
-    for f in sorted(set(faces)):
-        if f > REROLL_MAX:
-            return None
-        if triggered:
-            rest = list(faces)
-            rest.remove(f)
-            if sum(pattern_triggers(rest, abilities).values()) < triggered:
-                continue
-        return f
-    return None
-
-
 def replace_die(faces: Sequence[int], old: int, new: int) -> Faces:
     rest = list(faces)
     rest.remove(old)
@@ -100,23 +85,114 @@ def replace_die(faces: Sequence[int], old: int, new: int) -> Faces:
     return sort_faces(rest)
 
 
-def roll_weights(
-    n: int, reroll: bool, abilities: Sequence[Ability] = ()
-) -> tuple[dict[Faces, int], int]:
-    """Final rolls of ``n`` dice (after the policy's reroll) as whole weights over a denominator."""
-    base = multisets(n)
-    if not reroll:
-        return {f: w for f, w in base}, 6**n
-    out: dict[Faces, int] = {}
-    for faces, w in base:
-        old = policy_reroll(faces, abilities)
-        if old is None:
-            out[faces] = out.get(faces, 0) + 6 * w
-            continue
-        for new in FACES:
-            key = replace_die(faces, old, new)
-            out[key] = out.get(key, 0) + w
-    return out, 6 ** (n + 1)
+def remove_die(faces: Sequence[int], face: int) -> Faces:
+    rest = list(faces)
+    rest.remove(face)
+    return tuple(rest)
+
+
+# --- the reroll choices (ruling C7b) -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Pairs:
+    """One pair of roll sizes as plain lists (a decision reads a few dozen entries):
+    each roll's row, the roll a part becomes with a new die, the part left when a face
+    is rerolled, and the wounds of every pair of final rolls."""
+
+    att_row: dict[Faces, int]
+    def_row: dict[Faces, int]
+    att_plus: list[list[int]]
+    def_plus: list[list[int]]
+    att_minus: list[list[int]]  # [row][face - 1]
+    def_minus: list[list[int]]
+    to_def: list[list[int]]
+    to_att: list[int]
+
+
+@cache
+def _pairs(n_att: int, n_def: int, mods: Modifiers) -> _Pairs:
+    from companion.games.spartacus import odds_tables
+
+    att, dfn = odds_tables.side(n_att), odds_tables.side(n_def)
+    to_def, to_att = odds_tables.outcome_table(att, dfn, mods)
+    return _Pairs(
+        {tuple(f): i for i, f in enumerate(att.faces.tolist())},
+        {tuple(f): i for i, f in enumerate(dfn.faces.tolist())},
+        att.plus.tolist(),
+        dfn.plus.tolist(),
+        att.minus.tolist(),
+        dfn.minus.tolist(),
+        to_def.tolist(),
+        to_att.tolist(),
+    )
+
+
+def _valuer(
+    attack: Sequence[int], defence: Sequence[int], mods: Modifiers
+) -> Callable[[int | None, int | None], int]:
+    """``value(attack face, defence face)``: 36 x the attacker's expected wound difference
+    (wounds dealt minus wounds taken) after the two choices (None: the roll is kept)."""
+    t = _pairs(len(attack), len(defence), mods)
+    a, d = t.att_row[sort_faces(attack)], t.def_row[sort_faces(defence)]
+
+    def value(a_face: int | None, d_face: int | None) -> int:
+        rows = (a,) * 6 if a_face is None else t.att_plus[t.att_minus[a][a_face - 1]]
+        cols = (d,) * 6 if d_face is None else t.def_plus[t.def_minus[d][d_face - 1]]
+        to_def, to_att = t.to_def, t.to_att
+        return sum(to_def[r][c] - to_att[c] for r in rows for c in cols)
+
+    return value
+
+
+def _answer(
+    value: Callable[[int | None, int | None], int], faces: list[int], attack_face: int | None
+) -> tuple[int, int | None]:
+    """The defender's best answer to ``attack_face``: ``(value, face or None)``."""
+    best, best_value = None, value(attack_face, None)
+    for face in faces:
+        v = value(attack_face, face)
+        if v < best_value:
+            best, best_value = face, v
+    return best_value, best
+
+
+def defence_reroll_choice(
+    attack: Sequence[int], defence: Sequence[int], mods: Modifiers, attack_face: int | None
+) -> int | None:
+    """The face the defender rerolls (None: it keeps), knowing both rolls and the
+    attacker's choice ``attack_face`` (ruling C7b). It lowers the attacker's expected
+    wound difference; on a tie it keeps, else takes the lowest face."""
+    return _answer(_valuer(attack, defence, mods), sorted(set(defence)), attack_face)[1]
+
+
+def attack_reroll_choice(
+    attack: Sequence[int], defence: Sequence[int], mods: Modifiers, defence_reroll: bool
+) -> int | None:
+    """The face the attacker rerolls (None: it keeps), knowing both rolls and that the
+    defender (if ``defence_reroll``) will answer with :func:`defence_reroll_choice`
+    (ruling C7b). On a tie it keeps, else takes the lowest face."""
+    value = _valuer(attack, defence, mods)
+    faces = sorted(set(defence)) if defence_reroll else []
+    best, best_value = None, _answer(value, faces, None)[0]
+    for face in sorted(set(attack)):
+        v = _answer(value, faces, face)[0]
+        if v > best_value:
+            best, best_value = face, v
+    return best
+
+
+def reroll_choices(
+    attack: Sequence[int],
+    defence: Sequence[int],
+    mods: Modifiers,
+    attack_reroll: bool,
+    defence_reroll: bool,
+) -> tuple[int | None, int | None]:
+    """Both choices of ruling C7b: ``(attacker's face, defender's face)``, None to keep."""
+    a_face = attack_reroll_choice(attack, defence, mods, defence_reroll) if attack_reroll else None
+    d_face = defence_reroll_choice(attack, defence, mods, a_face) if defence_reroll else None
+    return a_face, d_face
 
 
 @dataclass(frozen=True)
@@ -125,8 +201,8 @@ class AttackOdds:
 
     ``joint[(to_defender, to_attacker)]`` sums to 1. ``defender_levels`` and
     ``attacker_levels`` give the chance of each defeat level (``none``,
-    ``yield``, ``injury``, ``decapitation``); the attacker can only be defeated
-    when the defender is not (ruling C10b).
+    ``yield``, ``injury``, ``decapitation``) for the fighters' current dice; the
+    attacker takes its counter wounds whether or not the defender falls (ruling C10b).
     """
 
     joint: dict[tuple[int, int], Fraction]
@@ -153,19 +229,19 @@ class AttackOdds:
 
     @property
     def defender_levels(self) -> dict[str, Fraction]:
-        out = {name: Fraction(0) for name in ("none", *LEVELS)}
-        for (w, _), p in self.joint.items():
-            z = level_after(self.defender_life, w)
-            out["none" if z == 0 else LEVELS[z - 1]] += p
-        return out
+        return _levels(self.wounds, self.defender_life)
 
     @property
     def attacker_levels(self) -> dict[str, Fraction]:
-        out = {name: Fraction(0) for name in ("none", *LEVELS)}
-        for (w, c), p in self.joint.items():
-            z = 0 if level_after(self.defender_life, w) else level_after(self.attacker_life, c)
-            out["none" if z == 0 else LEVELS[z - 1]] += p
-        return out
+        return _levels(self.counter_wounds, self.attacker_life)
+
+
+def _levels(wounds: dict[int, Fraction], life: int) -> dict[str, Fraction]:
+    out = {name: Fraction(0) for name in ("none", *LEVELS)}
+    for w, p in wounds.items():
+        z = level_after(life, w)
+        out["none" if z == 0 else LEVELS[z - 1]] += p
+    return out
 
 
 def attack_odds(
@@ -193,74 +269,19 @@ def attack_odds(
 def _joint(
     n_att: int, n_def: int, mods: Modifiers, att_reroll: bool, def_reroll: bool
 ) -> dict[tuple[int, int], Fraction]:
-    att, att_den = roll_weights(n_att, att_reroll, mods.attack_abilities)
-    dfn, def_den = roll_weights(n_def, def_reroll, mods.defence_abilities)
-    rolls = list(att.items())
-    n = n_att
-    # P[pos][t]: attack rolls whose die at ``pos`` beats a defence die showing ``t``
-    beats = [[0] * 7 for _ in range(n)]
-    for idx, (faces, _) in enumerate(rolls):
-        bit = 1 << idx
-        for pos, f in enumerate(faces):
-            for t in range(f):
-                beats[pos][t] |= bit
-    # weighted popcount: per attacker bonus, one mask per bit of the weights
-    groups: dict[int, list[int]] = {}
-    max_bits = max(w for _, w in rolls).bit_length()
-    for idx, (faces, w) in enumerate(rolls):
-        bonus = ability_total(faces, mods.attack_abilities, "extra_wound")
-        planes = groups.setdefault(bonus, [0] * max_bits)
-        for b in range(max_bits):
-            if w >> b & 1:
-                planes[b] |= 1 << idx
-    # merge defence rolls that act alike: thresholds per attack position, counter, ignore
-    keys: dict[tuple[tuple[int, ...], int, int], int] = {}
-    for faces, w in dfn.items():
-        thresholds = tuple(faces[pos] if pos < len(faces) else PAD for pos in range(n))
-        counter = ability_total(faces, mods.defence_abilities, "wound_attacker")
-        ignore = ability_total(faces, mods.defence_abilities, "ignore_wound")
-        key = (thresholds, counter, ignore)
-        keys[key] = keys.get(key, 0) + w
-    acc: dict[tuple[int, int, int], int] = {}
-    all_bits = (1 << len(rolls)) - 1
-    for (thresholds, counter, ignore), wd in keys.items():
-        planes: list[int] = []  # bit-sliced count of positions won, per attack roll
-        for pos in range(n):
-            carry = beats[pos][thresholds[pos]]
-            k = 0
-            while carry:
-                if k == len(planes):
-                    planes.append(0)
-                plane = planes[k]
-                planes[k] = plane ^ carry
-                carry &= plane
-                k += 1
-        for count in range(n + 1):
-            mask = all_bits
-            for k, plane in enumerate(planes):
-                mask &= plane if count >> k & 1 else ~plane
-            if count >> len(planes):
-                continue
-            mask &= all_bits
-            if not mask:
-                continue
-            for bonus, wplanes in groups.items():
-                total = 0
-                for b, wp in enumerate(wplanes):
-                    if wp:
-                        total += (mask & wp).bit_count() << b
-                if total:
-                    key3 = (count + bonus, counter, ignore)
-                    acc[key3] = acc.get(key3, 0) + total * wd
-    den = att_den * def_den
-    out: dict[tuple[int, int], int] = {}
-    for (total, counter, ignore), w in acc.items():
-        if total > 0:
-            total += mods.extra_wound
-        to_def = max(0, total - mods.ignore_defender - ignore)
-        to_att = max(0, counter - mods.ignore_attacker)
-        out[(to_def, to_att)] = out.get((to_def, to_att), 0) + w
-    return {k: Fraction(w, den) for k, w in sorted(out.items())}
+    from companion.games.spartacus import odds_tables  # numpy, imported when first needed
+
+    counts, den = odds_tables.counts(n_att, n_def, mods, att_reroll, def_reroll)
+    return {k: Fraction(w, den) for k, w in sorted(counts.items()) if w}
+
+
+def clear_caches() -> None:
+    """Forget every memoised table (benchmarks measure a cold computation)."""
+    from companion.games.spartacus import odds_tables
+
+    for fn in (_joint, _pairs, multisets):
+        fn.cache_clear()
+    odds_tables.clear_caches()
 
 
 # --- checks: brute force and Monte-Carlo (used by the tests) ------------------------------
@@ -274,30 +295,51 @@ def brute_force(
     attack_reroll: bool = False,
     defence_reroll: bool = False,
 ) -> dict[tuple[int, int], Fraction]:
-    """Every ordered roll (and reroll) one by one, through :func:`attack_outcome`."""
-    from itertools import product
+    """Every ordered roll, every reroll choice (which die, by position) and every rerolled
+    die, one by one through :func:`attack_outcome`: the attacker takes the choice with the
+    best expected wound difference given the defender's best answer to it (the first such
+    in the order keep, then the dice from the lowest face), the defender the answer with
+    the lowest (same order)."""
+    memo: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, int]] = {}
 
-    def finals(n: int, reroll: bool, abilities: Sequence[Ability]) -> list[tuple[Faces, int]]:
-        out = []  # weights over 6 ** (n + 1)
-        for roll in product(FACES, repeat=n):
-            faces = sort_faces(roll)
-            old = policy_reroll(faces, abilities) if reroll else None
-            if old is None:
-                out.append((faces, 6))
-            else:
-                out.extend((replace_die(faces, old, f), 1) for f in FACES)
-        return out
-
-    counts: dict[tuple[int, int], int] = {}
-    defence = finals(n_def, defence_reroll, mods.defence_abilities)
-    for a, wa in finals(n_att, attack_reroll, mods.attack_abilities):
-        for d, wd in defence:
+    def outcome(a: tuple[int, ...], d: tuple[int, ...]) -> tuple[int, int]:
+        found = memo.get((a, d))
+        if found is None:
             o = attack_outcome(a, d, mods)
-            key = (o.to_defender, o.to_attacker)
-            counts[key] = counts.get(key, 0) + wa * wd
-    den = 6 ** (n_att + 1) * 6 ** (n_def + 1)
-    joint = {k: Fraction(w, den) for k, w in counts.items()}
-    return dict(sorted(joint.items()))
+            found = memo[(a, d)] = (o.to_defender, o.to_attacker)
+        return found
+
+    def rerolled(roll: tuple[int, ...], i: int | None) -> list[tuple[int, ...]]:
+        if i is None:
+            return [roll] * 6
+        return [roll[:i] + (x,) + roll[i + 1 :] for x in FACES]
+
+    def order(roll: tuple[int, ...], allowed: bool) -> list[int | None]:
+        return [None, *sorted(range(len(roll)), key=lambda i: roll[i])] if allowed else [None]
+
+    def value(a: list[tuple[int, ...]], d: list[tuple[int, ...]]) -> int:
+        return sum(w - c for w, c in (outcome(x, y) for x in a for y in d))
+
+    counts: Counter[tuple[int, int]] = Counter()
+    for a in product(FACES, repeat=n_att):
+        for d in product(FACES, repeat=n_def):
+            best = None
+            for i in order(a, attack_reroll):
+                fa = rerolled(a, i)
+                answer = None
+                for j in order(d, defence_reroll):
+                    v = value(fa, rerolled(d, j))
+                    if answer is None or v < answer[0]:
+                        answer = (v, j)
+                assert answer is not None
+                if best is None or answer[0] > best[0]:
+                    best = (answer[0], fa, rerolled(d, answer[1]))
+            assert best is not None
+            for x in best[1]:
+                for y in best[2]:
+                    counts[outcome(x, y)] += 1
+    den = 6**n_att * 6**n_def * 36
+    return {k: Fraction(w, den) for k, w in sorted(counts.items())}
 
 
 def monte_carlo(
@@ -310,15 +352,17 @@ def monte_carlo(
     attack_reroll: bool = False,
     defence_reroll: bool = False,
 ) -> dict[tuple[int, int], float]:
-    """Simulated frequencies of (to_defender, to_attacker), rolling dice one by one."""
+    """Simulated frequencies of (to_defender, to_attacker), rolling dice one by one and
+    rerolling as :func:`reroll_choices` says."""
     counts: Counter[tuple[int, int]] = Counter()
     for _ in range(samples):
         a = sort_faces(rng.randint(1, 6) for _ in range(n_att))
         d = sort_faces(rng.randint(1, 6) for _ in range(n_def))
-        if attack_reroll and (old := policy_reroll(a, mods.attack_abilities)) is not None:
-            a = replace_die(a, old, rng.randint(1, 6))
-        if defence_reroll and (old := policy_reroll(d, mods.defence_abilities)) is not None:
-            d = replace_die(d, old, rng.randint(1, 6))
+        a_face, d_face = reroll_choices(a, d, mods, attack_reroll, defence_reroll)
+        if a_face is not None:
+            a = replace_die(a, a_face, rng.randint(1, 6))
+        if d_face is not None:
+            d = replace_die(d, d_face, rng.randint(1, 6))
         o = attack_outcome(a, d, mods)
         counts[(o.to_defender, o.to_attacker)] += 1
     return {k: v / samples for k, v in sorted(counts.items())}
@@ -327,3 +371,17 @@ def monte_carlo(
 def percent(p: Fraction) -> str:
     """A probability as a percentage for the screen (exact fraction kept elsewhere)."""
     return f"{float(p) * 100:.1f}%"
+
+
+__all__ = [
+    "AttackOdds",
+    "attack_odds",
+    "attack_reroll_choice",
+    "brute_force",
+    "defence_reroll_choice",
+    "monte_carlo",
+    "multiset_probability",
+    "multisets",
+    "percent",
+    "reroll_choices",
+]

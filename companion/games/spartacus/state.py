@@ -1591,12 +1591,14 @@ class SpartacusState(SpartacusReasons, SpartacusSeats, GameState):
         fight = self.fight
         assert fight is not None and fight.winner and fight.loser and fight.level
         context = self.fight_context
+        hurt = fight.winner_level()  # ruling C10b: counter wounds after the deciding attack
         if context == "assistant":
             self.fight = fight  # kept for the screen
             self._finish(
                 [fight.fighters[fight.winner].owner],
                 f"{fight.fighters[fight.winner].name} beats "
-                f"{fight.fighters[fight.loser].name}, who {LEVEL_WORDS[fight.level]}",
+                f"{fight.fighters[fight.loser].name}, who {LEVEL_WORDS[fight.level]}"
+                + (f"; the counter wounds: the winner {LEVEL_WORDS[hurt]}" if hurt else ""),
             )
             return
         win, lose = fight.fighters[fight.winner], fight.fighters[fight.loser]
@@ -1653,6 +1655,13 @@ class SpartacusState(SpartacusReasons, SpartacusSeats, GameState):
                 payout = stake * (2 if kind.startswith("winner-") else 3)
                 self._gold(seat, payout, f"bet on {kind} won")
         self.bets = []
+        # ruling C10b: counter wounds taken after the deciding attack can injure the winner
+        if hurt == "injury":
+            self.exhausted.add(win.card)
+            self.injured.add(win.card)
+            self._emit("injured", f"{win.name} is injured (exhausted)", card=win.card)
+        elif hurt == "decapitation":
+            self._lose_card(win.card, "decapitated by counter wounds; the equipment stays")
         # rule R13/R28: the loser's fate
         if fight.level == "injury":
             self.exhausted.add(lose.card)

@@ -7,8 +7,8 @@ Several virtual boards can live in one process: every ``Pin``, ``WDT`` and
 chip bound to the calling thread (:meth:`Chip.bind`, what a virtual board's
 firmware thread does first), else the one selected with
 ``with machine.Chip(...).selected(): ...``. A chip lets its owner drive input
-levels (:meth:`Chip.drive`), read output levels and their history, and hears
-of every change through ``on_change``.
+levels (:meth:`Chip.drive`, or a timed waveform with :meth:`Chip.drive_at`), read
+output levels and their history, and hears of every change through ``on_change``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -41,8 +41,15 @@ class _PinState:
         # the recent output changes (monotonic s, level): bounded, a board runs for months
         self.history: deque[tuple[float, int]] = deque(maxlen=HISTORY_LIMIT)
         self.irqs: list[tuple[int, Callable[[Any], None], Pin]] = []
+        self.script: deque[tuple[float, int | None]] = deque()  # (monotonic s, level) to come
 
     def read(self) -> int:
+        """The level now, after the scripted edges whose time has come (:meth:`Chip.drive_at`)."""
+        if self.script:
+            self.chip.apply_script(self.id, time.monotonic())
+        return self.level()
+
+    def level(self) -> int:
         if self.mode == Pin.OUT:
             return self.out
         if self.external is not None:
@@ -74,11 +81,37 @@ class Chip:
             return self.pins[pin_id]
 
     def drive(self, pin_id: Any, level: int | None) -> None:
-        """Drive input *pin_id* to *level* (None: let it float to its pull)."""
+        """Drive input *pin_id* to *level* (None: let it float to its pull), after any
+        scripted edges still to come on it."""
+        self.apply_script(pin_id, None)
+        self._drive(pin_id, level)
+
+    def drive_at(self, pin_id: Any, edges: Iterable[tuple[float, int | None]]) -> None:
+        """Script a waveform on input *pin_id*: ``(time.monotonic() time, level)`` pairs in
+        order. Each edge takes effect at its time as the firmware sees it: a read of the pin
+        (the firmware's sampling) applies every edge whose time has come, with its IRQs, so
+        the waveform the firmware samples does not depend on when the thread that scripted
+        it runs (a contact's bounce stays a bounce however busy the machine is)."""
         st = self.state(pin_id)
-        before = st.read()
+        with self.lock:
+            st.script.extend(edges)
+        self.apply_script(pin_id, time.monotonic())
+
+    def apply_script(self, pin_id: Any, now: float | None) -> None:
+        """Apply *pin_id*'s scripted edges due by *now* (None: all of them), in order."""
+        st = self.state(pin_id)
+        while True:
+            with self.lock:
+                if not st.script or (now is not None and st.script[0][0] > now):
+                    return
+                _, level = st.script.popleft()
+            self._drive(pin_id, level)
+
+    def _drive(self, pin_id: Any, level: int | None) -> None:
+        st = self.state(pin_id)
+        before = st.level()
         st.external = level
-        after = st.read()
+        after = st.level()
         if before != after:
             for trigger, handler, pin in list(st.irqs):
                 if (after == 0 and trigger & Pin.IRQ_FALLING) or (
@@ -88,6 +121,11 @@ class Chip:
 
     def level(self, pin_id: Any) -> int:
         return self.state(pin_id).read()
+
+    def scripted(self, pin_id: Any) -> bool:
+        """Whether edges scripted on *pin_id* are still to come."""
+        with self.lock:
+            return bool(self.state(pin_id).script)
 
     def history(self, pin_id: Any) -> list[tuple[float, int]]:
         with self.lock:
@@ -217,13 +255,17 @@ class Timer:
             period = int(1000 / freq)
         self._stop = threading.Event()
         stop = self._stop
+        # periods count from now, as on the chip, not from when the thread gets to run
+        due = time.monotonic() + period / 1000
 
         def run() -> None:
-            while not stop.wait(period / 1000):
+            nonlocal due
+            while not stop.wait(max(0.0, due - time.monotonic())):
                 if callback is not None:
                     callback(self)
                 if mode == Timer.ONE_SHOT:
                     break
+                due += period / 1000
             if self in self._chip.timers:
                 self._chip.timers.remove(self)
 

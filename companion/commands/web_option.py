@@ -1,0 +1,101 @@
+"""``--web``, ``--phone-seats`` and ``--phone-dice`` of ``play``, ``demo`` and ``serve``.
+
+The command line's side only: reading the options and turning the web view's errors
+into one clear message (exit 2). Everything the web view does at the table is in
+:mod:`companion.web.attach`, imported only when ``--web`` is given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, TextIO
+
+from companion.commands.errors import CommandError
+
+WEB_EXTRA = "the web view needs the web extra: pip install 'arena-table-companion[web]'"
+
+
+def _attach() -> Any:
+    try:
+        from companion.web import attach
+    except ImportError as exc:
+        raise CommandError(f"{WEB_EXTRA} ({exc})") from None
+    return attach
+
+
+def default_bots(args: argparse.Namespace, players: int) -> int | None:
+    """How many bots when ``--phone-seats`` is given and ``--bots`` is not: none with
+    ``all``, else the seats after the last phone seat."""
+    text = getattr(args, "phone_seats", None)
+    if not text or args.bots is not None:
+        return args.bots
+    if text.strip().lower() == "all":
+        return 0
+    seats = [int(p) for p in text.split(",") if p.strip().isdigit()]
+    return max(0, players - (max(seats) + 1)) if seats else None
+
+
+def web_request(args: argparse.Namespace, players: int, bot_seats: tuple[int, ...]) -> Any:
+    """The :class:`~companion.web.attach.WebRequest` of the command line, or ``None``
+    without ``--web``."""
+    seats, dice = getattr(args, "phone_seats", None), getattr(args, "phone_dice", False)
+    if getattr(args, "web", None) is None:
+        if seats or dice:
+            raise CommandError("--phone-seats and --phone-dice go with --web")
+        return None
+    attach = _attach()
+    try:
+        attach.parse_address(args.web)
+        phones = attach.parse_phone_seats(seats, players, bot_seats)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
+    return attach.WebRequest(args.web, frozenset(phones), dice)
+
+
+def battle_royale_game(mode: str) -> Any:
+    """The game a Battle Royale table's pages draw: tracked, or assist mode's."""
+    if mode == "assist":
+        from companion.games.battle_royale.assist import ASSIST
+
+        return ASSIST
+    from companion.games.registry import get_game
+
+    return get_game("battle-royale")
+
+
+@contextlib.contextmanager
+def web_view(
+    request: Any,
+    game: Any,
+    config: Any,
+    hw: Any,
+    *,
+    assist: bool = False,
+    out: TextIO | None = None,
+    pairing_dir: Path | None = None,
+) -> Iterator[Any]:
+    """The table's web view while the block runs (``None`` without ``--web``)."""
+    if request is None:
+        yield None
+        return
+    attach = _attach()
+    try:
+        web = attach.attach_web(
+            request,
+            game,
+            config,
+            config.players,
+            hw=hw,
+            assist=assist,
+            out=out,
+            pairing_dir=pairing_dir,
+        )
+    except (OSError, ValueError) as exc:
+        raise CommandError(f"--web: {exc}") from None
+    try:
+        yield web
+    finally:
+        web.close()

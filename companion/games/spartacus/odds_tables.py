@@ -1,0 +1,349 @@
+"""The exact distribution of one attack, every pair of rolls worked out at once (numpy).
+
+:mod:`.odds` says what the odds are (rules C4-C10 and the reroll choices of ruling C7b);
+this module computes them. Everything is a whole number until :mod:`.odds` divides by
+the number of equally likely ways: ordered rolls of both sides, times 6 for each die
+that may be rerolled.
+
+Tables (``N`` rolls of a side, ``P`` rolls of one die fewer, its *parts*):
+
+- a side's rolls: every sorted roll (:func:`side`), with the number of ordered rolls
+  giving it; a *part* is what is kept when one die is rerolled, ``plus[part, x - 1]`` the
+  roll it becomes with a new die ``x``;
+- the outcome of every pair of final rolls: wounds to the defender (``N_att x N_def``) and
+  the counter wounds (per defence roll);
+- a *state* of a side after its reroll choice: a kept roll, or a part waiting for its new
+  die. ``value[attack state, defence state]`` is 36 x the attacker's expected wound
+  difference (wounds dealt minus wounds taken) over the dice still to roll.
+
+The choices (ruling C7b): for every attack state and defence roll the defender's best
+answer is the minimum over its options (keep first, then its rerolls from the lowest face:
+a later option must be strictly better); for every pair of rolls the attacker's choice is
+the maximum of those answers over its options (same order). Each pair's weight then flows
+to the states chosen, from the states to the final rolls (a part to its six rolls), and is
+counted by outcome.
+
+Options that can never be strictly better are left out first (:func:`options`): with the
+same new die, rerolling a lower face leaves a higher roll, which never compares worse, so a
+higher face is dropped when a lower one gives pair and triple abilities at least as good
+for every new die; a 6 is dropped when keeping does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from itertools import chain, combinations_with_replacement
+from math import comb, factorial
+
+import numpy as np
+
+from companion.games.spartacus.combat import Modifiers, ability_total
+from companion.games.spartacus.data import Ability
+
+PAD = 2  # an unmatched attack die wounds on 3+: as if against a defence die showing 2
+FACE_RANGE = np.arange(1, 7, dtype=np.int8)
+
+
+@dataclass(frozen=True, eq=False)
+class Side:
+    """Every sorted roll of ``n`` dice (highest first) and its parts."""
+
+    n: int
+    faces: np.ndarray  # (N, n) int8
+    counts: np.ndarray  # (N, 6): how often each face 1..6 shows
+    weights: np.ndarray  # (N,) int64: the ordered rolls that give it
+    plus: np.ndarray  # (P, 6): the roll a part becomes with a new die 1..6
+    minus: np.ndarray  # (N, 6): the part left when a die showing 1..6 is rerolled, -1 if none
+
+
+def _keys(counts: np.ndarray, base: int) -> np.ndarray:
+    return counts.astype(np.int64) @ (base ** np.arange(6, dtype=np.int64))
+
+
+def _sorted_rolls(n: int) -> np.ndarray:
+    rolls = comb(n + 5, 5)
+    dice = chain.from_iterable(combinations_with_replacement(range(6, 0, -1), n))
+    return np.fromiter(dice, dtype=np.int8, count=rolls * n).reshape(rolls, n)
+
+
+@cache
+def side(n: int) -> Side:
+    """The rolls of ``n`` dice in the order of :func:`companion.games.spartacus.odds.multisets`
+    (lexicographic, highest faces first)."""
+    faces = _sorted_rolls(n)
+    counts = (faces[:, :, None] == FACE_RANGE).sum(axis=1)
+    fact = np.array([factorial(i) for i in range(n + 1)], dtype=np.int64)
+    weights = factorial(n) // fact[counts].prod(axis=1)
+    if n == 0:
+        return Side(0, faces, counts, weights, np.zeros((0, 6), np.intp), np.full((1, 6), -1))
+    part_faces = _sorted_rolls(n - 1)
+    part_counts = (part_faces[:, :, None] == FACE_RANGE).sum(axis=1)
+    unit = np.eye(6, dtype=np.int64)
+    keys = _keys(counts, n + 1)
+    order = np.argsort(keys)
+    plus_keys = _keys(part_counts[:, None, :] + unit, n + 1)  # (P, 6, 6) -> (P, 6)
+    plus = order[np.searchsorted(keys, plus_keys, sorter=order)]
+    part_keys = _keys(part_counts, n + 1)
+    part_order = np.argsort(part_keys)
+    less = _keys(counts[:, None, :] - unit, n + 1)  # (N, 6): a key, or junk where absent
+    found = np.searchsorted(part_keys, less, sorter=part_order).clip(0, len(part_keys) - 1)
+    minus = np.where(counts > 0, part_order[found], -1)
+    return Side(n, faces, counts, weights, plus, minus)
+
+
+def ability_values(s: Side, abilities: Sequence[Ability], effect: str) -> np.ndarray:
+    """What ``abilities`` give on each roll for ``effect`` (rule C9). A roll's triggers
+    depend only on how often each face shows (for an ability of one face, which face):
+    rolls with the same counts are worked out once."""
+    faces, counts = s.faces, s.counts
+    if not any(a.effect == effect for a in abilities):
+        return np.zeros(len(faces), dtype=np.int16)
+    only = sorted({a.face - 1 for a in abilities if a.face is not None})
+    rest = [f for f in range(6) if f not in only]
+    signature = np.concatenate([np.sort(counts[:, rest], axis=1), counts[:, only]], axis=1)
+    keys = _keys(signature, faces.shape[1] + 1)
+    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    values = [ability_total(tuple(faces[i].tolist()), abilities, effect) for i in first]
+    return np.array(values, dtype=np.int16)[inverse.reshape(-1)]
+
+
+def options(s: Side, values: Sequence[np.ndarray]) -> np.ndarray:
+    """Per roll, the parts worth rerolling to, lowest face first: ``(N, k)``, -1 padded.
+
+    ``values``: per effect, what each roll's pair and triple abilities give (the more the
+    better for their owner)."""
+    values = [v for v in values if v.any()]
+    present = s.minus >= 0
+    if not values:  # no abilities: the lowest die, unless every die shows 6
+        low = s.faces[:, -1].astype(np.intp) - 1
+        part = s.minus[np.arange(len(low)), low]
+        return np.where(low < 5, part, -1)[:, None]
+    table = np.stack(values, axis=1)  # (N, e)
+    after = table[s.plus].reshape(len(s.plus), -1)  # (P, 6e): per new die, per effect
+    after = np.concatenate([after, np.full((1, after.shape[1]), np.iinfo(np.int16).min)])
+    mine = after[s.minus.T]  # (6, N, 6e): rerolling face f; -1 picks the sentinel row
+    kept = np.repeat(table, 6, axis=0).reshape(len(table), -1)  # keeping, same layout
+    # dominated[low, f]: rerolling the lower face low is at least as good for every die
+    dominated = (mine[:, None] >= mine[None, :]).all(axis=3) & present.T[:, None]
+    dominated &= np.tri(6, k=-1, dtype=bool).T[:, :, None]
+    keep = present & ~dominated.any(axis=0).T
+    keep[:, 5] &= ~(kept >= mine[5]).all(axis=1)
+    order = np.argsort(~keep, axis=1, kind="stable")
+    parts = np.take_along_axis(np.where(keep, s.minus, -1), order, axis=1)
+    width = int(keep.sum(axis=1).max(initial=0))
+    return parts[:, :width]
+
+
+def counts(
+    n_att: int, n_def: int, mods: Modifiers, att_reroll: bool, def_reroll: bool
+) -> tuple[dict[tuple[int, int], int], int]:
+    """``{(wounds to the defender, to the attacker): ways}`` and the number of ways."""
+    den = 6**n_att * 6**n_def * 36
+    if den >= 1 << 53:  # float64 sums of whole numbers stay exact below this
+        raise ValueError(f"{n_att} against {n_def} dice: too many dice for exact odds")
+    att, dfn = side(n_att), side(n_def)
+    bonus, counter, ignore = _abilities(att, dfn, mods)
+    wounds, to_att = _table(att, dfn, mods, bonus, counter, ignore)
+    if not (att_reroll or def_reroll):  # every pair of rolls is final: count it 36 times
+        weight = np.multiply.outer(att.weights * 36, dfn.weights.astype(np.float64))
+        return _by_outcome(wounds, to_att, weight), den
+    a_opt = options(att, [bonus]) if att_reroll else _no_options(att)
+    d_opt = options(dfn, [counter, ignore]) if def_reroll else _no_options(dfn)
+    best, a_order, d_order = _choices(att, dfn, a_opt, d_opt, wounds, to_att)
+    small = den < 1 << 32  # every sum fits 32 bits: half the memory to move
+    return _count(att, dfn, a_opt, d_opt, best, a_order, d_order, wounds, to_att, small), den
+
+
+def _no_options(s: Side) -> np.ndarray:
+    return np.zeros((len(s.faces), 0), dtype=np.intp)
+
+
+def outcome_table(att: Side, dfn: Side, mods: Modifiers) -> tuple[np.ndarray, np.ndarray]:
+    """Wounds to the defender for every pair of final rolls ``(N_att, N_def)`` and the
+    attacker's counter wounds per defence roll (rules C4-C10, ruling C10a's order)."""
+    return _table(att, dfn, mods, *_abilities(att, dfn, mods))
+
+
+def _abilities(att: Side, dfn: Side, mods: Modifiers) -> tuple[np.ndarray, ...]:
+    """The attacker's ability wounds per attack roll; the counter wounds and the ignored
+    wounds of the defender's abilities per defence roll."""
+    return (
+        ability_values(att, mods.attack_abilities, "extra_wound"),
+        ability_values(dfn, mods.defence_abilities, "wound_attacker"),
+        ability_values(dfn, mods.defence_abilities, "ignore_wound"),
+    )
+
+
+def _table(
+    att: Side,
+    dfn: Side,
+    mods: Modifiers,
+    bonus: np.ndarray,
+    counter: np.ndarray,
+    ignore: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    wounds = np.zeros((len(att.faces), len(dfn.faces)), dtype=np.int16)
+    for pos in range(att.n):
+        d = dfn.faces[:, pos] if pos < dfn.n else np.full(len(dfn.faces), PAD, np.int8)
+        wounds += att.faces[:, pos, None] > d
+    wounds += (bonus + mods.extra_wound)[:, None]
+    wounds -= (ignore + mods.ignore_defender)[None, :]
+    np.maximum(wounds, 0, out=wounds)
+    to_att = np.maximum(counter - mods.ignore_attacker, 0).astype(np.int16)
+    return wounds, to_att
+
+
+def _choices(
+    att: Side,
+    dfn: Side,
+    a_opt: np.ndarray,
+    d_opt: np.ndarray,
+    wounds: np.ndarray,
+    to_att: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Ruling C7b for every pair of rolls: ``(N_att, N_def)`` codes ``(7 - j) << 3 | k``
+    in the low 6 bits (the attacker's option j, the defender's answer k; 0 keeps), above
+    them the value of the choice; rows and columns in the order of the two rolls' orders
+    returned with it (most options first, so the k-th options are a prefix)."""
+    na, nd = len(att.faces), len(dfn.faces)
+    bias = int(to_att.max())
+    u = wounds + (bias - to_att)[None, :]  # the value of a pair of final rolls, >= 0
+    if 36 * int(u.max()) * 64 + 63 >= 1 << 16:
+        raise ValueError("too many wounds for the tables of exact odds")
+    # attack states (kept rolls, then parts) x defence rolls: 6 x value over the attack die
+    pa = len(att.plus) if a_opt.shape[1] else 0
+    ka = np.empty((na + pa, nd), dtype=np.int16)
+    np.multiply(u, 6, out=ka[:na])
+    if pa:
+        _sum_rows(u, att.plus, out=ka[na:])
+    kat = np.ascontiguousarray(ka.T)  # defence rolls x attack states
+    # the defender's best answer to each attack state: 8 x value + k (0 keeps, k its k-th
+    # option); the minimum, so a later option must be strictly better
+    d_order, d_many = _most_options_first(d_opt)
+    answer = np.take(kat, d_order, axis=0)
+    answer *= 48
+    if d_opt.shape[1]:
+        reroll = _sum_rows(kat, dfn.plus)
+        reroll *= 8
+        for k, rows in enumerate(d_many):
+            cand = np.take(reroll, d_opt[d_order[:rows], k], axis=0)
+            cand += k + 1
+            np.minimum(answer[:rows], cand, out=answer[:rows])
+    # the attacker's choice: value << 6 | (7 - j) << 3 | the defender's answer to it; the
+    # maximum, so a later option must be strictly better
+    ans = np.ascontiguousarray(answer.T).view(np.uint16)  # attack states x defence rolls
+    key = ans << 3  # = value << 6 | slot << 3: the slot moves down below the option
+    slot = ans & 7
+    slot *= 7
+    key -= slot
+    del slot
+    a_order, a_many = _most_options_first(a_opt)
+    best = np.take(key, a_order, axis=0)
+    best |= 7 << 3
+    for j, rows in enumerate(a_many):
+        cand = np.take(key, na + a_opt[a_order[:rows], j], axis=0)
+        cand |= (6 - j) << 3
+        np.maximum(best[:rows], cand, out=best[:rows])
+    return best, a_order, d_order
+
+
+def _most_options_first(opt: np.ndarray) -> tuple[np.ndarray, list[int]]:
+    """The rolls ordered by how many options they have, most first, and per option slot
+    how many rolls have it."""
+    many = (opt >= 0).sum(axis=1)
+    order = np.argsort(-many, kind="stable")
+    return order, [int((many > k).sum()) for k in range(opt.shape[1])]
+
+
+def _sum_rows(rows: np.ndarray, plus: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """``out[p] = sum(rows[plus[p, x]] for x in 0..5)``: a part's row over its new die."""
+    out = np.take(rows, plus[:, 0], axis=0, out=out, mode="wrap")
+    tmp = np.empty_like(out)
+    for x in range(1, 6):
+        np.take(rows, plus[:, x], axis=0, out=tmp, mode="wrap")
+        out += tmp
+    return out
+
+
+def _count(
+    att: Side,
+    dfn: Side,
+    a_opt: np.ndarray,
+    d_opt: np.ndarray,
+    best: np.ndarray,
+    a_order: np.ndarray,
+    d_order: np.ndarray,
+    wounds: np.ndarray,
+    to_att: np.ndarray,
+    small: bool,
+) -> dict[tuple[int, int], int]:
+    """Each pair's weight goes to the two states chosen, flows from the states to the
+    final rolls (a kept roll 6 times, a part once to each of its six rolls) and is counted
+    by outcome."""
+    na, nd = best.shape
+    sa = na + (len(att.plus) if a_opt.shape[1] else 0)
+    sd = nd + (len(dfn.plus) if d_opt.shape[1] else 0)
+    code = best & 63  # (7 - j) << 3 | k
+    # the state chosen, looked up by roll and code: attack states x (defence states + 1)
+    lookup = (np.arange(64) >> 3)[None, :]
+    a_state = _states(na, a_opt)[a_order[:, None], 7 - lookup] * (sd + 1)
+    d_state = _states(nd, d_opt)[d_order[:, None], np.arange(64)[None, :] & 7]
+    at = np.add(code, (np.arange(na) * 64)[:, None], dtype=np.intp)
+    index = np.take(a_state, at)
+    np.add(code, (np.arange(nd) * 64)[None, :], out=at)
+    index += np.take(d_state, at)
+    del code, at  # the tables are large at 8 dice: each goes as soon as it is used
+    weight = np.multiply.outer(att.weights[a_order].astype(np.float64), dfn.weights[d_order])
+    mass = np.bincount(index.ravel(), weights=weight.ravel(), minlength=(sa + 1) * (sd + 1))
+    del index, weight
+    mass = mass.reshape(sa + 1, sd + 1)  # a row and a column of zeros at the end
+    if small:
+        mass = mass.astype(np.uint32)
+    flowed = _flow(mass, att, 0)  # final attack rolls x defence states
+    del mass
+    final = _flow(flowed, dfn, 1)  # final attack x final defence rolls
+    del flowed
+    return _by_outcome(wounds, to_att, final)
+
+
+def _by_outcome(
+    wounds: np.ndarray, to_att: np.ndarray, weight: np.ndarray
+) -> dict[tuple[int, int], int]:
+    """``{(wounds, counter wounds): total weight}`` over a table of final pairs (``to_att``
+    broadcast along it)."""
+    width = int(to_att.max()) + 1
+    keys = wounds.astype(np.intp) * width
+    keys += to_att
+    totals = np.bincount(keys.ravel(), weights=weight.ravel())
+    return {divmod(int(key), width): int(totals[key]) for key in np.flatnonzero(totals)}
+
+
+def _states(n: int, opt: np.ndarray) -> np.ndarray:
+    """``(n, 8)``: the state of option 0 (the kept roll itself) and of option j (its part
+    ``n + opt[r, j - 1]``) of every roll; entries past a roll's options are never read."""
+    table = np.zeros((n, 8), dtype=np.intp)
+    table[:, 0] = np.arange(n)
+    table[:, 1 : 1 + opt.shape[1]] = n + opt
+    return table
+
+
+def _flow(mass: np.ndarray, s: Side, axis: int) -> np.ndarray:
+    """States along ``axis`` (the rolls, then the parts, then zeros) to final rolls: a kept
+    roll's mass 6 times, plus the mass of every part the roll comes from (the roll less one
+    of its faces, that face being the new die)."""
+    n = len(s.faces)
+    out = (mass[:n] if axis == 0 else mass[:, :n]) * 6
+    if mass.shape[axis] > n + 1:
+        parts = np.where(s.minus >= 0, n + s.minus, -1)
+        tmp = np.empty_like(out)
+        for f in range(6):
+            np.take(mass, parts[:, f], axis=axis, out=tmp, mode="wrap")  # -1: the zeros
+            out += tmp
+    return out
+
+
+def clear_caches() -> None:
+    """Forget the tables of rolls (benchmarks measure a cold computation)."""
+    side.cache_clear()

@@ -1,0 +1,251 @@
+"""The terminal's view of a table, for every game: board, panels, the last events, the prompt.
+
+:class:`TableScreen` is a :class:`~companion.table.loop.TableView` with two ways to show a
+game:
+
+- **live** (a terminal with nobody typing: demos, autoplay, the service on an HDMI screen
+  or over SSH): a rich ``Live`` display redrawn in place. Its layout is fitted to the
+  console's height (:meth:`TableScreen.render`): the header and the prompt on top and at
+  the bottom, the last events above the prompt, the board in the rows left over, cropped
+  if it must be, so the prompt and the last events are always on screen, at 80x24 as at
+  100x40;
+- **printed** (a person typing, a pipe, a log file, CI): every event as it happens (a
+  finished move is confirmed the moment it is made), messages, every prompt (a button's
+  too) with its options in columns that never break a word, and the board before a
+  person is asked when it changed since it was last printed, or when ``board`` is typed
+  (an update with no events).
+
+A game's view says what its header, board and event lines are (:meth:`header`,
+:meth:`board`, :meth:`event_text`); everything else is here.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Sequence
+from typing import Any
+
+from rich.columns import Columns
+from rich.console import Console, Group, RenderableType
+from rich.layout import Layout
+from rich.live import Live
+from rich.panel import Panel
+from rich.text import Text
+
+LOG_LINES = 10
+PROMPT_STYLE = "bold cyan"
+
+
+class TableScreen:
+    """The terminal view of one game at the table (see the module docstring).
+
+    ``live``: redraw in place, fitted to the console; otherwise print. ``pace_s``: pause
+    this long at every new turn so people can follow a bot game.
+    """
+
+    #: Event kinds that start a turn (the pace, and a new block when printed).
+    TURN_EVENTS = frozenset({"turn_started"})
+    #: The header's name of the game (``title`` replaces it).
+    TITLE = ""
+
+    def __init__(
+        self,
+        console: Console,
+        hw: Any = None,
+        *,
+        live: bool = False,
+        pace_s: float = 0.0,
+        title: str | None = None,
+    ) -> None:
+        self.console = console
+        self.hw = hw
+        self.live = live
+        self.pace_s = pace_s
+        self.title = title or self.TITLE
+        self.log: deque[Text] = deque(maxlen=LOG_LINES)
+        self.prompt_text = ""
+        self.options: Sequence[str] = ()
+        self.state: Any = None
+        self._live: Live | None = None
+        self._printed_board: Any = None  # what the board showed when it was last printed
+        self._last_prompt: tuple[str, tuple[str, ...]] | None = None
+
+    # -- what a game shows ---------------------------------------------------------------
+
+    def header(self) -> Text:
+        """One line: the game, the turn (:meth:`when`), whose turn it is
+        (:meth:`whose_turn`), or who won."""
+        state = self.state
+        if state is None:
+            return Text(self.title, style="bold")
+        text = Text(f"{self.title} - {self.when()}  ", style="bold")
+        if state.is_terminal:
+            names = " and ".join(state.seat_name(s) for s in state.winners) or "nobody"
+            return text.append(f"game over: {names} won", style="bold green")
+        return text.append_text(self.whose_turn())
+
+    def when(self) -> str:
+        return f"turn {getattr(self.state, 'turn', 0)}"
+
+    def whose_turn(self) -> Text:
+        seat = self.state.current_player
+        return Text(f"{self.state.seat_name(seat)} to play" if seat >= 0 else "")
+
+    def board(self, width: int, height: int | None = None) -> RenderableType:
+        """The board (and its tables) in ``width`` columns; ``height``: the rows the live
+        view has for it (``None``: printed, as tall as it needs)."""
+        return Text("")
+
+    def event_text(self, event: Any) -> Text | None:
+        """One event as a line for the log (``None``: not worth a line)."""
+        text = event.public_text if event.private_to is not None else event.text
+        return Text(text) if text else None
+
+    def board_key(self) -> Any:
+        """What the board shows, to tell whether it changed (default: the history's length)."""
+        return len(getattr(self.state, "history", ())) if self.state is not None else None
+
+    def hardware(self) -> RenderableType | None:
+        """The table's outputs (LEDs, the arena display), shown in the live view."""
+        if self.hw is None:
+            return None
+        return Text(f"arena display:\n{self.hw.display.render()}", style="dim")
+
+    def turn_block(self, events: Sequence[Any]) -> None:
+        """Printed mode: a new turn began (a rule with its name)."""
+
+    # -- lifecycle -----------------------------------------------------------------------
+
+    def __enter__(self) -> TableScreen:
+        if self.live:
+            self._live = Live(
+                self.render(),
+                console=self.console,
+                auto_refresh=False,
+                transient=False,
+                vertical_overflow="crop",
+            )
+            self._live.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._live is not None:
+            self._live.update(self.render(), refresh=True)
+            self._live.__exit__(None, None, None)
+            self._live = None
+
+    # -- TableView -----------------------------------------------------------------------
+
+    def update(self, state: Any, events: Sequence[Any]) -> None:
+        self.state = state
+        if events:
+            self.prompt_text = ""  # the prompt was answered
+            self.options = ()
+        for event in events:
+            if event.kind in self.TURN_EVENTS:
+                if self.pace_s:
+                    time.sleep(self.pace_s)
+                if not self.live:
+                    self.turn_block([event])
+            line = self.event_text(event)
+            if line is not None and line.plain:
+                self.log.append(line)
+                if not self.live:
+                    self.console.print(Text("  - ").append_text(line), soft_wrap=False)
+        if not events and not self.live:
+            self.print_board()  # typed 'board', a resume, an undo
+        self._refresh()
+
+    def message(self, text: str) -> None:
+        line = Text(f"* {text}", style="italic")
+        self.log.append(line)
+        if not self.live:
+            self.console.print(Text("  ").append_text(line))
+        self._refresh()
+
+    def prompt(self, text: str, options: Sequence[str] = (), seat: int | None = None) -> None:
+        self.prompt_text = text
+        self.options = tuple(options)
+        if not self.live:
+            if options and self.board_key() != self._printed_board:
+                self.print_board()  # a person is asked: the board as it is now
+            if self._last_prompt != (text, self.options):
+                self.console.print(Text(f"> {text}", style=PROMPT_STYLE))
+                if options:
+                    self.console.print(option_columns(options))
+        self._last_prompt = (text, self.options)
+        self._refresh()
+
+    def conceal(self) -> None:
+        """Clear what the screen shows (a hand) before it is handed to another seat."""
+        if self.console.is_terminal and not self.live:
+            self.console.clear()
+        self._printed_board = None
+
+    # -- printing ------------------------------------------------------------------------
+
+    def print_board(self) -> None:
+        if self.state is None:
+            return
+        self.console.print(self.board(self.console.width))
+        self._printed_board = self.board_key()
+        self._last_prompt = None  # the prompt is worth repeating below the board
+
+    # -- the live view -------------------------------------------------------------------
+
+    def _refresh(self) -> None:
+        if self._live is not None:
+            self._live.update(self.render(), refresh=True)
+
+    def render(self, height: int | None = None) -> Layout:
+        """The whole view fitted to ``height`` rows (default: the console's)."""
+        height = height or self.console.height
+        width = self.console.width
+        prompt = self._prompt_block(width)
+        prompt_rows = _rows(self.console, prompt, width) if self.prompt_text else 0
+        events_rows = max(3, min(LOG_LINES, height // 4)) + 2
+        body_rows = max(1, height - 1 - prompt_rows - events_rows)
+        log = Text("\n").join(list(self.log)[-(events_rows - 2) :])
+        log.no_wrap, log.overflow = True, "ellipsis"  # one row per event: the last stay
+        layout = Layout()
+        parts = [Layout(self.header(), name="header", size=1)]
+        body = Layout(name="body", size=body_rows)
+        side = self.hardware()
+        if side is not None and width >= 100:
+            body.split_row(
+                Layout(self.board(width - 40, body_rows), name="board"),
+                Layout(side, name="side", size=40),
+            )
+        else:
+            body.update(self.board(width, body_rows))
+        parts += [body, Layout(Panel(log, title="events"), name="events", size=events_rows)]
+        if prompt_rows:
+            parts.append(Layout(prompt, name="prompt", size=prompt_rows))
+        layout.split_column(*parts)
+        return layout
+
+    def _prompt_block(self, width: int) -> RenderableType:
+        text = Text(f"> {self.prompt_text}", style=PROMPT_STYLE)
+        if not self.options:
+            return text
+        return Group(text, option_columns(self.options))
+
+
+def styled_event(event: Any, quiet: Any, styles: dict[str, str], words: Any = None) -> Text | None:
+    """An event as a log line in its kind's style (``None`` for a ``quiet`` kind);
+    ``words`` turns engine names in its text into words."""
+    if event.kind in quiet:
+        return None
+    text = event.public_text if event.private_to is not None else event.text
+    return Text(words(text) if words else text, style=styles.get(event.kind, ""))
+
+
+def option_columns(options: Sequence[str]) -> Columns:
+    """Options side by side in columns; an option is never broken inside (nor a word)."""
+    return Columns([Text(o, no_wrap=True, overflow="ellipsis") for o in options], padding=(0, 3))
+
+
+def _rows(console: Console, renderable: RenderableType, width: int) -> int:
+    """How many rows ``renderable`` takes at ``width``."""
+    return len(console.render_lines(renderable, console.options.update(width=width), pad=False))

@@ -1,0 +1,164 @@
+"""Spartacus with people at one terminal (issue 17, the table's side): assist mode with the
+box's cards, the screen handed over before a hand is shown, other houses told when they
+may play out of turn, menus kind first, manual steps acknowledged."""
+
+from __future__ import annotations
+
+import io
+import sys
+
+import pytest
+from rich.console import Console
+
+from companion.cli import main
+from companion.games.spartacus import SpartacusConfig, new_game
+from companion.games.spartacus import actions as A
+from companion.table.people import TerminalInput
+from companion.table.spartacus_table import SpartacusAdapter, terminal_agent
+from companion.ui.spartacus import SpartacusView
+
+sys.path.insert(0, __file__.rsplit("/", 2)[0] + "/spartacus")
+from spx_helpers import draw_all, give_hand, setup_game  # noqa: E402
+
+
+def reaction_window():
+    """Three houses; glaber has no gold left, and solonius holds Mittellos! for him."""
+    state = setup_game(players=3, host=0)
+    draw_all(state)
+    state.hands[1] = {}
+    give_hand(state, 1, "mittellos")
+    state.gold[2] = 0
+    state._note_windows()
+    return state
+
+
+def quiet() -> SpartacusView:
+    return SpartacusView(Console(file=io.StringIO(), width=100))
+
+
+def agent(view, text: str, people: int = 1):
+    terminal = TerminalInput(io.StringIO(text))
+    terminal.people = people
+    return terminal_agent(view, terminal), terminal
+
+
+def prompts(view) -> str:
+    return view.console.file.getvalue()
+
+
+def test_play_spartacus_in_assist_mode_starts_with_the_opening_dice(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("6\nquit\n"))
+    code = main(
+        [
+            "play",
+            "spartacus",
+            "--mode",
+            "assist",
+            "--players",
+            "3",
+            "--journal",
+            str(tmp_path / "a.jsonl"),
+        ]
+    )
+    out = capsys.readouterr().out
+    assert code == 1 and "assist mode" in out and "3 at the terminal" in out
+    assert "press ROLL for the" in out and "or throw your own" in out
+    assert "game stopped" in out
+
+
+def test_assist_mode_takes_no_bots(capsys):
+    assert main(["play", "spartacus", "--mode", "assist", "--bots", "1"]) == 2
+    assert "every house is played by a person" in capsys.readouterr().err
+
+
+def test_a_hand_is_shown_only_after_the_screen_is_handed_over():
+    state = setup_game(players=2, host=0)
+    draw_all(state)
+    view = quiet()
+    first, terminal = agent(view, "\n\n1\n", people=2)  # manual step, hand-over, 1
+    seat = state.current_player
+    house = state.houses[seat]
+    first.choose(state, state.legal_actions())
+    out = prompts(view)
+    handover = out.index(f"pass the screen to {house}")
+    assert "your hand" not in out[:handover]  # nothing of a hand before the hand-over
+    assert "your hand" in out[handover:] or not state.hand(seat)
+    assert terminal.holder == seat
+    # the same house again: no second hand-over
+    view2 = quiet()
+    again = terminal_agent(view2, terminal)
+    terminal.holder = seat
+    assert "pass the screen" not in prompts(view2)
+    del again
+
+
+def test_one_person_needs_no_hand_over():
+    state = setup_game(players=2, host=0)
+    draw_all(state)
+    view = quiet()
+    person, _ = agent(view, "\n1\n", people=1)  # the manual step, then 1
+    person.choose(state, state.legal_actions())
+    assert "pass the screen" not in prompts(view)
+
+
+def test_other_houses_are_told_when_they_may_play_out_of_turn():
+    state = reaction_window()
+    assert state.seats_that_may_act() == [0, 1]  # solonius holds a reaction for glaber
+    text = SpartacusAdapter().ask(state, 0)
+    assert "solonius may play out of turn now" in text
+
+
+def test_a_kind_alone_asks_its_parameters_one_by_one():
+    state = setup_game(players=3, host=0)
+    draw_all(state)
+    seat = state.current_player
+    giver = state.houses[seat]
+    view = quiet()
+    person, _ = agent(view, "\ngive\n2\n3\n")  # the manual step first
+    action = person.choose(state, state.legal_actions())
+    receivers = [h for h in state.houses if h != giver]
+    assert action == A.GiveGold(giver, receivers[1], 3)
+    out = prompts(view)
+    assert "give: which receiver?" in out and "give: which amount?" in out
+
+
+def test_the_house_rules_done_by_hand_are_asked_before_the_intrigue_turn():
+    state = setup_game(players=2, host=0)
+    draw_all(state)
+    view = quiet()
+    person, _ = agent(view, "\n1\n")
+    person.choose(state, state.legal_actions())
+    assert "batiatus, by hand: House card" in prompts(view)
+
+
+def test_a_manual_step_is_acknowledged_once():
+    adapter = SpartacusAdapter()
+    state = new_game(SpartacusConfig(players=3))
+
+    class Steps:
+        round = 1
+        houses = state.houses
+
+        @staticmethod
+        def manual_steps():
+            return [{"id": "batiatus:r1", "seat": 0, "title": "Ludus", "text": "do it by hand"}]
+
+    assert adapter.manual_steps(Steps, 0) == ["Ludus: do it by hand"]
+    assert adapter.manual_steps(Steps, 0) == []  # acknowledged this round
+    assert adapter.manual_steps(Steps, 1) == []
+
+
+@pytest.mark.parametrize("text", ["cancel\n1\n"])
+def test_cancel_goes_back_to_the_kinds(text):
+    state = setup_game(players=3, host=0)
+    draw_all(state)
+    view = quiet()
+    person, _ = agent(view, "\ngive\n" + text)
+    action = person.choose(state, state.legal_actions())
+    assert action is not None and "give: which receiver?" in prompts(view)
+
+
+def test_out_of_turn_hints_name_only_houses_people_play():
+    state = reaction_window()
+    assert "may play out of turn" not in SpartacusAdapter(people={0, 2}).ask(state, 0)
+    assert "solonius may play out of turn" in SpartacusAdapter(people={0, 1}).ask(state, 0)
