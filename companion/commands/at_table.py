@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 
 NO_PINS_HINT = (
     "on a laptop use --hardware sim; on a Raspberry Pi install the pin library "
-    "(pip install 'companion[pi]') and run as a user in the gpio group"
+    "(pip install 'arena-table-companion[pi]') and run as a user in the gpio group"
 )
 
 
