@@ -139,10 +139,15 @@ def hardware_config(
         raise CommandError(str(exc)) from None
 
 
-def who_plays(people: int, bots: int) -> str:
-    """``1 at the terminal, 2 bots``, in words people read (``1 bot``, ``no bots``)."""
+def who_plays(people: int, bots: int, phones: int = 0) -> str:
+    """``1 at the terminal, 2 bots``, in words people read (``1 bot``, ``no bots``);
+    ``phones`` of the ``people`` play from their phones (``--web --phone-seats``):
+    ``1 at the terminal, 2 on phones, 1 bot``."""
     named = "no bots" if bots == 0 else f"{bots} bot{'s' if bots != 1 else ''}"
-    return f"{people} at the terminal, {named}"
+    parts = [f"{people - phones} at the terminal"] if people > phones or not phones else []
+    if phones:
+        parts.append(f"{phones} on phone{'s' if phones != 1 else ''}")
+    return ", ".join([*parts, named])
 
 
 def stopped_message(session: GameSession, reason: str, resume: str = "companion resume") -> str:

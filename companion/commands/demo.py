@@ -12,8 +12,6 @@ from companion.table.config import GameSettings, TableConfig, TableConfigError
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.game != "battle-royale" and args.web is not None:
-        raise CommandError(f"--web: {args.game} does not serve phones yet (Battle Royale does)")
     if args.game == "spartacus":
         from companion.commands.spartacus import run_demo as spartacus_run_demo
 

@@ -20,7 +20,13 @@ from rich.rule import Rule
 
 from companion.commands.at_table import run_at_table, who_plays
 from companion.commands.errors import CommandError
-from companion.commands.web_option import battle_royale_game, default_bots, web_request, web_view
+from companion.commands.web_option import (
+    battle_royale_game,
+    default_bots,
+    phone_count,
+    web_request,
+    web_view,
+)
 from companion.dice import Roller
 from companion.hal import Hardware, HardwareConfig, ManualClock
 from companion.table.battle_royale_table import BattleRoyaleAdapter, TrackedTable
@@ -95,8 +101,6 @@ def resolve_table(args: argparse.Namespace, default_mode: str) -> TableConfig:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.game != "battle-royale" and args.web is not None:
-        raise CommandError(f"--web: {args.game} does not serve phones yet (Battle Royale does)")
     if args.game == "spartacus":
         from companion.commands.spartacus import run_play as spartacus_run_play
 
@@ -183,7 +187,7 @@ def play_game(options: PlayOptions) -> int:
         else (
             "people at the table"
             if game.mode == "assist"
-            else who_plays(game.players - game.bots, game.bots)
+            else who_plays(game.players - game.bots, game.bots, phone_count(options.web))
         )
     )
     console.print(

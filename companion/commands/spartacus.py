@@ -31,7 +31,9 @@ from typing import Any
 
 from companion.commands.arguments import data_file
 from companion.commands.errors import CommandError
+from companion.commands.web_option import default_bots, phone_count, web_request, web_view
 
+GAME = "spartacus"
 DEFAULT_I = "spartacus+gladius"
 DEFAULT_II = "agron+helm"
 TURN_PACE_S = 0.15  # the live view's pause at each step of a bot game, at --speed 1
@@ -221,7 +223,7 @@ def run_play(args: argparse.Namespace) -> int:
         )
     players = getattr(args, "players", None) or 4
     autoplay = bool(getattr(args, "autoplay", False))
-    bots_n = getattr(args, "bots", None)
+    bots_n = default_bots(args, players)  # --phone-seats without --bots: bots after them
     if autoplay:
         bots_n = players
     elif mode == "assist":
@@ -240,17 +242,20 @@ def run_play(args: argparse.Namespace) -> int:
         data_file=getattr(args, "data", None),
     )
     bots = tuple(range(players - bots_n, players))
-    from companion.commands.at_table import hardware_config
+    web = web_request(args, players, bots)
+    from companion.commands.at_table import hardware_config, who_plays
 
+    who = who_plays(players - bots_n, bots_n, phone_count(web))
     return _run(
         config,
         bots=bots,
         seed=getattr(args, "seed", None),
         hardware=hardware_config(getattr(args, "hardware", None), getattr(args, "config", None)),
         journal=getattr(args, "journal", None),
-        title=f"Spartacus: {players} houses ({players - bots_n} at the terminal)"
+        title=f"Spartacus: {players} houses ({who})"
         + (", the box's cards (assist mode)" if mode == "assist" else ""),
         demo=autoplay,
+        web=web,
     )
 
 
@@ -273,6 +278,7 @@ def run_demo(args: argparse.Namespace) -> int:
         title=f"Spartacus demo: {players} bots, seed {seed}",
         demo=True,
         speed=getattr(args, "speed", None) or 1.0,
+        web=web_request(args, players, tuple(range(players))),
     )
 
 
@@ -321,6 +327,7 @@ def _run(
     console: Any = None,
     demo: bool = False,
     speed: float = 1.0,
+    web: Any = None,
 ) -> int:
     from rich.console import Console
     from rich.rule import Rule
@@ -360,19 +367,22 @@ def _run(
         return GameSession.start(config, settings, path)
 
     live = console.is_terminal and nobody_types
+    paced = live or (web is not None and nobody_types)  # bots watched on a screen or phones
     view = SpartacusView(
-        console, show_odds, live=live, pace_s=TURN_PACE_S / speed if live else 0.0, title=title
+        console, show_odds, live=live, pace_s=TURN_PACE_S / speed if paced else 0.0, title=title
     )
     console.print(Rule(title))
     console.print(f"seed {seed}, {hw_config.profile} hardware", soft_wrap=True)
     clock = ManualClock() if sim and nobody_types else None
     terminal = None if nobody_types else TerminalInput(stream)
     if terminal is not None:
-        terminal.seats = {s for s in range(config.players) if s not in bots}
+        phones = web.phone_seats if web is not None else frozenset()
+        terminal.seats = {s for s in range(config.players) if s not in bots and s not in phones}
         terminal.people = len(terminal.seats)  # several: a hand is shown after a hand-over
 
     def play(hw: Any, session: Any) -> Any:
-        with view:
+        hints = not config.fight_only and config.mode != "assist"  # the whole game is known
+        with web_view(web, GAME, config, hw, out=sys.stdout, hints=hints) as phones, view:
             if session.journal is not None:
                 session.journal.notify = view.message
             operator = (
@@ -394,6 +404,8 @@ def _run(
                 terminal=terminal,
                 sleep=clock.sleep if clock else _sleep,
             )
+            if phones is not None:
+                phones.plug(table)
             return table.run()
 
     code, state = run_at_table(

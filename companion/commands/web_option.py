@@ -55,6 +55,11 @@ def web_request(args: argparse.Namespace, players: int, bot_seats: tuple[int, ..
     return attach.WebRequest(args.web, frozenset(phones), dice)
 
 
+def phone_count(request: Any) -> int:
+    """How many seats are played from phones (0 without ``--web``)."""
+    return len(request.phone_seats) if request is not None else 0
+
+
 def battle_royale_game(mode: str) -> Any:
     """The game a Battle Royale table's pages draw: tracked, or assist mode's."""
     if mode == "assist":
@@ -76,11 +81,18 @@ def web_view(
     assist: bool = False,
     out: TextIO | None = None,
     pairing_dir: Path | None = None,
+    hints: bool = True,
 ) -> Iterator[Any]:
-    """The table's web view while the block runs (``None`` without ``--web``)."""
+    """The table's web view while the block runs (``None`` without ``--web``); ``game``:
+    the registry's :class:`~companion.games.core.game.Game` or its name; ``hints``: a hint
+    button on the phone seats (the search bot, ``docs/bots.md``)."""
     if request is None:
         yield None
         return
+    if isinstance(game, str):
+        from companion.games.registry import get_game
+
+        game = get_game(game)
     attach = _attach()
     try:
         web = attach.attach_web(
@@ -92,6 +104,7 @@ def web_view(
             assist=assist,
             out=out,
             pairing_dir=pairing_dir,
+            hints=hints,
         )
     except (OSError, ValueError) as exc:
         raise CommandError(f"--web: {exc}") from None

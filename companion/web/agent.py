@@ -6,8 +6,16 @@ through the :class:`~companion.web.hub.WebHub` and waits for the phone's answer.
 answer is taken only if it is one of those notations, so the phone can never choose
 anything the rules do not list; an undo is handed to the table as an ``UndoRequest``.
 
+Only the seat's own actions are offered (``own_actions``: the table adapter's, which for
+Spartacus leaves out every other house's out-of-turn plays: a "post-guard" or "react"
+of another house would show that house's hand).
+
 Physical dice: at a chance node the table may ask a seat what its own dice show
 (:func:`dice_entry`, :func:`outcome_for`): the answer is one of the node's own outcomes.
+
+Hints: with ``hints`` (a :class:`~companion.web.hints.Hints`), the seat's offer has a hint
+button; pressing it hands a copy of the state, made here on the table's thread, to a
+worker thread, and the answer is shown on that seat's phone only.
 """
 
 from __future__ import annotations
@@ -18,6 +26,9 @@ from typing import Any
 
 from companion.table.people import TableStopped, UndoRequest
 from companion.web.hub import DiceEntry, Offer, Submission, WebHub
+
+#: the actions a seat is offered: ``own_actions(state, seat, legal)`` (the table adapter's)
+OwnActions = Callable[[Any, int, Sequence[Any]], Sequence[Any]]
 
 SECRET_KINDS = frozenset({"bid", "net"})  # entered on the seat's phone only
 MAX_LISTED_OUTCOMES = 12  # more outcomes than this: enter the faces die by die
@@ -42,17 +53,22 @@ class WebAgent:
         undoable: Callable[[], int] | None = None,
         stop: threading.Event | None = None,
         heartbeat: Callable[[], None] | None = None,
+        own_actions: OwnActions | None = None,
+        hints: Any = None,
     ) -> None:
         self.hub = hub
         self.seat = seat
         self.undoable = undoable
         self.stop = stop if stop is not None else threading.Event()
         self.heartbeat = heartbeat
+        self.own_actions = own_actions
+        self.hints = hints
 
     def choose(self, state: Any, legal: Sequence[Any]) -> Any:
-        options = [a for a in legal if not getattr(a, "is_correction", False)]
-        corrections = [a for a in legal if getattr(a, "is_correction", False)]
-        by_notation = {a.notation: a for a in legal}
+        own = self.own_actions(state, self.seat, legal) if self.own_actions else list(legal)
+        options = [a for a in own if not getattr(a, "is_correction", False)]
+        corrections = [a for a in own if getattr(a, "is_correction", False)]
+        by_notation = {a.notation: a for a in own}
         offer = Offer(
             id=self.hub.new_offer_id(),
             prompt="your turn",
@@ -60,6 +76,7 @@ class WebAgent:
             corrections=tuple(a.notation for a in corrections),
             secret=any(getattr(a, "kind", "") in SECRET_KINDS for a in options),
             undo=self.undoable() if self.undoable is not None else 0,
+            hint=self.hints is not None and len(options) > 1,
         )
         self.hub.offer(self.seat, offer)
         try:
@@ -67,6 +84,9 @@ class WebAgent:
                 answer = self.wait()
                 if answer.kind == "undo":
                     return UndoRequest(max(1, answer.count))
+                if answer.kind == "hint" and offer.hint:
+                    self.hints.ask(state, self.seat, offer.id)  # a copy, made on this thread
+                    continue
                 action = by_notation.get(answer.text)
                 if answer.kind == "action" and action is not None:
                     return action

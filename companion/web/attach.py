@@ -33,8 +33,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from companion.table.loop import Observers
-from companion.web.agent import WebAgent
+from companion.web.agent import OwnActions, WebAgent
 from companion.web.buttons import ButtonRelay
+from companion.web.hints import Hints
 from companion.web.hub import WebHub
 from companion.web.odds import is_dice, public_odds
 from companion.web.pairing import HOST
@@ -44,9 +45,18 @@ from companion.web.site import Site
 log = logging.getLogger(__name__)
 
 #: The buttons a phone shows, per kind of table: assist mode is driven by all three;
-#: a tracked table asks only for ROLL (the Doom die) and CONFIRM (a tile that flew).
+#: a tracked Battle Royale table asks only for ROLL (the Doom die) and CONFIRM (a tile
+#: that flew); the other games' tables wait only for ROLL (their dice).
 ASSIST_BUTTONS = ("roll", "select", "confirm")
 TRACKED_BUTTONS = ("roll", "confirm")
+DICE_BUTTONS = ("roll",)
+
+
+def table_buttons(game: str, assist: bool) -> tuple[str, ...]:
+    """The table buttons a phone of ``game``'s table shows."""
+    if assist:
+        return ASSIST_BUTTONS
+    return TRACKED_BUTTONS if game == "battle-royale" else DICE_BUTTONS
 
 
 @dataclass(frozen=True)
@@ -100,9 +110,11 @@ class WebTable:
         *,
         out: TextIO | None,
         pairing_dir: Path | None,
+        hints: Hints | None = None,
     ) -> None:
         self.request = request
         self.hub = hub
+        self.hints = hints
         self.site = site
         self.server = server
         self.relay = relay
@@ -110,6 +122,7 @@ class WebTable:
         self.pairing_dir = pairing_dir
         self.stop = threading.Event()  # set at close: a phone seat's wait ends
         self.heartbeat: Callable[[], None] | None = None
+        self.own_actions: OwnActions | None = None
 
     @property
     def url(self) -> str:
@@ -124,6 +137,8 @@ class WebTable:
             loop.view = Observers([loop.view])
         loop.view.attach(self.hub)
         self.heartbeat = self._table_beat(loop)
+        adapter = getattr(loop, "adapter", None)
+        self.own_actions = adapter.own_actions if adapter is not None else None
         agents = getattr(loop, "agents", None)
         if agents is not None:
             for seat in self.request.phone_seats:
@@ -147,8 +162,17 @@ class WebTable:
         return beat
 
     def agent(self, seat: int, *, undoable: Callable[[], int] | None = None) -> WebAgent:
-        """The agent of a seat played from its phone."""
-        return WebAgent(self.hub, seat, undoable=undoable, stop=self.stop, heartbeat=self._beat)
+        """The agent of a seat played from its phone: only its own actions offered (the
+        loop's adapter says which), with a hint button when hints are on."""
+        return WebAgent(
+            self.hub,
+            seat,
+            undoable=undoable,
+            stop=self.stop,
+            heartbeat=self._beat,
+            own_actions=self.own_actions,
+            hints=self.hints,
+        )
 
     def _beat(self) -> None:
         if self.heartbeat is not None:
@@ -238,22 +262,27 @@ def attach_web(
     assist: bool = False,
     out: TextIO | None = None,
     pairing_dir: Path | None = None,
+    hints: bool = True,
 ) -> WebTable:
     """Start the web view of a table: the hub, the server on ``request.address``, the
-    button relay onto ``hw``'s input queue (when there is hardware), and the pairing
-    links said (on ``out``, the log, and ``pairing_dir``). ``ValueError`` for a bad
-    address, ``OSError`` when it cannot listen."""
+    button relay onto ``hw``'s input queue (when there is hardware), hints for the phone
+    seats (``hints``; never in assist mode, whose state is not the whole game), and the
+    pairing links said (on ``out``, the log, and ``pairing_dir``). ``ValueError`` for a
+    bad address, ``OSError`` when it cannot listen."""
     host, port = parse_address(request.address)
     hub = WebHub(game, config, players, extras=public_odds)
     relay = ButtonRelay(hw.inputs) if hw is not None else None
-    buttons = (ASSIST_BUTTONS if assist else TRACKED_BUTTONS) if relay is not None else ()
+    buttons = table_buttons(game.name, assist) if relay is not None else ()
     site = Site(hub, relay=relay, buttons=buttons)
+    helper = Hints(hub, game.name) if hints and not assist else None
     server = WebServer(site, host, port)
     if host in ("0.0.0.0", "::"):  # every interface: the links name the one phones reach
         site.base_url = f"http://{lan_address()}:{port}"
     server.start()
     if port == 0 and site.base_url.endswith(":0"):
         site.base_url = site.base_url[:-1] + str(server.port)
-    web = WebTable(request, hub, site, server, relay, out=out, pairing_dir=pairing_dir)
+    web = WebTable(
+        request, hub, site, server, relay, out=out, pairing_dir=pairing_dir, hints=helper
+    )
     web.announce()
     return web

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.dice import Roller
-from companion.table.loop import decide
+from companion.table.loop import adapter_for, decide
 from companion.table.people import TableStopped
 from companion.web.agent import WebAgent
 from companion.web.hub import WebHub
@@ -44,9 +44,12 @@ class PhoneTable:
         self.stop = threading.Event()
         self.physical_dice = physical_dice
         self.agents: dict[int, Any] = {}
+        own = adapter_for(session.settings.game).own_actions  # never another seat's cards
         for seat in range(hub.players):
             if seat in people:
-                self.agents[seat] = WebAgent(hub, seat, undoable=session.undoable, stop=self.stop)
+                self.agents[seat] = WebAgent(
+                    hub, seat, undoable=session.undoable, stop=self.stop, own_actions=own
+                )
             else:
                 self.agents[seat] = bot(seat)
 

@@ -64,12 +64,14 @@ class Offer:
     undo: int = 0
     dice: DiceEntry | None = None
     buttons: tuple[str, ...] = ()
+    hint: bool = False  # a hint button (the search's best action for this seat)
 
 
 @dataclass(frozen=True)
 class Submission:
     """A phone's answer to an offer: ``kind`` is ``action`` (``text`` is a notation),
-    ``undo`` (``count``), ``dice`` (``text`` is an outcome's notation, or ``faces``)."""
+    ``undo`` (``count``), ``dice`` (``text`` is an outcome's notation, or ``faces``),
+    ``hint`` (the seat asks for a hint to this offer)."""
 
     seat: int
     offer: int
@@ -97,6 +99,7 @@ class Frame:
     prompt: str = ""  # what the table asks everyone (press ROLL ...)
     offers: dict[int, Offer] = field(default_factory=dict)
     notes: dict[int, str] = field(default_factory=dict)  # a seat's own messages
+    hints: dict[int, str] = field(default_factory=dict)  # a seat's hint to its present offer
     extras: dict[str, Any] = field(default_factory=dict)  # public extras: odds
 
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -138,6 +141,7 @@ class WebHub:
         self._extras_now: dict[str, Any] = {}
         self._offers: dict[int, Offer] = {}
         self._notes: dict[int, str] = {}
+        self._hints: dict[int, tuple[int, str]] = {}  # seat -> (offer id, text)
         self._frame: Frame | None = None
         self._listeners: list[Callable[[Frame], None]] = []
         self._queues = {seat: queue.Queue[Submission]() for seat in range(players)}
@@ -187,6 +191,7 @@ class WebHub:
             self._roll = None
             self._prompt = ""
             self._notes.clear()
+            self._hints.clear()
             self._publish()
 
     # -- offers and notes (the seats' agents) ----------------------------------------------
@@ -198,6 +203,7 @@ class WebHub:
         """Show ``offer`` on ``seat``'s phone (``None``: nothing to do); drops answers
         still queued for an earlier offer."""
         with self._lock:
+            self._hints.pop(seat, None)  # a hint answers one question only
             if offer is None:
                 self._offers.pop(seat, None)
             else:
@@ -210,6 +216,17 @@ class WebHub:
         with self._lock:
             self._notes[seat] = text
             self._publish()
+
+    def hint(self, seat: int, offer_id: int, text: str) -> bool:
+        """Show ``text`` on ``seat``'s phone only, if ``offer_id`` is still its present
+        offer (a hint that comes after the question was answered is dropped)."""
+        with self._lock:
+            offer = self._offers.get(seat)
+            if offer is None or offer.id != offer_id:
+                return False
+            self._hints[seat] = (offer_id, text)
+            self._publish()
+            return True
 
     def current_offer(self, seat: int) -> Offer | None:
         with self._lock:
@@ -231,6 +248,7 @@ class WebHub:
             prompt=self._prompt,
             offers=dict(self._offers),
             notes=dict(self._notes),
+            hints={s: text for s, (_, text) in self._hints.items()},
             extras=self._extras_now,
         )
         for listener in list(self._listeners):

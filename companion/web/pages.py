@@ -223,12 +223,17 @@ def private_box(private: dict[str, Any]) -> str:
     )
 
 
-def offer_box(offer: Offer | None, buttons: tuple[str, ...]) -> str:
-    """The seat's choices as buttons (each posts the notation of a legal action)."""
+def offer_box(offer: Offer | None, buttons: tuple[str, ...], hint: str | None = None) -> str:
+    """The seat's choices as buttons (each posts the notation of a legal action); its hint
+    button and the hint it asked for (this seat's page only)."""
     out = []
     if offer is not None:
         oid = offer.id
         out.append(f'<section class="offer" data-offer="{oid}"><h2>{escape(offer.prompt)}</h2>')
+        if offer.hint:
+            out.append('<button class="act hint" data-kind="hint">hint</button>')
+            if hint:
+                out.append(f'<p class="hint" data-hint="1">{escape(hint)}</p>')
         if offer.secret:
             out.append(_secret_form(offer))
         else:
@@ -244,7 +249,10 @@ def offer_box(offer: Offer | None, buttons: tuple[str, ...]) -> str:
         out.append("</section>")
     if buttons:
         presses = "".join(
-            f'<button class="press" data-button="{b}">{b.upper()}</button>' for b in buttons
+            f'<button class="press" data-button="{b}"'
+            + (' title="hold: undo the selection"' if b == "select" else "")
+            + f">{b.upper()}</button>"
+            for b in buttons
         )
         out.append(f'<section class="buttons" aria-label="table buttons">{presses}</section>')
     return "".join(out)
@@ -348,7 +356,7 @@ def seat_main(
         + "</p>"
         + _header(frame, title, names, game)
         + (f'<p class="note">{escape(note)}</p>' if note else "")
-        + offer_box(offer, buttons)
+        + offer_box(offer, buttons, frame.hints.get(seat))
         + messages_box(frame)
         + private_box(view["private"])
         + dice_box(frame, seat, game_obj)

@@ -92,6 +92,10 @@
     const press = e.target.closest("button.press");
     if (press) {
       e.preventDefault();
+      if (held) {
+        held = false; // the release after a long press: it was sent already
+        return;
+      }
       post("/button", { button: press.dataset.button });
       return;
     }
@@ -104,6 +108,37 @@
         body: JSON.stringify({ role: revoke.dataset.role }),
       });
     }
+  });
+
+  // SELECT held (as on the table's button): undo of the selection. The press goes out
+  // once the finger has stayed HOLD_MS; the click that follows the release is swallowed.
+  const HOLD_MS = 700;
+  let holding = null;
+  let held = false;
+  document.addEventListener("pointerdown", function (e) {
+    const press = e.target.closest("button.press[data-button=select]");
+    if (!press) return;
+    clearTimeout(holding);
+    holding = setTimeout(function () {
+      holding = null;
+      held = true;
+      press.classList.add("held");
+      setTimeout(function () { held = false; }, 1500); // no click came (the page changed)
+      post("/button", { button: "select", hold: true });
+    }, HOLD_MS);
+  });
+  function letGo(e) {
+    if (e.type === "pointerleave" && !(e.target.closest && e.target.closest("button.press"))) {
+      return;
+    }
+    clearTimeout(holding);
+    holding = null;
+  }
+  ["pointerup", "pointercancel", "pointerleave"].forEach(function (name) {
+    document.addEventListener(name, letGo, true);
+  });
+  document.addEventListener("contextmenu", function (e) {
+    if (e.target.closest("button.press")) e.preventDefault(); // a long press is not a menu
   });
 
   document.addEventListener("submit", function (e) {
