@@ -342,6 +342,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--journal",
         help="journal file (default: a new file in the data directory, shown on screen)",
     )
+    _add_web_arguments(gplay, seats=True, dice=True)
     gplay.set_defaults(handler="companion.commands.gladiatoren:run_play")
     gdemo = gsub.add_parser("demo", help="watch a full seeded game of bots")
     gdemo.add_argument("--players", type=int, choices=(2, 3, 4, 5), default=4)
@@ -351,6 +352,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--speed", type=positive_float, default=1.0, help="playback speed factor on a terminal"
     )
     gdemo.add_argument("--journal", help="journal file (default: a new file in the data directory)")
+    _add_web_arguments(gdemo, seats=False, dice=False)
     gdemo.set_defaults(handler="companion.commands.gladiatoren:run_demo")
     gdice = gsub.add_parser("dice", help="roll star dice only: red double, yellow single, blank")
     gdice.add_argument(
@@ -424,8 +426,8 @@ def _add_web_arguments(parser: argparse.ArgumentParser, *, seats: bool, dice: bo
         parser.add_argument(
             "--phone-dice",
             action="store_true",
-            help="with --web: the players roll their own Doom die; the rolling seat enters "
-            "its face on its phone",
+            help="with --web: the players roll their own dice; the rolling seat enters what "
+            "they show on its phone (the skirmish's hit dice of an attack stay on ROLL)",
         )
 
 

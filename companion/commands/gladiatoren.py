@@ -23,6 +23,7 @@ from rich.text import Text
 
 from companion.commands.at_table import open_table_hardware, run_at_table, who_plays
 from companion.commands.errors import CommandError
+from companion.commands.web_option import default_bots, phone_count, web_request, web_view
 from companion.dice import Roller, get_die
 from companion.games.kampf_der_gladiatoren import (
     ConfigError,
@@ -90,9 +91,12 @@ def run_play(args: argparse.Namespace, pending: Any = None, hardware: Any = None
         seed = settings.seed
     else:
         players = _opt(args, "players", 3)
+        if _opt(args, "bots") is None and _opt(args, "bot_seats") is None:
+            args.bots = default_bots(args, players)  # --phone-seats: bots after them
         bot_seats = _bot_seats(args, players)
         seed = _opt(args, "seed")
     bots = len(bot_seats)
+    web = web_request(args, players, tuple(sorted(bot_seats)))
     seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
     try:
         config = (
@@ -115,7 +119,8 @@ def run_play(args: argparse.Namespace, pending: Any = None, hardware: Any = None
     title = _opt(args, "title", "Kampf der Gladiatoren")
     console.print(Rule(title))
     console.print(
-        f"{players} players ({who_plays(players - bots, bots)}), {profile} hardware, seed {seed}",
+        f"{players} players ({who_plays(players - bots, bots, phone_count(web))}), "
+        f"{profile} hardware, seed {seed}",
         soft_wrap=True,
     )
 
@@ -137,7 +142,8 @@ def run_play(args: argparse.Namespace, pending: Any = None, hardware: Any = None
     sim = profile == "sim"
     clock = ManualClock() if sim and nobody_types else None
     live = console.is_terminal and nobody_types
-    pace = TURN_PACE_S / _opt(args, "speed", 1.0) if live else 0.0
+    watched = web is not None and nobody_types  # bots watched on a screen or phones
+    pace = TURN_PACE_S / _opt(args, "speed", 1.0) if live or watched else 0.0
     terminal = None if nobody_types else TerminalInput()
     view = GladiatorenView(console, live=live, pace_s=pace, title=title)
     if terminal is not None:
@@ -148,7 +154,7 @@ def run_play(args: argparse.Namespace, pending: Any = None, hardware: Any = None
         )
 
     def play(hw: Any, session: GameSession) -> Any:
-        with view:
+        with web_view(web, GAME, config, hw, out=sys.stdout) as phones, view:
             view.hw = hw
             if session.journal is not None:
                 session.journal.notify = view.message
@@ -172,6 +178,8 @@ def run_play(args: argparse.Namespace, pending: Any = None, hardware: Any = None
                 operator=operator,
                 terminal=terminal,
             )
+            if phones is not None:
+                phones.plug(table)
             return table.run()
 
     code, state = run_at_table(
@@ -219,6 +227,7 @@ def run_demo(args: argparse.Namespace) -> int:
         start_player=0,
         title=f"Kampf der Gladiatoren demo: {players} bots, seed {seed}",
         demo=True,
+        web=_opt(args, "web"),
     )
     return run_play(demo)
 

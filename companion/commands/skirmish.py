@@ -19,6 +19,7 @@ from typing import Any
 
 from companion.commands.arguments import data_file, positive_float
 from companion.commands.errors import EXIT_USAGE, CommandError
+from companion.commands.web_option import default_bots, phone_count, web_request, web_view
 
 DEMO_ROUNDS = 100  # a bot game nearly always ends long before; the limit keeps it finite
 TURN_PACE_S = 0.25
@@ -180,7 +181,7 @@ def run_play(args: argparse.Namespace) -> int:
             )
     players = getattr(args, "players", None) or 2
     autoplay = bool(getattr(args, "autoplay", False))
-    bots = getattr(args, "bots", None)
+    bots = default_bots(args, players)  # --phone-seats without --bots: bots after them
     if bots is None:
         bots = players if autoplay else players - 1
     if not 0 <= bots <= players:
@@ -189,6 +190,7 @@ def run_play(args: argparse.Namespace) -> int:
     if rounds is None and bots == players:
         rounds = DEMO_ROUNDS
     config = _config(args, players, rounds)
+    web = web_request(args, players, tuple(range(players - bots, players)))
     from companion.commands.at_table import hardware_config
 
     return play_skirmish(
@@ -199,6 +201,7 @@ def run_play(args: argparse.Namespace) -> int:
         speed=getattr(args, "speed", None) or 1.0,
         journal=getattr(args, "journal", None),
         demo=autoplay,
+        web=web,
     )
 
 
@@ -217,6 +220,7 @@ def run_demo(args: argparse.Namespace) -> int:
         journal=getattr(args, "journal", None),
         title=f"Arena skirmish demo: {players} bots, seed {seed}",
         demo=True,
+        web=web_request(args, players, tuple(range(players))),
     )
 
 
@@ -330,6 +334,7 @@ def play_skirmish(
     pending: Any = None,
     title: str = "Arena skirmish",
     demo: bool = False,
+    web: Any = None,
 ) -> int:
     """One skirmish game at the table (``pending``: a resumed game, attached only once the
     hardware is open); exit 0 when it ends."""
@@ -364,11 +369,13 @@ def play_skirmish(
     nobody_types = bots == players
     clock = ManualClock() if sim and nobody_types else None
     live = console.is_terminal and nobody_types
-    pace = TURN_PACE_S / speed if live else 0.0
+    watched = web is not None and nobody_types  # bots watched on a screen or phones
+    pace = TURN_PACE_S / speed if live or watched else 0.0
     folder = demo_journal_dir() if demo else default_journal_dir()
     console.print(Rule(title))
     count, points, source = config.limits
-    who = "bots in every seat" if nobody_types else who_plays(players - bots, bots)
+    phones = phone_count(web)
+    who = "bots in every seat" if nobody_types else who_plays(players - bots, bots, phones)
     console.print(
         f"{players} players ({who}), map {config.game_map.name}, "
         f"{count} gladiators / {points} points each ({source}), "
@@ -395,7 +402,10 @@ def play_skirmish(
 
     def play(hw: Any, session: Any) -> Any:
         rng = seeded_random(session, seed, "bots")
-        with SkirmishDashboard(console, hw, live=live, pace_s=pace, title=title) as view:
+        with (
+            web_view(web, GAME_NAME, config, hw, out=sys.stdout) as phones,
+            SkirmishDashboard(console, hw, live=live, pace_s=pace, title=title) as view,
+        ):
             if session.journal is not None:
                 session.journal.notify = view.message
             operator = (
@@ -419,6 +429,8 @@ def play_skirmish(
                 operator=operator,
                 terminal=terminal,
             )
+            if phones is not None:
+                phones.plug(table)
             return table.run()
 
     code, state = run_at_table(

@@ -32,7 +32,7 @@ def hint_text(found: Any) -> str:
     """What the phone shows for a :class:`~companion.games.search.bot.Hint`."""
     text = f"hint: {found.action.notation}"
     if found.win_chance is None:
-        return text + " (nothing to compare: every choice comes to the same)"
+        return text + " - every choice comes to the same here"
     chance = f"{found.win_chance * 100:.0f}%"
     if found.exact:
         return text + f" - your chance to win after it: {chance} (exact odds)"

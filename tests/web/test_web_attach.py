@@ -218,8 +218,10 @@ def test_a_new_game_gives_new_tokens_and_the_service_writes_the_hosts_link(sim, 
         ["play", "battle-royale", "--phone-seats", "0"],
         ["play", "battle-royale", "--web", "127.0.0.1:99999"],
         ["play", "battle-royale", "--web", "--phone-seats", "7"],
-        ["play", "spartacus", "--web"],
-        ["demo", "--game", "skirmish", "--web"],
+        ["play", "spartacus", "--web", "--phone-seats", "4"],
+        ["gladiatoren", "play", "--web", "--phone-seats", "2", "--bots", "2"],
+        ["play", "skirmish", "--phone-dice"],
+        ["demo", "--game", "gladiatoren", "--web", "nohost:port"],
     ],
 )
 def test_bad_web_options_are_one_message_and_exit_2(args, tmp_path):
