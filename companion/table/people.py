@@ -291,7 +291,7 @@ class TerminalAgent:
         secret = adapter.secret_prompt(state, seat)
         lines = adapter.option_lines(options)
         if secret is not None:
-            self.view.prompt(secret)
+            self.view.prompt(secret, seat=seat)  # its room shows hidden gold: its seat only
         else:
             adapter.before_prompt(self.view, state, options)
             text = f"{adapter.ask(state, seat)} ({self.hint}; help for more)"

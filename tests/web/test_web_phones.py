@@ -1,0 +1,125 @@
+"""What a phone seat is offered and told: only its own actions (never another house's
+out-of-turn plays, which show that house's hand), its hint (on its page only, for its
+present question only), and a secret bid's prompt typed at the terminal kept off the
+table screen."""
+
+from __future__ import annotations
+
+import io
+import random
+import time
+
+from test_web_hub import spartacus_at, start_choosing
+
+from companion.dice import Roller
+from companion.games.registry import get_game
+from companion.table.loop import adapter_for
+from companion.table.people import TerminalAgent, TerminalInput
+from companion.web import pages
+from companion.web.agent import WebAgent
+from companion.web.hints import THINKING, Hints, hint_text
+from companion.web.hub import Submission, WebHub
+
+
+def spartacus_with_others_plays(seed: int = 3):
+    """A Spartacus state where legal_actions() lists other houses' plays (a guard on the
+    table, gold given) besides the seat asked."""
+    game = get_game("spartacus")
+    state = game.new_game()
+    bot, roller = game.bot(random.Random(seed)), Roller.seeded(seed)
+    while True:
+        if state.is_chance_node:
+            state.apply(roller.choose(state.chance_outcomes()))
+            continue
+        if any(state.actor(a) != state.current_player for a in state.legal_actions()):
+            return game, state
+        state.apply(bot.choose(state))
+
+
+def test_a_phone_is_offered_its_own_actions_only():
+    game, state = spartacus_with_others_plays()
+    seat = state.current_player
+    hub = WebHub(game, state.config, state.players)
+    hub.update(state, [])
+    own = adapter_for("spartacus").own_actions
+    thread, result = start_choosing(WebAgent(hub, seat, own_actions=own), state)
+    offer = hub.current_offer(seat)
+    mine = {a.notation for a in state.legal_actions_for(seat)}
+    others = {a.notation for a in state.legal_actions()} - mine
+    assert others, "the state lists other houses' plays"
+    assert set(offer.actions) | set(offer.corrections) == mine
+    html = pages.seat_main(hub.frame, seat, game, state.config, "t", ())
+    for notation in others:
+        assert f'data-text="{notation}"' not in html
+    # another house's play sent from this phone is not one of its choices
+    assert hub.submit(Submission(seat, offer.id, "action", sorted(others)[0]))
+    while seat not in hub.frame.notes:
+        time.sleep(0.01)
+    assert "not one of your choices" in hub.frame.notes[seat]
+    hub.submit(Submission(seat, offer.id, "action", offer.actions[0]))
+    thread.join(5)
+    assert state.actor(result["a"]) == seat
+
+
+def test_a_hint_is_its_seats_own_and_only_for_its_present_question():
+    game = get_game("gladiatoren")
+    state = game.new_game(game.config(players=3))
+    roller = Roller.seeded(2)
+    while state.is_chance_node:
+        state.apply(roller.choose(state.chance_outcomes()))
+    seat = state.current_player
+    hub = WebHub(game, state.config, state.players)
+    hub.update(state, [])
+    hints = Hints(hub, "gladiatoren", level="easy")
+    agent = WebAgent(hub, seat, hints=hints)
+    thread, result = start_choosing(agent, state)
+    offer = hub.current_offer(seat)
+    assert offer.hint
+    history = list(state.history)
+    hub.submit(Submission(seat, offer.id, "hint"))
+    deadline = time.monotonic() + 30
+    while hub.frame.hints.get(seat) in (None, THINKING):
+        assert time.monotonic() < deadline, "no hint came"
+        time.sleep(0.01)
+    text = hub.frame.hints[seat]
+    assert text.startswith("hint: ") and text.split(" - ")[0][6:] in offer.actions
+    assert list(state.history) == history  # searched on a copy: the table's state untouched
+    frame = hub.frame
+    assert text in pages.seat_main(frame, seat, game, state.config, "t", ())
+    for other in (s for s in range(state.players) if s != seat):
+        assert "hint" not in pages.seat_main(frame, other, game, state.config, "t", ())
+    assert "hint" not in pages.table_main(frame, game, state.config, "t")
+    hub.submit(Submission(seat, offer.id, "action", offer.actions[0]))
+    thread.join(5)
+    assert seat not in hub.frame.hints  # the question is over: so is its hint
+    assert not hub.hint(seat, offer.id, "late")  # a search that ends afterwards is dropped
+
+
+def test_hint_texts():
+    class Found:
+        class action:  # noqa: N801 - a stand-in for an Action
+            notation = "challenge E I"
+
+        win_chance, exact, iterations = 0.4567, True, 30
+
+    assert hint_text(Found) == (
+        "hint: challenge E I - your chance to win after it: 46% (exact odds)"
+    )
+    Found.exact = False
+    assert hint_text(Found).endswith("estimated chance to win: 46% (30 searched games)")
+    Found.win_chance = None
+    assert hint_text(Found).startswith("hint: challenge E I - ")
+
+
+def test_a_secret_bid_typed_at_the_terminal_is_asked_on_its_seats_page_only():
+    game, state = spartacus_at("bid")
+    seat = state.current_player
+    hub = WebHub(game, state.config, state.players)
+    hub.update(state, [])
+    terminal = TerminalInput(io.StringIO("2\n"))
+    agent = TerminalAgent(terminal, hub, adapter=adapter_for("spartacus"))
+    action = agent.choose(state, state.legal_actions())
+    assert action.notation == "bid 2"
+    room = max(a.amount for a in state.legal_actions_for(seat) if a.kind == "bid")
+    assert f"0..{room} gold" in hub.frame.notes[seat]
+    assert "gold" not in hub.frame.prompt
