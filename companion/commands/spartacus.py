@@ -245,7 +245,12 @@ def run_play(args: argparse.Namespace) -> int:
     web = web_request(args, players, bots)
     from companion.commands.at_table import hardware_config, who_plays
 
-    who = who_plays(players - bots_n, bots_n, phone_count(web))
+    phones = phone_count(web)
+    who = (
+        who_plays(players - bots_n, bots_n, phones)
+        if phones
+        else f"{players - bots_n} at the terminal"
+    )
     return _run(
         config,
         bots=bots,

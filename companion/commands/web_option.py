@@ -29,9 +29,9 @@ def _attach() -> Any:
 def default_bots(args: argparse.Namespace, players: int) -> int | None:
     """How many bots when ``--phone-seats`` is given and ``--bots`` is not: none with
     ``all``, else the seats after the last phone seat."""
-    text = getattr(args, "phone_seats", None)
-    if not text or args.bots is not None:
-        return args.bots
+    text, bots = getattr(args, "phone_seats", None), getattr(args, "bots", None)
+    if not text or bots is not None:
+        return bots
     if text.strip().lower() == "all":
         return 0
     seats = [int(p) for p in text.split(",") if p.strip().isdigit()]
