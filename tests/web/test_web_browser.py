@@ -136,9 +136,6 @@ def test_four_phones_keep_their_hands_gold_bids_and_peeks(browser, tmp_path):
                     continue
                 frame = frames.get(message["seq"]) or hub.frame
                 check_page(message["main"], frame, who, f"push {message['seq']} to {who}")
-        shots = screenshot_dir(tmp_path)
-        table[1].screenshot(path=str(shots / "spartacus-table.png"), full_page=True)
-        phones[peek.private_to][1].screenshot(path=str(shots / "spartacus-phone.png"))
         for context, _ in (*phones, table):
             context.close()
 

@@ -12,7 +12,7 @@ import re
 import time
 
 import pytest
-from browser import PHONE, TV, open_page
+from browser import PHONE, TV, open_page, screenshot_dir
 from web_helpers import Companion
 
 from companion.games.registry import get_game
@@ -189,6 +189,10 @@ def test_four_phones_at_a_spartacus_table_keep_their_secrets(browser, tmp_path):
                 if "main" in message:
                     check(message["main"], secrets, who, f"push {message['seq']} to {who}")
             check(page.evaluate(SHOWN)[0], secrets, who, f"page {who} at the end")
+        shots = screenshot_dir(tmp_path)  # docs/web when making the docs
+        table[1].screenshot(path=str(shots / "spartacus-table.png"), full_page=True)
+        peeker.screenshot(path=str(shots / "spartacus-phone.png"))
+        assert peeker.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         for context, _ in (*phones, table):
             context.close()
     finally:
