@@ -123,3 +123,12 @@ def test_a_secret_bid_typed_at_the_terminal_is_asked_on_its_seats_page_only():
     room = max(a.amount for a in state.legal_actions_for(seat) if a.kind == "bid")
     assert f"0..{room} gold" in hub.frame.notes[seat]
     assert "gold" not in hub.frame.prompt
+
+
+def test_the_start_line_counts_the_phone_seats():
+    from companion.commands.at_table import who_plays
+
+    assert who_plays(3, 1, 2) == "1 at the terminal, 2 on phones, 1 bot"
+    assert who_plays(4, 0, 4) == "4 on phones, no bots"
+    assert who_plays(1, 2, 1) == "1 on phone, 2 bots"
+    assert who_plays(2, 1) == "2 at the terminal, 1 bot"  # no phones: as before
