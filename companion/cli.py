@@ -94,7 +94,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="run a game at the table (assist or tracked mode)",
         description="Settings come from --config (a table.toml) when given; flags override it.",
     )
-    play.add_argument("game", choices=("battle-royale", "skirmish", "spartacus"), help="the game")
+    play.add_argument(
+        "game",
+        choices=("battle-royale", "gladiatoren", "skirmish", "spartacus"),
+        help="the game (gladiatoren: as 'companion gladiatoren play')",
+    )
     play.add_argument(
         "--players",
         type=int,
@@ -126,7 +130,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=bots_option,
         metavar="N[:LEVEL]",
         help="tracked mode: how many seats bots play, the last ones (default: all but the "
-        "first); LEVEL (easy, normal, strong) is kept for the search bot (docs/bots.md)",
+        "first); with LEVEL (easy, normal, strong) the search bot plays them, without it the "
+        "game's own table bot (docs/bots.md)",
     )
     play.add_argument(
         "--autoplay",
@@ -320,8 +325,10 @@ def build_parser() -> argparse.ArgumentParser:
     gplay.add_argument("--players", type=int, choices=(2, 3, 4, 5), help="2..5 (default 3)")
     gplay.add_argument(
         "--bots",
-        type=int,
-        help="how many seats bots play, the last ones (default: all but the first)",
+        type=bots_option,
+        metavar="N[:LEVEL]",
+        help="how many seats bots play, the last ones (default: all but the first); with "
+        "LEVEL (easy, normal, strong) the search bot plays them (docs/bots.md)",
     )
     gplay.add_argument("--bot-seats", help="bots for these seats instead, e.g. 0,2")
     gplay.add_argument("--start-player", type=int, help="the oldest player's seat (default 0)")

@@ -44,7 +44,13 @@ from companion.table.gladiatoren_table import (
     local_session,
 )
 from companion.table.journal import default_journal_dir, demo_journal_dir, new_journal_path
-from companion.table.people import BotAgent, SimOperator, TableStopped, TerminalAgent, TerminalInput
+from companion.table.people import (
+    SimOperator,
+    TableStopped,
+    TerminalAgent,
+    TerminalInput,
+    table_bot,
+)
 from companion.table.seeding import seeded_random, table_roller
 from companion.table.session import GameSession, SessionSettings
 from companion.ui.gladiatoren import (
@@ -89,12 +95,14 @@ def run_play(args: argparse.Namespace, pending: Any = None, hardware: Any = None
             else set(range(players - settings.bots, players))
         )
         seed = settings.seed
+        level = settings.bot_level
     else:
         players = _opt(args, "players", 3)
         if _opt(args, "bots") is None and _opt(args, "bot_seats") is None:
             args.bots = default_bots(args, players)  # --phone-seats: bots after them
         bot_seats = _bot_seats(args, players)
         seed = _opt(args, "seed")
+        level = getattr(_opt(args, "bots"), "level", None)  # --bots N:LEVEL
     bots = len(bot_seats)
     web = web_request(args, players, tuple(sorted(bot_seats)))
     seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
@@ -136,6 +144,7 @@ def run_play(args: argparse.Namespace, pending: Any = None, hardware: Any = None
             game=GAME,
             bot_seats=tuple(sorted(bot_seats)),
             demo=demo,
+            bot_level=level,
         )
         return GameSession.start(config, new, path)
 
@@ -165,7 +174,7 @@ def run_play(args: argparse.Namespace, pending: Any = None, hardware: Any = None
             agents: dict[int, Any] = {}
             for seat in range(players):
                 if seat in bot_seats:
-                    agents[seat] = BotAgent(rng)
+                    agents[seat] = table_bot(GAME, rng, level)
                 else:
                     agents[seat] = TerminalAgent(terminal, view, adapter=GladiatorenAdapter())
             table = GladiatorenTable(

@@ -39,7 +39,7 @@ from companion.table.config import (
 )
 from companion.table.journal import default_journal_dir, demo_journal_dir, new_journal_path
 from companion.table.loop import TableLoop
-from companion.table.people import BotAgent, SimOperator, TerminalAgent, TerminalInput
+from companion.table.people import SimOperator, TerminalAgent, TerminalInput, table_bot
 from companion.table.seeding import seeded_random, table_roller
 from companion.table.session import GAME, GameSession, PendingResume, SessionSettings
 from companion.ui.battle_royale import colour_text
@@ -61,6 +61,7 @@ class PlayOptions:
     pending: PendingResume | None = None  # a resumed game, not yet attached to its journal
     demo: bool = False  # a demo: its journal goes to the demo folder, serve never resumes it
     web: Any = None  # the web view asked for (--web), a companion.web.attach.WebRequest
+    bot_level: str | None = None  # --bots N:LEVEL: the search bot's level; None: the table bot
 
 
 def _override(args: argparse.Namespace) -> dict[str, object]:
@@ -109,6 +110,12 @@ def run(args: argparse.Namespace) -> int:
         from companion.commands.skirmish import run_play as skirmish_play
 
         return skirmish_play(args)
+    if args.game == "gladiatoren":
+        from companion.commands.gladiatoren import run_play as gladiatoren_play
+
+        if args.mode == "assist":
+            raise CommandError("Kampf der Gladiatoren is played tracked (no --mode assist)")
+        return gladiatoren_play(args)
     if args.players is not None and args.players > 4:
         raise CommandError("Battle Royale is for 2 to 4 players")
     args.config = find_table_config(args.config).path
@@ -132,6 +139,7 @@ def run(args: argparse.Namespace) -> int:
             autoplay=args.autoplay,
             journal=args.journal,
             web=web,
+            bot_level=getattr(args.bots, "level", None),
         )
     )
 
@@ -216,6 +224,7 @@ def play_game(options: PlayOptions) -> int:
             seed=seed,
             seeded_dice=seeded_dice,
             demo=demo,
+            bot_level=options.bot_level,
         )
         path = options.journal or new_journal_path(GAME, game.mode, folder)
         return GameSession.start(config, settings, path)
@@ -262,10 +271,10 @@ def _make_loop(
         return AssistTable(
             session, hw, roller, view, sleep=sleep, operator=operator, terminal=terminal
         )
-    agents = {}
+    agents: dict[int, Any] = {}
     for seat in range(game.players):
-        if seat in game.bot_seats or terminal is None:
-            agents[seat] = BotAgent(rng)
+        if seat in game.bot_seats or terminal is None:  # a resumed game keeps its level
+            agents[seat] = table_bot(GAME, rng, session.settings.bot_level)
         else:
             agents[seat] = TerminalAgent(terminal, view, adapter=BattleRoyaleAdapter())
     if terminal is not None and not sys.stdin.isatty():

@@ -67,15 +67,11 @@ def run(args: argparse.Namespace) -> int:
     if session.settings.game in ("skirmish", "spartacus"):
         module = importlib.import_module(f"companion.commands.{session.settings.game}")
         if args.json:
-            print(
-                json.dumps(
-                    module.replay_document(session, str(args.journal), len(contents.records)),
-                    indent=2,
-                    sort_keys=True,
-                )
-            )
+            doc = module.replay_document(session, str(args.journal), len(contents.records))
+            print(json.dumps({**doc, "hints": hints_shown(session)}, indent=2, sort_keys=True))
         else:
             module.print_replay(session, str(args.journal))
+            print_hints(Console(), session)
         return 0
     state = session.state
     if args.turn is not None and (
@@ -90,13 +86,8 @@ def run(args: argparse.Namespace) -> int:
     for warning in contents.warnings:
         console.print(f"warning: {warning}", style="yellow", soft_wrap=True)
     if args.json:
-        print(
-            json.dumps(
-                replay_document(session, str(args.journal), len(contents.records)),
-                indent=2,
-                sort_keys=True,
-            )
-        )
+        doc = replay_document(session, str(args.journal), len(contents.records))
+        print(json.dumps({**doc, "hints": hints_shown(session)}, indent=2, sort_keys=True))
         return 0
     out = Console()
     when = (
@@ -117,4 +108,24 @@ def run(args: argparse.Namespace) -> int:
     if state.is_terminal:
         names = " and ".join(state.colours[s] for s in state.winners)
         out.print(f"winner: {names} ({state.end_reason})", soft_wrap=True)
+    print_hints(out, session)
     return 0
+
+
+def hints_shown(session: GameSession) -> list[dict[str, Any]]:
+    """The hints the journal holds (``hint`` records, never actions), in order: ``seat``,
+    ``actions`` (how many actions were applied when it was shown), ``level``, ``shown``."""
+    keys = ("seat", "actions", "level", "shown")
+    return [{k: h.get(k) for k in keys} for h in session.hints]
+
+
+def print_hints(out: Console, session: GameSession) -> None:
+    """One line per hint shown (the journal keeps them; they were never actions)."""
+    from companion.table.hints import hint_text
+
+    for h in hints_shown(session):
+        seat = h["seat"]
+        name = session.state.seat_name(seat) if isinstance(seat, int) else str(seat)
+        shown = h["shown"] if isinstance(h["shown"], dict) else {}
+        text = hint_text(shown) if "notation" in shown else "hint: (unreadable)"
+        out.print(f"after action {h['actions']}, to {name}: {text}", soft_wrap=True)

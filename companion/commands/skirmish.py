@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from companion.commands.arguments import data_file, positive_float
+from companion.commands.arguments import bots_option, data_file, positive_float
 from companion.commands.errors import EXIT_USAGE, CommandError
 from companion.commands.web_option import default_bots, phone_count, web_request, web_view
 
@@ -46,7 +46,11 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     """The flags of ``companion play skirmish`` (the lead's ``play`` parser has most)."""
     parser.add_argument("--players", type=int, default=2, help="2..10 (default 2)")
     parser.add_argument(
-        "--bots", type=int, help="seats bots play, the last ones (default: all but the first)"
+        "--bots",
+        type=bots_option,
+        metavar="N[:LEVEL]",
+        help="seats bots play, the last ones (default: all but the first); with LEVEL (easy, "
+        "normal, strong) the search bot plays them",
     )
     parser.add_argument(
         "--teams", help="gladiator IDs per seat, e.g. 1,4,7/2,5,8 (default: chosen in the game)"
@@ -202,6 +206,7 @@ def run_play(args: argparse.Namespace) -> int:
         journal=getattr(args, "journal", None),
         demo=autoplay,
         web=web,
+        bot_level=getattr(bots, "level", None),
     )
 
 
@@ -335,9 +340,11 @@ def play_skirmish(
     title: str = "Arena skirmish",
     demo: bool = False,
     web: Any = None,
+    bot_level: str | None = None,
 ) -> int:
     """One skirmish game at the table (``pending``: a resumed game, attached only once the
-    hardware is open); exit 0 when it ends."""
+    hardware is open; it keeps its bots' level); exit 0 when it ends. ``bot_level``: the
+    search bot plays the bots' seats at that level (``None``: the skirmish's own bot)."""
     import random
     import sys
 
@@ -347,7 +354,7 @@ def play_skirmish(
     from companion.commands.at_table import run_at_table, who_plays
     from companion.hal import HardwareConfig, ManualClock
     from companion.table.journal import default_journal_dir, demo_journal_dir, new_journal_path
-    from companion.table.people import SimOperator, TerminalInput
+    from companion.table.people import SimOperator, TerminalInput, table_bot
     from companion.table.seeding import seeded_random, table_roller
     from companion.table.skirmish_table import (
         GAME_NAME,
@@ -398,6 +405,7 @@ def play_skirmish(
         path = journal or new_journal_path(GAME_NAME, "tracked", folder)
         session_settings = settings(bots, hw_config.profile, seed)
         session_settings.demo = demo
+        session_settings.bot_level = bot_level
         return start_session(config, session_settings, path)
 
     def play(hw: Any, session: Any) -> Any:
@@ -414,7 +422,8 @@ def play_skirmish(
             agents: dict[int, Any] = {}
             for seat in range(players):
                 if terminal is None or seat >= players - bots:
-                    agents[seat] = SkirmishBotAgent(rng)
+                    level = session.settings.bot_level
+                    agents[seat] = table_bot(GAME_NAME, rng, level, SkirmishBotAgent(rng))
                 else:
                     agents[seat] = SkirmishTerminalAgent(terminal, view)
             if terminal is not None and not sys.stdin.isatty():

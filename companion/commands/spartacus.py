@@ -63,6 +63,12 @@ def configure_parser(sub: Any) -> None:
         help="which fighters a bot plays (default II)",
     )
     fight.add_argument(
+        "--bot-level",
+        choices=("easy", "normal", "strong"),
+        help="the search bot plays the bots' fighters at this level (docs/bots.md); "
+        "default: the simple bot",
+    )
+    fight.add_argument(
         "--autoplay",
         action="store_true",
         help="bots for both, simulated people press ROLL (sim hardware)",
@@ -210,6 +216,7 @@ def run_fight(args: argparse.Namespace) -> int:
         title=f"Spartacus fight: {specs[0].name} against {specs[1].name}",
         show_odds=not args.no_odds,
         demo=args.autoplay,
+        bot_level=getattr(args, "bot_level", None),
     )
 
 
@@ -261,6 +268,7 @@ def run_play(args: argparse.Namespace) -> int:
         + (", the box's cards (assist mode)" if mode == "assist" else ""),
         demo=autoplay,
         web=web,
+        bot_level=getattr(getattr(args, "bots", None), "level", None),
     )
 
 
@@ -333,6 +341,7 @@ def _run(
     demo: bool = False,
     speed: float = 1.0,
     web: Any = None,
+    bot_level: str | None = None,
 ) -> int:
     from rich.console import Console
     from rich.rule import Rule
@@ -340,10 +349,14 @@ def _run(
     from companion.commands.at_table import run_at_table
     from companion.hal import HardwareConfig, ManualClock
     from companion.table.journal import default_journal_dir, demo_journal_dir, new_journal_path
-    from companion.table.people import SimOperator, TerminalInput
+    from companion.table.people import SimOperator, TerminalInput, table_bot
     from companion.table.seeding import seeded_random, table_roller
     from companion.table.session import GameSession, SessionSettings
     from companion.table.spartacus_table import SpartacusTable, bot_agent, terminal_agent
+
+    def bot_for(rng: Any, level: str | None) -> Any:
+        return table_bot("spartacus", rng, level, bot_agent(rng))
+
     from companion.ui.spartacus import SpartacusView
 
     console = console or Console()
@@ -368,6 +381,7 @@ def _run(
             game="spartacus",
             bot_seats=tuple(bots),
             demo=demo,
+            bot_level=bot_level,
         )
         return GameSession.start(config, settings, path)
 
@@ -393,8 +407,9 @@ def _run(
             operator = (
                 SimOperator(hw, rng=seeded_random(session, seed, "operator")) if sim else None
             )
+            level = session.settings.bot_level  # a resumed game keeps its bots' level
             agents = {
-                seat: bot_agent(seeded_random(session, seed, f"bot-{seat}"))
+                seat: bot_for(seeded_random(session, seed, f"bot-{seat}"), level)
                 if seat in bots
                 else terminal_agent(view, terminal)
                 for seat in range(config.players)

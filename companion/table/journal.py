@@ -10,7 +10,10 @@ their SHA-256, session settings). Every further line is one record:
   between the red button and the coil);
 - ``undo``: the last ``count`` data-entry actions are taken back;
 - ``checkpoint``: a digest of the game state, written when a turn starts;
-- ``end``: the game is over.
+- ``end``: the game is over;
+- ``hint``: a hint shown to one seat (``seat``, ``actions`` applied when it was
+  shown, ``level``, ``shown``: what the screen said), never an action: replay and
+  resume skip it, ``companion replay`` lists it (``docs/bots.md``).
 
 Each record carries ``n`` (its number) and ``crc`` (CRC-32 of the record without
 ``crc``, canonical JSON). :meth:`JournalWriter.append` flushes and fsyncs before
@@ -34,7 +37,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 FORMAT = "companion-journal/1"
-RECORD_TYPES = ("action", "armed", "fired", "undo", "checkpoint", "end")
+RECORD_TYPES = ("action", "armed", "fired", "undo", "checkpoint", "end", "hint")
 
 
 class JournalError(ValueError):

@@ -29,6 +29,7 @@ from companion.table.adapter import DiceAsk, TableAdapter
 from companion.table.eliminator import FirePath
 from companion.table.people import (
     Agent,
+    HintRequest,
     SimOperator,
     TableStopped,
     TerminalInput,
@@ -427,14 +428,30 @@ def _no_heartbeat() -> None:
     """The heartbeat of a loop nobody watches."""
 
 
+def show_hint(session: Any, view: TableView) -> None:
+    """The seat to move asked for a hint: shown to that seat only (:mod:`.hints`)."""
+    from companion.table.hints import HintRefused, give_hint
+
+    seat = session.state.current_player
+    try:
+        text = give_hint(session, seat).text
+    except HintRefused as exc:
+        text = f"no hint: {exc}"
+    view.prompt(text, seat=seat)
+
+
 def decide(session: Any, agent: Agent, view: TableView) -> Any:
     """Ask ``agent`` for a choice until one is legal, and commit it to the journal.
 
     A person's illegal choice is explained and asked again (a bot's is a bug and
-    raises); an undo request is carried out and gives ``None`` (the state was rebuilt).
+    raises); an undo request is carried out and gives ``None`` (the state was rebuilt);
+    a hint is shown to the seat only, journalled as shown, and the seat asked again.
     """
     while True:
         action = agent.choose(session.state, session.state.legal_actions())
+        if isinstance(action, HintRequest):
+            show_hint(session, view)
+            continue
         if isinstance(action, UndoRequest):
             try:
                 session.undo(action.count)

@@ -2,6 +2,9 @@
 
 - :class:`BotAgent` plays a seat: a random legal choice (never a correction), or the
   game's own bot (:attr:`companion.games.core.game.Game.bot`).
+- :class:`SearchAgent` plays a seat with the search bot at a level (``--bots N:LEVEL``,
+  ``docs/bots.md``); it thinks in the worker process (:mod:`companion.worker`), off
+  the table's threads. :func:`table_bot` chooses between the two.
 - :class:`TerminalInput` reads lines from the terminal on a thread of its own, so the
   table loop can wait for a typed line and a button at once. On a terminal it reads a
   line only when the table asks for one, so a secret (a bid) is read without echo.
@@ -21,6 +24,7 @@ import queue
 import random
 import sys
 import threading
+import time
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -36,6 +40,11 @@ class UndoRequest:
 
     def __init__(self, count: int = 1) -> None:
         self.count = count
+
+
+class HintRequest:
+    """A person asked for a hint (``hint``): the table shows it to their seat, journals
+    it as shown (:mod:`companion.table.hints`) and asks them again."""
 
 
 class Agent(Protocol):
@@ -59,6 +68,48 @@ class BotAgent:
             return self.bot.choose(state)
         choices = [a for a in legal if not getattr(a, "is_correction", False)]
         return self.rng.choice(choices or list(legal))
+
+
+class SearchAgent:
+    """The search bot at the table: ``level`` (easy, normal, strong) of ``game``.
+
+    Each move is searched in the worker process (:func:`companion.worker.run_heavy`
+    of :func:`companion.games.search.bot.move`: the state travels pickled, about a
+    millisecond), so the search never holds this process's interpreter lock while the
+    button thread and the web view run (measured: ``bench/hal_latency.py``, the ``bot``
+    condition). ``clock`` turns the level's time cap on (the table's default), so a
+    slow machine plays weaker rather than slower; ``None`` searches the full iteration
+    budget (the same move on any machine, for tests). A move's generator is drawn from
+    ``rng``, so a seeded table draws its bots' moves from its seed.
+    """
+
+    is_bot = True
+
+    def __init__(
+        self, game: str, rng: random.Random, level: str, clock: Any = time.perf_counter
+    ) -> None:
+        from companion.games.search.bot import budget_of
+
+        budget_of(game, level)  # an unknown level or game fails here, not at the first move
+        self.game = game
+        self.rng = rng
+        self.level = level
+        self.clock = clock
+
+    def choose(self, state: Any, legal: Sequence[Any]) -> Any:
+        from companion.games.search.bot import move
+        from companion.worker import run_heavy
+
+        move_rng = random.Random(self.rng.getrandbits(64))
+        return run_heavy(move, self.game, state, move_rng, self.level, self.clock)
+
+
+def table_bot(game: str, rng: random.Random, level: str | None, own: Any = None) -> Any:
+    """The agent of a bot's seat: the search bot at ``level``, or without a level the
+    game's own table bot (``own``, a :class:`BotAgent`; default a random legal choice)."""
+    if level is not None:
+        return SearchAgent(game, rng, level)
+    return own if own is not None else BotAgent(rng)
 
 
 class TerminalInput:
@@ -173,6 +224,7 @@ class SimOperator:
 COMMON_WORDS = (
     "undo [n] - take back your last choices (hold SELECT)",
     "board - show the board again",
+    "hint - the companion's suggestion for your move, with its win chance",
     "? - every legal action",
     "help - this list",
     "quit - stop (the journal keeps the game: companion resume)",
@@ -186,7 +238,8 @@ class TerminalAgent:
     listed option, several actions separated by commas, and what the game's adapter
     expands (Battle Royale's move shorthand ``b2 E N``). ``?`` lists every legal action
     including corrections; ``undo`` (or ``undo 3``) takes back your last actions of this
-    turn; ``board`` shows the board again; ``help`` lists all this; ``quit`` stops.
+    turn; ``board`` shows the board again; ``hint`` asks for the companion's suggestion
+    (shown to this seat only); ``help`` lists all this; ``quit`` stops.
     """
 
     is_bot = False
@@ -328,6 +381,8 @@ class TerminalAgent:
             if word == "help":
                 self.view.message("; ".join((self.hint, *COMMON_WORDS)))
                 continue
+            if word == "hint":
+                return HintRequest()
             if word == "board":
                 self.view.update(state, [])
                 continue

@@ -40,6 +40,7 @@ from companion.games.battle_royale.assist import (
 from companion.games.battle_royale.events import Event
 from companion.games.core.errors import IllegalActionError
 from companion.games.registry import Game, get_game
+from companion.games.search.bot import LEVELS as BOT_LEVELS
 from companion.table.journal import (
     FORMAT,
     JournalContents,
@@ -81,6 +82,9 @@ class SessionSettings:
     bot_seats: tuple[int, ...] | None = None  # which seats bots play, when not the last ``bots``
     seeded_dice: bool | None = None
     demo: bool = False
+    #: the search bot's level for the bots' seats (``docs/bots.md``); ``None``: the game's
+    #: own table bot (and every journal written before levels were recorded)
+    bot_level: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -95,6 +99,8 @@ class SessionSettings:
             data["seeded_dice"] = self.seeded_dice
         if self.demo:
             data["demo"] = True
+        if self.bot_level is not None:
+            data["bot_level"] = self.bot_level
         return data
 
     @property
@@ -194,6 +200,8 @@ class GameSession:
     pending_fire: tuple[str, str] | None = None
     # resume: the last turn started but its checkpoint record was lost with the power
     checkpoint_due: bool = False
+    # the hints shown (``hint`` records, as journalled): listed, never replayed as actions
+    hints: list[dict[str, Any]] = field(default_factory=list)
 
     @classmethod
     def start(
@@ -250,6 +258,16 @@ class GameSession:
             turn=getattr(self.state, "turn", None),
             digest=state_digest(self.state.snapshot()),
         )
+
+    def hint_shown(self, seat: int, level: str, shown: dict[str, Any]) -> dict[str, Any]:
+        """Journal a hint as it was shown to ``seat`` (``shown``: what the screen said,
+        ``Hint.to_dict()``): a ``hint`` record, never an action; replay and resume skip
+        it, ``companion replay`` lists it. Returns the record."""
+        record = {"seat": seat, "actions": len(self.state.history), "level": level, "shown": shown}
+        if self.journal is not None:
+            record = self.journal.append("hint", **record)
+        self.hints.append(record)
+        return record
 
     def finish(self) -> None:
         """Write the ``end`` record once the game is over and the table has acted on it."""
@@ -395,6 +413,8 @@ def _header_problem(header: dict[str, Any]) -> str | None:
     for flag in ("seeded_dice", "demo"):
         if session.get(flag) is not None and not isinstance(session.get(flag), bool):
             return bad(f"session.{flag}", "true or false")
+    if session.get("bot_level") is not None and session["bot_level"] not in BOT_LEVELS:
+        return bad("session.bot_level", f"null or one of {', '.join(BOT_LEVELS)}")
     return None
 
 
@@ -477,6 +497,7 @@ def _check_header(
         bot_seats=None if seats is None else tuple(seats),
         seeded_dice=session.get("seeded_dice"),
         demo=session.get("demo", False),
+        bot_level=session.get("bot_level"),
     )
     return config, settings
 
@@ -554,6 +575,8 @@ def rebuild(
                 str(record.get("token")),
                 source=source if source in FIRED_SOURCES else "coil",
             )  # (the fault's message stays in the journal; the table needs only the source)
+        elif kind == "hint":  # shown to a seat, not an action: listed, never replayed
+            session.hints.append(record)
         elif kind == "checkpoint":
             flush()
             session.checkpoint_due = False

@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 from companion.games.registry import get_game
+from companion.games.search.clone import clone
 from companion.games.search.mcts import sample_outcome
 from companion.games.search.profile import profile_for
 
@@ -33,3 +34,20 @@ def position(game: str, seed: int, steps: int, config: Any = None) -> Any:
     """A position of ``game`` after about ``steps`` actions, at a real decision."""
     g = get_game(game)
     return advance(g.new_game(config), random.Random(seed), steps, game)
+
+
+def swap_hidden_card(state: Any, other: int, game: str) -> Any:
+    """A copy of ``state`` where ``other`` holds a different card (taken from the hidden
+    pile its hand is drawn from) - the same for every seat but ``other``."""
+    alt = clone(state)
+    hand = alt.hands[other]
+    pile = alt.draw_piles[other] if game == "battle-royale" else alt.intrigue_deck
+    give = next(c for c, n in sorted(hand.items()) if n)
+    take = next((c for c, n in sorted(pile.items()) if n and c != give), None)
+    if take is None:
+        return None
+    hand[give] -= 1
+    pile[give] = pile.get(give, 0) + 1
+    pile[take] -= 1
+    hand[take] = hand.get(take, 0) + 1
+    return alt

@@ -13,7 +13,7 @@ import random
 from typing import Any
 
 import pytest
-from bot_helpers import position
+from bot_helpers import position, swap_hidden_card
 
 from companion.games.registry import get_game
 from companion.games.search import SearchBot
@@ -65,23 +65,6 @@ def test_a_determinization_shows_the_seat_what_it_saw(game: str, state: Any) -> 
     assert redrawn > 0  # the other hands are not just copied from the truth
 
 
-def _swap_hidden_card(state: Any, other: int, game: str) -> Any:
-    """A copy of ``state`` where ``other`` holds a different card (taken from the hidden
-    pile its hand is drawn from) - the same for every seat but ``other``."""
-    alt = clone(state)
-    hand = alt.hands[other]
-    pile = alt.draw_piles[other] if game == "battle-royale" else alt.intrigue_deck
-    give = next(c for c, n in sorted(hand.items()) if n)
-    take = next((c for c, n in sorted(pile.items()) if n and c != give), None)
-    if take is None:
-        return None
-    hand[give] -= 1
-    pile[give] = pile.get(give, 0) + 1
-    pile[take] -= 1
-    hand[take] = hand.get(take, 0) + 1
-    return alt
-
-
 @pytest.mark.parametrize(("game", "state"), CASES)
 def test_another_seats_hidden_cards_never_change_the_search(game: str, state: Any) -> None:
     g = get_game(game)
@@ -89,7 +72,7 @@ def test_another_seats_hidden_cards_never_change_the_search(game: str, state: An
     for other in range(state.players):
         if other == seat or not sum(state.hands[other].values()):
             continue
-        alt = _swap_hidden_card(state, other, game)
+        alt = swap_hidden_card(state, other, game)
         if alt is None:
             continue
         assert g.view(alt, seat) == g.view(state, seat)

@@ -13,8 +13,18 @@ Like the engines, nothing here reads a clock or the hardware: a time budget take
 clock its caller passes in. See ``docs/bots.md``.
 """
 
-from companion.games.search.bot import LEVELS, Hint, SearchBot, hint, think
+from companion.games.search.bot import LEVELS, Hint, SearchBot, hint, move, think
 from companion.games.search.mcts import Budget, search
 from companion.games.search.result import SearchResult
 
-__all__ = ["LEVELS", "Budget", "Hint", "SearchBot", "SearchResult", "hint", "search", "think"]
+__all__ = [
+    "LEVELS",
+    "Budget",
+    "Hint",
+    "SearchBot",
+    "SearchResult",
+    "hint",
+    "move",
+    "search",
+    "think",
+]

@@ -9,7 +9,9 @@
   the call may run in a worker thread while the table goes on reading buttons.
 - :func:`think`: the same from plain data (game name, config dict, action dicts), for a
   worker process: it rebuilds the state from its history and returns the action's dict.
-- :func:`hint`: the best legal action for a seat with its estimated win chance.
+- :func:`hint`: the best legal action for a seat with its estimated win chance (and the
+  game's exact odds of it, where it has them).
+- :func:`move`: a search bot's move as a module-level function, for a worker process.
 """
 
 from __future__ import annotations
@@ -78,21 +80,27 @@ class SearchBot:
 class Hint:
     """What the companion suggests to a seat: ``action``, and ``win_chance``, the seat's
     estimated chance to win after it (``exact``: the game's exact odds, not a search
-    estimate; ``None`` when there was nothing to compare, a forced move)."""
+    estimate; ``None`` when there was nothing to compare, a forced move); ``odds``: the
+    game's exact odds of that action as a line of text, where it has them (a challenge in
+    Kampf der Gladiatoren, an attack in a Spartacus fight)."""
 
     action: Action
     win_chance: float | None
     exact: bool
     iterations: int
+    odds: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data = {
             "action": self.action.to_dict(),
             "notation": self.action.notation,
             "win_chance": self.win_chance,
             "exact": self.exact,
             "iterations": self.iterations,
         }
+        if self.odds is not None:
+            data["odds"] = self.odds
+        return data
 
 
 def hint(
@@ -112,10 +120,21 @@ def hint(
         raise ValueError(f"seat {seat} is not to move (seat to move: {state.current_player})")
     if isinstance(budget, str):
         budget = budget_of(game, budget)
-    result = search(state, profile_for(game), budget, rng, clock)
+    profile = profile_for(game)
+    result = search(state, profile, budget, rng, clock)
     best = result.best
     chance = None if math.isnan(best.win_chance) else best.win_chance
-    return Hint(best.action, chance, result.exact, result.iterations)
+    odds = profile.odds(state, best.action) if profile.odds is not None else None
+    return Hint(best.action, chance, result.exact, result.iterations, odds)
+
+
+def move(
+    game: str, state: Any, rng: Rng, level: str = DEFAULT_LEVEL, clock: Clock | None = None
+) -> Action:
+    """``SearchBot(game, rng, level, clock).choose(state)`` as a module-level function, for
+    a worker process: every argument pickles (a state pickles in about a millisecond,
+    where rebuilding it from its history takes up to a second in Spartacus)."""
+    return SearchBot(game, rng, level, clock=clock).choose(state)
 
 
 def think(

@@ -11,6 +11,7 @@
   the entry, where the game is decided.
 - Prior: a challenge's exact expected gain from the combat odds; the search widens from
   the most promising challenges (a turn offers up to dozens).
+- Hints show a challenge's exact odds beside it (:func:`challenge_odds`).
 - Rollouts: the table's policy bot (random outside a combat, the odds' policy inside)
   to the end of the combat under way and the next turn's start.
 """
@@ -84,6 +85,22 @@ def prior(state: Any, actions: list[Action]) -> list[float]:
     return out
 
 
+def challenge_odds(state: Any, action: Action) -> str | None:
+    """A hint's exact odds of a challenge (:func:`odds.odds_for_challenge`): how likely
+    the target is out, how likely the challenger's team is, the expected losses."""
+    if not isinstance(action, A.Challenge):
+        return None
+    fields = {f: i for i, f in enumerate(state.field_ids)}
+    odds = odds_for_challenge(
+        state, state.board[fields[action.team]], state.board[fields[action.target]]
+    )
+    return (
+        f"challenge odds: target out {float(odds.out(1)):.0%}, your team out "
+        f"{float(odds.out(0)):.0%}; expected losses {float(odds.expected(1)):.2f} for the "
+        f"target, {float(odds.expected(0)):.2f} for you"
+    )
+
+
 def next_turn(state: Any) -> bool:
     return state.phase == "turn"
 
@@ -95,6 +112,7 @@ PROFILE = Profile(
     rollout_depth=40,
     stop_rollout=next_turn,
     prior=prior,
+    odds=challenge_odds,
     heuristic=PolicyBot,
     iterations={"easy": 8, "normal": 30, "strong": 300},
 )

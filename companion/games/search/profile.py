@@ -15,6 +15,8 @@ The machinery (:mod:`.mcts`) is game-neutral; a game adds only
   without sampling (``None``: none);
 - ``prior(state, actions)``: how promising each action looks before any search (the
   search then widens from the best ones; ``None``: every action is tried);
+- ``odds(state, action)``: the exact odds a hint shows beside ``action`` where the game
+  has them (a challenge's combat odds, an attack's wounds), as a line of text;
 - ``heuristic(rng)``: the game's current table bot, the yardstick of ``docs/bots.md``;
 - ``iterations``: the iterations of each level (``easy``, ``normal``, ``strong``), set so
   that a ``normal`` move of this game takes at most about 100 ms on the benchmark
@@ -56,6 +58,7 @@ class Profile:
     stop_rollout: Callable[[Any], bool] | None = None
     exact: Callable[[Any, int], SearchResult | None] | None = None
     prior: Callable[[Any, list[Action]], list[float]] | None = None
+    odds: Callable[[Any, Action], str | None] | None = None
     heuristic: Callable[[Rng], Any] = RandomBot
     iterations: Mapping[str, int] = field(
         default_factory=lambda: {"easy": 25, "normal": 100, "strong": 1000}

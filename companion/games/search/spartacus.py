@@ -260,6 +260,21 @@ def rollout(state: Any, rng: Rng) -> Action:
     return SimpleBot(rng).choose(state)
 
 
+def attack_odds_text(state: Any, action: Action) -> str | None:
+    """A hint's exact odds of an attack in a fight (``Fight.odds``): the chance that it
+    defeats the opponent (yields, injured or decapitated) and the expected wounds."""
+    if not isinstance(action, A.Attack | A.QuickAttack) or state.phase != "fight":
+        return None
+    fight = state.fight
+    odds = fight.odds(fight.active.side, quick=isinstance(action, A.QuickAttack))
+    defeat = 1 - odds.defender_levels["none"]
+    hurt = 1 - odds.attacker_levels["none"]
+    return (
+        f"attack odds: opponent defeated {float(defeat):.0%}, expected wounds "
+        f"{float(odds.expected_wounds):.2f}; you defeated by the counter {float(hurt):.0%}"
+    )
+
+
 # --- evaluation -------------------------------------------------------------------------
 
 
@@ -283,6 +298,7 @@ PROFILE = Profile(
     determinizer=determinizer,
     rollout_depth=10,
     exact=exact,
+    odds=attack_odds_text,
     heuristic=SimpleBot,
     rollout=rollout,
     iterations={"easy": 5, "normal": 14, "strong": 140},
