@@ -1,0 +1,225 @@
+"""Hints at the table: ``hint`` at the terminal, journalled as shown, never as an action.
+
+- the terminal's ``hint`` shows the seat to move the best legal action (to that seat
+  only: a prompt with its ``seat``), journals a ``hint`` record and asks again;
+- a journal holding hints replays, resumes and is listed by ``companion replay`` with the
+  same game as without them;
+- a hint is refused where there is nothing to hint; it never depends on another seat's
+  hidden cards; where the game has exact odds the hint shows them.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from bot_helpers import position, swap_hidden_card
+
+from companion.cli import main
+from companion.dice import Roller
+from companion.games.battle_royale import BattleRoyaleConfig, parse_action
+from companion.games.kampf_der_gladiatoren import actions as KA
+from companion.games.kampf_der_gladiatoren.odds import odds_for_challenge
+from companion.games.registry import get_game
+from companion.games.search.gladiatoren import challenge_odds
+from companion.games.search.spartacus import attack_odds_text
+from companion.hal import HardwareConfig, ManualClock, open_hardware
+from companion.table.hints import HintRefused, compute_hint, give_hint, hint_text
+from companion.table.journal import read_journal
+from companion.table.loop import TrackedTable
+from companion.table.people import BotAgent, SimOperator, TerminalAgent, TerminalInput
+from companion.table.session import GameSession, SessionSettings, load_resume, rebuild
+from companion.table.shorthand import expand_move
+from companion.worker import heavy_work_here
+
+
+class SeatView:
+    """Records every prompt with the seat it was for (``None``: everyone)."""
+
+    def __init__(self) -> None:
+        self.prompts: list[tuple[str, int | None]] = []
+        self.messages: list[str] = []
+
+    def update(self, state: Any, events: Any) -> None:
+        pass
+
+    def message(self, text: str) -> None:
+        self.messages.append(text)
+
+    def prompt(self, text: str, options: Any = (), seat: int | None = None) -> None:
+        self.prompts.append((text, seat))
+
+
+def person_table(path: Path, lines: str) -> tuple[TrackedTable, Any, SeatView]:
+    hw = open_hardware(HardwareConfig(profile="sim"), clock=(clock := ManualClock()))
+    session = GameSession.start(
+        BattleRoyaleConfig(players=2, start_player=0), SessionSettings(bots=1, seed=1), path
+    )
+    view = SeatView()
+    terminal = TerminalInput(io.StringIO(lines))
+    agents = {
+        0: TerminalAgent(terminal, view, parse_action, expand_move),
+        1: BotAgent(random.Random(1)),
+    }
+    table = TrackedTable(
+        session,
+        hw,
+        Roller.seeded(1),
+        view,
+        agents,
+        sleep=clock.sleep,
+        operator=SimOperator(hw),
+        terminal=terminal,
+    )
+    return table, hw, view
+
+
+def test_hint_at_the_terminal_is_shown_to_its_seat_and_journalled_not_played(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "game.jsonl"
+    table, hw, view = person_table(path, "hint\nplay 2x3\nhint\n")
+    with heavy_work_here(), hw, pytest.raises(EOFError):
+        table.run()
+    hints = [(text, seat) for text, seat in view.prompts if text.startswith("hint: ")]
+    assert len(hints) == 2 and {seat for _, seat in hints} == {0}  # to seat 0 only
+    assert not any("hint" in m for m in view.messages)  # never to everyone
+    records = [r for _, r in read_journal(path).records if r["type"] == "hint"]
+    assert [r["seat"] for r in records] == [0, 0]
+    assert [r["level"] for r in records] == ["normal", "normal"]
+    assert records[1]["actions"] > records[0]["actions"]  # the second after "play 2x3"
+    assert all(hint_text(r["shown"]) == text for r, (text, _) in zip(records, hints, strict=True))
+    actions = [r["action"] for _, r in read_journal(path).records if r["type"] == "action"]
+    assert {"kind": "play", "card": "2x3"} in actions
+    assert len(table.state.history) == len(actions)  # the hints are no actions
+
+
+def played_with_hints(path: Path) -> GameSession:
+    """A two-player Battle Royale game, with a hint to the seat to move every 15 actions."""
+    session = GameSession.start(BattleRoyaleConfig(players=2), SessionSettings(bots=2), path)
+    rng = random.Random(3)
+    bot = BotAgent(rng)
+    for n in range(90):
+        state = session.state
+        if state.is_chance_node:
+            action = Roller.seeded(n).choose(state.chance_outcomes())
+        else:
+            if n % 15 == 0:
+                with heavy_work_here():
+                    give_hint(session, state.current_player, random.Random(n), clock=None)
+            action = bot.choose(state, state.legal_actions())
+        session.commit(action)
+        session.apply(action)
+    return session
+
+
+def test_a_journal_with_hints_replays_and_resumes_the_same_game(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    session = played_with_hints(path)
+    session.journal.close()
+    assert len(session.hints) >= 3
+    rebuilt = rebuild(read_journal(path))
+    assert rebuilt.state.snapshot() == session.state.snapshot()
+    assert rebuilt.state.history == session.state.history
+    assert [h["shown"] for h in rebuilt.hints] == [h["shown"] for h in session.hints]
+    pending = load_resume(path)
+    assert pending.session.state.snapshot() == session.state.snapshot()
+    resumed = pending.attach()  # and the resumed journal goes on after the hints
+    action = resumed.state.legal_actions()[0]
+    resumed.commit(action)
+    resumed.apply(action)
+    resumed.journal.close()
+    assert len(rebuild(read_journal(path)).state.history) == len(session.state.history) + 1
+
+
+def test_companion_replay_lists_the_hints(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "game.jsonl"
+    session = played_with_hints(path)
+    session.journal.close()
+    assert main(["replay", str(path), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["actions"] == len(session.state.history)
+    assert [h["shown"] for h in doc["hints"]] == [h["shown"] for h in session.hints]
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("hint: ") == len(session.hints)
+
+
+def test_a_hint_is_refused_where_there_is_nothing_to_hint(tmp_path: Path) -> None:
+    session = GameSession.start(BattleRoyaleConfig(players=2), SessionSettings(bots=2), None)
+    while not session.state.is_chance_node:
+        session.apply(session.state.legal_actions()[0])
+    with pytest.raises(HintRefused, match="dice or the cards"):
+        compute_hint(session, 0)
+    while session.state.is_chance_node:
+        session.apply(session.state.chance_outcomes()[0][0])
+    other = 1 - session.state.current_player
+    with pytest.raises(HintRefused, match="not yours"):
+        compute_hint(session, other)
+    assist = GameSession.start(
+        BattleRoyaleConfig(players=2), SessionSettings(mode="assist"), tmp_path / "a.jsonl"
+    )
+    with pytest.raises(HintRefused, match="assist"):
+        compute_hint(assist, 0)
+
+
+def test_a_hint_never_depends_on_another_seats_hidden_cards() -> None:
+    state = position("battle-royale", seed=2, steps=90)
+    seat = state.current_player
+    other = next(s for s in range(state.players) if s != seat and sum(state.hands[s].values()))
+    alt = swap_hidden_card(state, other, "battle-royale")
+    assert alt is not None
+    g = get_game("battle-royale")
+    assert g.view(alt, other) != g.view(state, other)
+
+    def shown(s: Any) -> dict[str, Any]:
+        session = GameSession(s, s.config, SessionSettings())
+        with heavy_work_here():
+            return compute_hint(session, seat, random.Random(5), clock=None)
+
+    assert shown(state) == shown(alt)
+
+
+def test_a_challenge_hint_shows_the_exact_combat_odds() -> None:
+    state = position("gladiatoren", seed=4, steps=30)
+    while not any(isinstance(a, KA.Challenge) for a in state.legal_actions()):
+        state = position("gladiatoren", seed=4, steps=len(state.history) + 5)
+    challenge = next(a for a in state.legal_actions() if isinstance(a, KA.Challenge))
+    fields = {f: i for i, f in enumerate(state.field_ids)}
+    odds = odds_for_challenge(
+        state, state.board[fields[challenge.team]], state.board[fields[challenge.target]]
+    )
+    text = challenge_odds(state, challenge)
+    assert text is not None and f"target out {float(odds.out(1)):.0%}" in text
+    start = get_game("gladiatoren").new_game()
+    assert all(challenge_odds(start, a) is None for a in start.legal_actions())
+
+
+def test_an_attack_hint_shows_the_exact_attack_odds() -> None:
+    from companion.games.spartacus import SpartacusConfig
+    from companion.games.spartacus import actions as SA
+    from companion.games.spartacus.config import FighterSpec
+
+    fighters = (FighterSpec("A", 4, 3, 2), FighterSpec("B", 3, 3, 2))
+    game = get_game("spartacus")
+    state = game.new_game(SpartacusConfig(fight=fighters))
+    rng = random.Random(1)
+    while not state.is_terminal and not any(
+        isinstance(a, SA.Attack) for a in state.legal_actions()
+    ):
+        if state.is_chance_node:
+            state.apply(Roller.seeded(rng.randrange(99)).choose(state.chance_outcomes()))
+        else:
+            state.apply(rng.choice(state.playable_actions()))
+    attack = next(a for a in state.legal_actions() if isinstance(a, SA.Attack))
+    fight = state.fight
+    odds = fight.odds(fight.active.side)
+    text = attack_odds_text(state, attack)
+    defeat = 1 - odds.defender_levels["none"]
+    assert text is not None and f"opponent defeated {float(defeat):.0%}" in text
