@@ -18,7 +18,7 @@ The path, as on a table with the gpio profile (pins are gpiozero's MockFactory p
 The latency is the solenoid pin's rise minus the trigger pin's fall, both stamped with
 ``time.monotonic()`` by the mock pins. It includes the glitch window, which the press
 waits on purpose; the targets (p99 <= 1 ms unloaded, <= 2 ms loaded) apply to the time
-beyond it. Three conditions, one after another:
+beyond it. The conditions, one after another:
 
 * ``unloaded``;
 * ``busy processes``: one ``while True: pass`` process per core;
@@ -28,6 +28,11 @@ beyond it. Three conditions, one after another:
   web view ask for odds: through :func:`companion.worker.run_heavy`, so the
   computation runs in the service's worker process. ``--odds-in-thread`` computes
   them on that thread instead (how the service did it before), for comparison.
+* ``bot``: a thread of this process asking the search bot for Battle Royale moves at the
+  ``normal`` level (time cap on) over and over, from a mid-game position, the way a table
+  with ``--bots N:normal`` asks for them: through :class:`companion.table.people.SearchAgent`,
+  so the search runs in the worker process. ``--bot-in-thread`` searches on that thread
+  instead (a worker thread), for comparison.
 * ``web``: the web view as ``serve --web`` plugs it in (``companion.web.attach``: the
   hub teed with the table's view, uvicorn on its own thread, the button relay), with six
   live pages (table screen, host, four seats) reading its server-sent events from a
@@ -44,8 +49,9 @@ and ``bounce_ms`` 2 ms, so that thousands of presses take seconds.
 
 Usage::
 
-    python bench/hal_latency.py [--presses N] [--conditions unloaded,busy,odds,web]
-        [--switch-interval-ms MS] [--queue-path] [--odds-in-thread] [--no-realtime]
+    python bench/hal_latency.py [--presses N] [--conditions unloaded,busy,odds,bot,web]
+        [--switch-interval-ms MS] [--queue-path] [--odds-in-thread] [--bot-in-thread]
+        [--no-realtime]
         [--journal-dir DIR] [--strict]
 
 ``--switch-interval-ms`` replaces the interval the gpio backend sets while open, and
@@ -60,6 +66,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -82,14 +89,16 @@ from companion.table.loop import TableLoop  # noqa: E402
 from companion.table.session import GameSession, SessionSettings  # noqa: E402
 from companion.worker import run_heavy, shutdown_worker  # noqa: E402
 
-TARGETS_P99_MS = {"unloaded": 1.0, "busy": 2.0, "odds": 2.0, "web": 1.0}
+TARGETS_P99_MS = {"unloaded": 1.0, "busy": 2.0, "odds": 2.0, "bot": 2.0, "web": 1.0}
 CONDITIONS = {
     "unloaded": "unloaded",
     "busy": "one busy process per core",
     "odds": "8v8 Spartacus odds asked for by a thread of this process",
+    "bot": "search bot moves (Battle Royale, normal) asked for by a thread of this process",
     "web": "the web view in this process, six live pages",
 }
 ODDS_WHERE = {False: "computed in the worker process", True: "computed on that thread"}
+BOT_WHERE = {False: "searched in the worker process", True: "searched on that thread"}
 PLAYERS = 4  # four seats: with the table screen and the host, six pages for --web
 PULSE_MS = 1
 BOUNCE_MS = 2
@@ -165,12 +174,32 @@ def fresh_8v8_odds() -> int:
     return len(result.joint)
 
 
+def bot_position() -> Any:
+    """A seeded Battle Royale position 60 actions in, at a decision of several options."""
+    from companion.games.core.bots import RandomBot
+    from companion.games.registry import get_game
+
+    rng = random.Random(60)
+    state = get_game("battle-royale").new_game(BattleRoyaleConfig(players=PLAYERS))
+    bot = RandomBot(rng)
+    while len(state.history) < 60 or state.is_chance_node or len(bot.options(state)) < 2:
+        if state.is_chance_node:
+            state.apply(Roller.seeded(rng.randrange(2**16)).choose(state.chance_outcomes()))
+        else:
+            state.apply(bot.choose(state))
+    return state
+
+
 class Load:
     """The background load of one condition, started and stopped around the presses."""
 
-    def __init__(self, condition: str, odds_in_thread: bool = False) -> None:
+    def __init__(
+        self, condition: str, odds_in_thread: bool = False, bot_in_thread: bool = False
+    ) -> None:
         self.condition = condition
         self.odds_in_thread = odds_in_thread
+        self.bot_in_thread = bot_in_thread
+        self.bot_moves = 0
         self.procs: list[subprocess.Popen[bytes]] = []
         self.stop = threading.Event()
         self.thread: threading.Thread | None = None
@@ -188,6 +217,12 @@ class Load:
             if not self.odds_in_thread:
                 run_heavy(os.getpid)  # the worker process is up before the presses
             self.thread = threading.Thread(target=self._odds, name="odds", daemon=True)
+            self.thread.start()
+            time.sleep(0.2)
+        elif self.condition == "bot":
+            if not self.bot_in_thread:
+                run_heavy(os.getpid)  # the worker process is up before the presses
+            self.thread = threading.Thread(target=self._bot, name="bot", daemon=True)
             self.thread.start()
             time.sleep(0.2)
         return self
@@ -227,6 +262,21 @@ class Load:
                 run_heavy(fresh_8v8_odds)
             self.odds_done += 1
 
+    def _bot(self) -> None:
+        from companion.games.search import SearchBot
+        from companion.table.people import SearchAgent
+
+        state = bot_position()
+        rng = random.Random(1)
+        agent = SearchAgent("battle-royale", rng, "normal", clock=time.perf_counter)
+        thinker = SearchBot("battle-royale", rng, "normal", clock=time.perf_counter)
+        while not self.stop.is_set():
+            if self.bot_in_thread:
+                thinker.choose(state)
+            else:
+                agent.choose(state, state.legal_actions())
+            self.bot_moves += 1
+
     def __exit__(self, *exc: object) -> None:
         self.stop.set()
         for proc in self.procs:
@@ -251,6 +301,7 @@ def measure(
     glitch_ms: float,
     odds_in_thread: bool = False,
     realtime: bool = True,
+    bot_in_thread: bool = False,
 ) -> dict[str, Any]:
     """Press the trigger *presses* times under *condition*; return the latency summary."""
     previous_factory = Device.pin_factory
@@ -311,7 +362,7 @@ def measure(
                 except Exception as exc:  # reported by the main thread
                     failure.append(str(exc))
 
-            with Load(condition, odds_in_thread) as load:
+            with Load(condition, odds_in_thread, bot_in_thread) as load:
                 load.plug(table, hw)
                 loop = threading.Thread(target=table_loop, name="table-loop", daemon=True)
                 source = threading.Thread(target=edge_source, name="edge-source")
@@ -335,6 +386,8 @@ def measure(
     label = CONDITIONS[condition]
     if condition == "odds":
         label += f" ({ODDS_WHERE[odds_in_thread]})"
+    if condition == "bot":
+        label += f" ({BOT_WHERE[bot_in_thread]})"
     return {
         "condition": label,
         "presses": presses,
@@ -350,6 +403,7 @@ def measure(
         "switch_interval_ms": round(switch_interval * 1000, 3),
         "button_thread": scheduling,
         "odds_computed": load.odds_done if condition == "odds" else None,
+        "bot_moves": load.bot_moves if condition == "bot" else None,
         "busy_processes": (os.cpu_count() or 1) if condition == "busy" else 0,
         "web_frames_seen": load.frames_seen if condition == "web" else None,
     }
@@ -361,12 +415,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--conditions",
         default="unloaded,busy,odds",
-        help="comma-separated: unloaded,busy,odds,web (web needs the web extra)",
+        help="comma-separated: unloaded,busy,odds,bot,web (web needs the web extra)",
     )
     parser.add_argument("--switch-interval-ms", type=float, help="override, to measure it")
     parser.add_argument("--queue-path", action="store_true", help="comparison: no edge path")
     parser.add_argument(
         "--odds-in-thread", action="store_true", help="comparison: odds on a thread, no worker"
+    )
+    parser.add_argument(
+        "--bot-in-thread", action="store_true", help="comparison: bot on a thread, no worker"
     )
     parser.add_argument(
         "--no-realtime", action="store_true", help="comparison: button thread on SCHED_OTHER"
@@ -398,6 +455,7 @@ def main(argv: list[str] | None = None) -> int:
                 args.glitch_ms,
                 args.odds_in_thread,
                 not args.no_realtime,
+                args.bot_in_thread,
             )
             for c in conditions
         }
@@ -420,6 +478,7 @@ def main(argv: list[str] | None = None) -> int:
         "bounce_ms": BOUNCE_MS,
         "queue_path": args.queue_path,
         "odds_in_thread": args.odds_in_thread,
+        "bot_in_thread": args.bot_in_thread,
         "realtime": not args.no_realtime,
         "journal_fs": fs,
         "cpus": os.cpu_count(),
