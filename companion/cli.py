@@ -71,6 +71,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="sim (default), or virtual-board: the firmware's logic behind a "
         "pseudo-terminal, driven through the real serial backend",
     )
+    demo.add_argument(
+        "--bots-level",
+        choices=("easy", "normal", "strong"),
+        help="the search bot plays every seat at this level (docs/bots.md); default: the "
+        "game's own table bot",
+    )
     demo.add_argument("--map", help="skirmish: map name from the data file")
     demo.add_argument("--rounds", type=int, help="skirmish: stop after this many rounds")
     demo.add_argument("--seed", type=int, default=2024, help="seed (default 2024)")

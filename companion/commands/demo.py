@@ -53,5 +53,6 @@ def run(args: argparse.Namespace) -> int:
             journal=args.journal,
             demo=True,
             web=web,
+            bot_level=getattr(args, "bots_level", None),
         )
     )

@@ -102,7 +102,7 @@ def run_play(args: argparse.Namespace, pending: Any = None, hardware: Any = None
             args.bots = default_bots(args, players)  # --phone-seats: bots after them
         bot_seats = _bot_seats(args, players)
         seed = _opt(args, "seed")
-        level = getattr(_opt(args, "bots"), "level", None)  # --bots N:LEVEL
+        level = getattr(_opt(args, "bots"), "level", None) or _opt(args, "bots_level")
     bots = len(bot_seats)
     web = web_request(args, players, tuple(sorted(bot_seats)))
     seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
@@ -237,6 +237,7 @@ def run_demo(args: argparse.Namespace) -> int:
         title=f"Kampf der Gladiatoren demo: {players} bots, seed {seed}",
         demo=True,
         web=_opt(args, "web"),
+        bots_level=_opt(args, "bots_level"),
     )
     return run_play(demo)
 

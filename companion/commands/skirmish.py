@@ -226,6 +226,7 @@ def run_demo(args: argparse.Namespace) -> int:
         title=f"Arena skirmish demo: {players} bots, seed {seed}",
         demo=True,
         web=web_request(args, players, tuple(range(players))),
+        bot_level=getattr(args, "bots_level", None),
     )
 
 

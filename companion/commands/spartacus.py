@@ -292,6 +292,7 @@ def run_demo(args: argparse.Namespace) -> int:
         demo=True,
         speed=getattr(args, "speed", None) or 1.0,
         web=web_request(args, players, tuple(range(players))),
+        bot_level=getattr(args, "bots_level", None),
     )
 
 

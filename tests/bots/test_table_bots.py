@@ -73,6 +73,11 @@ NEW_GAMES = {
     "skirmish": ["play", "skirmish", "--bots", "2:normal", "--autoplay", "--rounds", "3"],
     "spartacus": ["play", "spartacus", "--players", "3", "--bots", "3:easy", "--autoplay"],
     "spartacus fight": ["spartacus", "fight", "--bots", "both", "--bot-level", "easy"],
+    **{
+        f"demo {game}": ["demo", "--game", game, "--players", "2", "--bots-level", "normal"]
+        for game in ("battle-royale", "gladiatoren", "skirmish")
+    },
+    "demo spartacus": ["demo", "--game", "spartacus", "--players", "3", "--bots-level", "easy"],
 }
 
 
@@ -99,8 +104,12 @@ def test_bots_with_a_level_are_search_bots_and_the_journal_keeps_the_level(
     name: str, tmp_path: Path, searched: list[tuple[str, str]]
 ) -> None:
     argv = NEW_GAMES[name]
-    level = argv[argv.index("--bot-level") + 1] if "--bot-level" in argv else None
-    level = level or argv[argv.index("--bots") + 1].split(":")[1]
+    given = {
+        flag: argv[argv.index(flag) + 1]
+        for flag in ("--bot-level", "--bots-level", "--bots")
+        if flag in argv
+    }
+    level = given.get("--bot-level") or given.get("--bots-level") or given["--bots"].split(":")[1]
     path = tmp_path / "game.jsonl"
     with heavy_work_here():
         assert run([*argv, "--seed", "3", "--journal", str(path)]) == 0
