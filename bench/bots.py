@@ -12,8 +12,11 @@ Run from the repository root::
 2. *Strength*: seeded tournaments (``companion tournament``'s code, seats rotated every
    game, the time cap off so the games are repeatable), wins with 95 % Wilson intervals.
    Targets: Battle Royale, four players, one search bot against three random bots wins
-   >= 70 % (Battle Royale's current table bot *is* the random bot); Kampf der Gladiatoren,
-   three players, >= 60 % against two of the current (odds-policy) bots.
+   >= 70 % (Battle Royale's current table bot *is* the random bot: ``BotAgent`` without a
+   game bot, a uniform choice among the legal actions less corrections, the same choice as
+   ``RandomBot``); Kampf der Gladiatoren, three players, >= 60 % against two of the
+   current bots: the odds-policy bot (``heuristic``, the combat assistant's ``--auto``) and,
+   what ``gladiatoren play`` seats without a level, the random bot.
 
 The machine's load average is recorded before and after: the machine is shared.
 """
@@ -45,9 +48,10 @@ from companion.games.search.tournament import parse_lineup, tournament  # noqa: 
 GAMES = ("battle-royale", "gladiatoren", "skirmish", "spartacus")
 TARGET_NORMAL_MEDIAN_MS = 100.0
 TOURNAMENTS = (
-    # key, game, lineup, target win rate of the first entry
-    ("br_vs_random", "battle-royale", "search:normal,random,random,random", 0.70),
-    ("gladiatoren_vs_current", "gladiatoren", "search:normal,heuristic,heuristic", 0.60),
+    # key, game, lineup, target win rate of the first entry, games (the --*-games option)
+    ("br_vs_random", "battle-royale", "search:normal,random,random,random", 0.70, "br"),
+    ("gladiatoren_vs_current", "gladiatoren", "search:normal,heuristic,heuristic", 0.60, "glad"),
+    ("gladiatoren_vs_table", "gladiatoren", "search:normal,random,random", 0.60, "glad_table"),
 )
 
 
@@ -107,14 +111,24 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="tiny sizes (a smoke test)")
     parser.add_argument("--moves", type=int, default=60, help="timed moves per game and level")
-    parser.add_argument("--br-games", type=int, default=100, help="Battle Royale games")
-    parser.add_argument("--gladiatoren-games", type=int, default=60, help="Gladiatoren games")
+    parser.add_argument("--br-games", type=int, default=200, help="Battle Royale games")
+    parser.add_argument(
+        "--gladiatoren-games", type=int, default=150, help="Gladiatoren games (odds-policy bots)"
+    )
+    parser.add_argument(
+        "--gladiatoren-table-games", type=int, default=90, help="Gladiatoren games (table bots)"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print the JSON summary only")
     args = parser.parse_args()
     if args.quick:
         args.moves, args.br_games, args.gladiatoren_games = 3, 1, 1
-    games = {"br_vs_random": args.br_games, "gladiatoren_vs_current": args.gladiatoren_games}
+        args.gladiatoren_table_games = 1
+    games = {
+        "br": args.br_games,
+        "glad": args.gladiatoren_games,
+        "glad_table": args.gladiatoren_table_games,
+    }
 
     load_before = load()
     started = time.perf_counter()
@@ -126,11 +140,13 @@ def main() -> int:
             timing[game][level] = move_times(game, level, moves, args.seed)
             print(f"  {game} {level}: {timing[game][level]}", file=sys.stderr)
     strength = {}
-    for key, game, lineup, target in TOURNAMENTS:
+    for key, game, lineup, target, size in TOURNAMENTS:
         lineup_entries = parse_lineup(lineup)
+        load_at_start = load()
         result = tournament(
-            game, lineup_entries, games[key], args.seed, random.Random, clock=time.perf_counter
+            game, lineup_entries, games[size], args.seed, random.Random, clock=time.perf_counter
         ).to_dict()
+        result["load_average_1min"] = [load_at_start, load()]
         first = result["standings"][0]
         result.update(lineup=lineup, target=target, met=first["rate"] >= target)
         result["interval_above_target"] = first["wilson95"][0] >= target
@@ -149,7 +165,7 @@ def main() -> int:
         "strength": strength,
         "targets": {
             "normal_median_ms_max": TARGET_NORMAL_MEDIAN_MS,
-            **{k: t for k, _, _, t in TOURNAMENTS},
+            **{k: t for k, _, _, t, _ in TOURNAMENTS},
         },
         "meets_targets": {
             "normal_median": {g: ms <= TARGET_NORMAL_MEDIAN_MS for g, ms in normal.items()},

@@ -161,6 +161,17 @@ def test_web_latency_bench_json() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("where", [[], ["--bot-in-thread"]])
+def test_red_button_bench_while_a_search_bot_thinks(where: list[str]) -> None:
+    result = run_bench("--presses", "10", "--conditions", "bot", *where, script="hal_latency.py")
+    assert result.returncode == 0, result.stderr
+    bot = json.loads(result.stdout.strip().splitlines()[-1])["results"]["bot"]
+    assert bot["presses"] == 10 and bot["fired"] == 10
+    assert bot["bot_moves"] > 0  # the bot really thought during the presses
+    assert ("on that thread" in bot["condition"]) == bool(where)
+
+
+@pytest.mark.slow
 def test_red_button_bench_with_six_pages_on_the_web_view() -> None:
     pytest.importorskip("starlette")
     result = run_bench("--presses", "10", "--conditions", "web", script="hal_latency.py")
@@ -180,7 +191,11 @@ def test_bots_bench_json() -> None:
     for levels in summary["timing"].values():
         assert set(levels) == {"easy", "normal", "strong"}
         assert all(t["moves"] >= 1 and t["median_ms"] > 0 for t in levels.values())
-    assert set(summary["strength"]) == {"br_vs_random", "gladiatoren_vs_current"}
+    assert set(summary["strength"]) == {
+        "br_vs_random",
+        "gladiatoren_vs_current",
+        "gladiatoren_vs_table",
+    }
     for r in summary["strength"].values():
         low, high = r["standings"][0]["wilson95"]
         assert 0 <= low <= r["standings"][0]["rate"] <= high <= 1
