@@ -213,16 +213,12 @@ class Load:
             for _ in range(os.cpu_count() or 1):
                 self.procs.append(subprocess.Popen([sys.executable, "-c", "while True: pass"]))
             time.sleep(0.5)  # let them reach full speed
-        elif self.condition == "odds":
-            if not self.odds_in_thread:
+        elif self.condition in ("odds", "bot"):
+            odds = self.condition == "odds"
+            if not (self.odds_in_thread if odds else self.bot_in_thread):
                 run_heavy(os.getpid)  # the worker process is up before the presses
-            self.thread = threading.Thread(target=self._odds, name="odds", daemon=True)
-            self.thread.start()
-            time.sleep(0.2)
-        elif self.condition == "bot":
-            if not self.bot_in_thread:
-                run_heavy(os.getpid)  # the worker process is up before the presses
-            self.thread = threading.Thread(target=self._bot, name="bot", daemon=True)
+            work = self._odds if odds else self._bot
+            self.thread = threading.Thread(target=work, name=self.condition, daemon=True)
             self.thread.start()
             time.sleep(0.2)
         return self

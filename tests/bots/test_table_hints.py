@@ -1,7 +1,8 @@
 """Hints at the table: ``hint`` at the terminal, journalled as shown, never as an action.
 
-- the terminal's ``hint`` shows the seat to move the best legal action (to that seat
-  only: a prompt with its ``seat``), journals a ``hint`` record and asks again;
+- the terminal's ``hint`` (``companion play``) shows the seat to move the best legal
+  action, journals a ``hint`` record exactly as shown and asks again; a hint is shown to
+  its seat only (a prompt with its ``seat``, never a message to everyone);
 - a journal holding hints replays, resumes and is listed by ``companion replay`` with the
   same game as without them;
 - a hint is refused where there is nothing to hint; it never depends on another seat's
@@ -21,19 +22,17 @@ from bot_helpers import position, swap_hidden_card
 
 from companion.cli import main
 from companion.dice import Roller
-from companion.games.battle_royale import BattleRoyaleConfig, parse_action
+from companion.games.battle_royale import BattleRoyaleConfig
 from companion.games.kampf_der_gladiatoren import actions as KA
 from companion.games.kampf_der_gladiatoren.odds import odds_for_challenge
 from companion.games.registry import get_game
 from companion.games.search.gladiatoren import challenge_odds
 from companion.games.search.spartacus import attack_odds_text
-from companion.hal import HardwareConfig, ManualClock, open_hardware
 from companion.table.hints import HintRefused, compute_hint, give_hint, hint_text
 from companion.table.journal import read_journal
-from companion.table.loop import TrackedTable
-from companion.table.people import BotAgent, SimOperator, TerminalAgent, TerminalInput
+from companion.table.loop import show_hint
+from companion.table.people import BotAgent
 from companion.table.session import GameSession, SessionSettings, load_resume, rebuild
-from companion.table.shorthand import expand_move
 from companion.worker import heavy_work_here
 
 
@@ -54,48 +53,36 @@ class SeatView:
         self.prompts.append((text, seat))
 
 
-def person_table(path: Path, lines: str) -> tuple[TrackedTable, Any, SeatView]:
-    hw = open_hardware(HardwareConfig(profile="sim"), clock=(clock := ManualClock()))
-    session = GameSession.start(
-        BattleRoyaleConfig(players=2, start_player=0), SessionSettings(bots=1, seed=1), path
-    )
-    view = SeatView()
-    terminal = TerminalInput(io.StringIO(lines))
-    agents = {
-        0: TerminalAgent(terminal, view, parse_action, expand_move),
-        1: BotAgent(random.Random(1)),
-    }
-    table = TrackedTable(
-        session,
-        hw,
-        Roller.seeded(1),
-        view,
-        agents,
-        sleep=clock.sleep,
-        operator=SimOperator(hw),
-        terminal=terminal,
-    )
-    return table, hw, view
-
-
-def test_hint_at_the_terminal_is_shown_to_its_seat_and_journalled_not_played(
-    tmp_path: Path,
+def test_hint_at_the_terminal_is_journalled_as_shown_and_never_played(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "game.jsonl"
-    table, hw, view = person_table(path, "hint\nplay 2x3\nhint\n")
-    with heavy_work_here(), hw, pytest.raises(EOFError):
-        table.run()
-    hints = [(text, seat) for text, seat in view.prompts if text.startswith("hint: ")]
-    assert len(hints) == 2 and {seat for _, seat in hints} == {0}  # to seat 0 only
-    assert not any("hint" in m for m in view.messages)  # never to everyone
+    monkeypatch.setattr("sys.stdin", io.StringIO("hint\n1\nhint\nquit\n"))
+    argv = ["play", "battle-royale", "--players", "2", "--bots", "1:easy", "--seed", "1"]
+    with heavy_work_here():
+        main([*argv, "--journal", str(path)])
+    out = capsys.readouterr().out
     records = [r for _, r in read_journal(path).records if r["type"] == "hint"]
-    assert [r["seat"] for r in records] == [0, 0]
-    assert [r["level"] for r in records] == ["normal", "normal"]
-    assert records[1]["actions"] > records[0]["actions"]  # the second after "play 2x3"
-    assert all(hint_text(r["shown"]) == text for r, (text, _) in zip(records, hints, strict=True))
-    actions = [r["action"] for _, r in read_journal(path).records if r["type"] == "action"]
-    assert {"kind": "play", "card": "2x3"} in actions
-    assert len(table.state.history) == len(actions)  # the hints are no actions
+    assert [r["seat"] for r in records] == [0, 0] and {r["level"] for r in records} == {"normal"}
+    for r in records:
+        assert hint_text(r["shown"]) in out  # the record is what the screen showed
+    assert records[1]["actions"] > records[0]["actions"]  # after the move chosen by "1"
+    rebuilt = rebuild(read_journal(path))
+    actions = [r for _, r in read_journal(path).records if r["type"] == "action"]
+    assert len(rebuilt.state.history) == len(actions)  # the hints are no actions
+    assert len(rebuilt.hints) == 2
+
+
+def test_a_hint_is_shown_to_its_seat_only() -> None:
+    state = position("battle-royale", seed=2, steps=40)
+    session = GameSession(state, state.config, SessionSettings())
+    view = SeatView()
+    with heavy_work_here():
+        show_hint(session, view)
+    seat = session.state.current_player
+    assert len(view.prompts) == 1 and view.prompts[0][0].startswith("hint: ")
+    assert view.prompts[0][1] == seat and view.messages == []  # never to everyone
+    assert [h["seat"] for h in session.hints] == [seat]
 
 
 def played_with_hints(path: Path) -> GameSession:
