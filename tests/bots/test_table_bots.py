@@ -202,3 +202,17 @@ def test_a_header_with_an_unknown_level_is_refused(tmp_path: Path) -> None:
     path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
     with pytest.raises(JournalError, match="session.bot_level"):
         load_resume(path)
+
+
+@pytest.mark.parametrize("steps", [0, 15, 60, 140])
+def test_battle_royales_table_bot_chooses_among_the_random_bots_options(steps: int) -> None:
+    """Why docs/bots.md's "against three of the current table bots" for Battle Royale is the
+    tournament against three random bots: the table's bot (``BotAgent`` without a game bot)
+    draws uniformly from exactly the options the tournament's random bot draws from."""
+    from companion.games.core.bots import RandomBot
+
+    state = position("battle-royale", seed=steps, steps=steps)
+    legal = state.legal_actions()
+    table_options = [a for a in legal if not getattr(a, "is_correction", False)]
+    assert table_options == RandomBot(random.Random(1)).options(state)
+    assert isinstance(table_bot("battle-royale", random.Random(1), None), BotAgent)
