@@ -68,9 +68,6 @@ def compute_hint(
 
     Raises :class:`HintRefused` when ``seat`` has no move to hint now.
     """
-    from companion.games.search.bot import hint
-    from companion.worker import run_heavy
-
     state = session.state
     if session.settings.mode != "tracked":
         raise HintRefused("hints need a tracked game (in assist mode the table is the truth)")
@@ -80,9 +77,25 @@ def compute_hint(
         raise HintRefused("nothing to choose now: the dice or the cards decide")
     if state.current_player != seat:
         raise HintRefused(f"it is {state.seat_name(state.current_player)}'s move, not yours")
+    return search_hint(session.settings.game, state, seat, rng, level, clock)
+
+
+def search_hint(
+    game: str,
+    state: Any,
+    seat: int,
+    rng: random.Random | None = None,
+    level: str = HINT_LEVEL,
+    clock: Any = time.perf_counter,
+) -> dict[str, Any]:
+    """The search bot's hint for ``seat`` in ``state`` as data (``Hint.to_dict()``),
+    searched in the worker process (the calling thread waits without the interpreter)."""
+    from companion.games.search.bot import hint
+    from companion.worker import run_heavy
+
     rng = rng if rng is not None else random.Random()
     move_rng = random.Random(rng.getrandbits(64))
-    found = run_heavy(hint, session.settings.game, state, seat, move_rng, level, clock)
+    found = run_heavy(hint, game, state, seat, move_rng, level, clock)
     shown: dict[str, Any] = found.to_dict()
     return shown
 

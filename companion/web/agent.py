@@ -102,6 +102,8 @@ class WebAgent:
                 raise TableStopped("the web table stopped")
             if self.heartbeat is not None:
                 self.heartbeat()
+            if self.hints is not None:
+                self.hints.deliver()  # journalled and shown on the table's thread
             answer = self.hub.take(self.seat, POLL_S)
             if answer is not None:
                 return answer

@@ -139,6 +139,8 @@ class WebTable:
         self.heartbeat = self._table_beat(loop)
         adapter = getattr(loop, "adapter", None)
         self.own_actions = adapter.own_actions if adapter is not None else None
+        if self.hints is not None:
+            self.hints.session = loop.session  # every hint shown is journalled
         agents = getattr(loop, "agents", None)
         if agents is not None:
             for seat in self.request.phone_seats:

@@ -96,7 +96,7 @@ def play_from_the_phone(browser, args: list[str], journal, seat_name: str, decis
             if offer is not None and texts:
                 if len(texts) > 1 and not hint:
                     hint = ask_for_a_hint(phone, tv, offer)
-                    assert hint.split(" - ")[0].removeprefix("hint: ") in texts
+                    assert hint.removeprefix("hint: ").split(" (")[0] in texts
                 before = len(companion.records("action"))
                 if tap(phone, offer, rng.choice(texts)):
                     limit = time.monotonic() + 5

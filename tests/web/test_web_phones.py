@@ -15,9 +15,10 @@ from companion.dice import Roller
 from companion.games.registry import get_game
 from companion.table.loop import adapter_for
 from companion.table.people import TerminalAgent, TerminalInput
+from companion.table.session import GameSession, SessionSettings
 from companion.web import pages
 from companion.web.agent import WebAgent
-from companion.web.hints import THINKING, Hints, hint_text
+from companion.web.hints import THINKING, Hints
 from companion.web.hub import Submission, WebHub
 
 
@@ -71,6 +72,7 @@ def test_a_hint_is_its_seats_own_and_only_for_its_present_question():
     hub = WebHub(game, state.config, state.players)
     hub.update(state, [])
     hints = Hints(hub, "gladiatoren", level="easy")
+    hints.session = GameSession(state, state.config, SessionSettings(game="gladiatoren"))
     agent = WebAgent(hub, seat, hints=hints)
     thread, result = start_choosing(agent, state)
     offer = hub.current_offer(seat)
@@ -82,8 +84,13 @@ def test_a_hint_is_its_seats_own_and_only_for_its_present_question():
         assert time.monotonic() < deadline, "no hint came"
         time.sleep(0.01)
     text = hub.frame.hints[seat]
-    assert text.startswith("hint: ") and text.split(" - ")[0][6:] in offer.actions
+    notation = text.removeprefix("hint: ").split(" (")[0]
+    assert text.startswith("hint: ") and notation in offer.actions
     assert list(state.history) == history  # searched on a copy: the table's state untouched
+    # journalled as shown, once, before it was shown; never as an action
+    (record,) = hints.session.hints
+    assert record["seat"] == seat and record["shown"]["notation"] == notation
+    assert record["level"] == "easy" and record["actions"] == len(history)
     frame = hub.frame
     assert text in pages.seat_main(frame, seat, game, state.config, "t", ())
     for other in (s for s in range(state.players) if s != seat):
@@ -95,20 +102,27 @@ def test_a_hint_is_its_seats_own_and_only_for_its_present_question():
     assert not hub.hint(seat, offer.id, "late")  # a search that ends afterwards is dropped
 
 
-def test_hint_texts():
-    class Found:
-        class action:  # noqa: N801 - a stand-in for an Action
-            notation = "challenge E I"
-
-        win_chance, exact, iterations = 0.4567, True, 30
-
-    assert hint_text(Found) == (
-        "hint: challenge E I - your chance to win after it: 46% (exact odds)"
-    )
-    Found.exact = False
-    assert hint_text(Found).endswith("estimated chance to win: 46% (30 searched games)")
-    Found.win_chance = None
-    assert hint_text(Found).startswith("hint: challenge E I - ")
+def test_a_hint_answered_too_late_is_neither_shown_nor_journalled():
+    game = get_game("gladiatoren")
+    state = game.new_game(game.config(players=3))
+    roller = Roller.seeded(2)
+    while state.is_chance_node:
+        state.apply(roller.choose(state.chance_outcomes()))
+    seat = state.current_player
+    hub = WebHub(game, state.config, state.players)
+    hub.update(state, [])
+    hints = Hints(hub, "gladiatoren", level="easy")
+    hints.session = GameSession(state, state.config, SessionSettings(game="gladiatoren"))
+    thread, _ = start_choosing(WebAgent(hub, seat, hints=hints), state)
+    offer = hub.current_offer(seat)
+    assert hints.ask(state, seat, offer.id)
+    assert not hints.ask(state, seat, offer.id)  # one search per seat at a time
+    hub.submit(Submission(seat, offer.id, "action", offer.actions[0]))
+    thread.join(5)
+    for search in hints.threads:
+        search.join(30)
+    assert hints.deliver() == 0  # its question is over
+    assert hints.session.hints == [] and seat not in hub.frame.hints
 
 
 def test_a_secret_bid_typed_at_the_terminal_is_asked_on_its_seats_page_only():
