@@ -96,6 +96,12 @@ class Observers:
         for view in self.views:
             view.prompt(text, options, seat=seat)
 
+    def redraw(self) -> None:
+        for view in self.views:
+            redraw = getattr(view, "redraw", None)
+            if redraw is not None:
+                redraw()
+
 
 class Undone(Exception):
     """An undo was typed while the table waited for a button: the state was rebuilt."""

@@ -344,6 +344,10 @@ class TerminalAgent:
         menu = adapter.menu(state, seat) if secret is None else None
         while True:
             line = self.terminal.poll(0.1, hidden=secret is not None)
+            if line == "":  # Enter alone: nothing chosen; the live view is drawn again
+                redraw = getattr(self.view, "redraw", None)
+                if redraw is not None:
+                    redraw()
             if not line:
                 continue
             word = line.lower()

@@ -197,6 +197,11 @@ class TableScreen:
         self._last_prompt = (text, self.options)
         self._refresh()
 
+    def redraw(self) -> None:
+        """Draw the live view again (a line typed that changed nothing: its Enter moved
+        the terminal's rows, the view puts them back)."""
+        self._refresh()
+
     def conceal(self) -> None:
         """Clear what the screen shows (a hand) before it is handed to another seat."""
         if self.console.is_terminal and not self.live:

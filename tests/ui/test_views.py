@@ -248,3 +248,22 @@ def test_on_a_terminal_the_typed_live_view_redraws_the_whole_screen_and_waits_at
         assert screen.count("\x1b[H") > 2  # every refresh from the top
     after = out.getvalue()[len(screen) :]
     assert "\x1b[?1049l" in after and "batiatus" in after.split("\x1b[?1049l")[-1]
+
+
+def test_enter_alone_at_a_choice_redraws_the_typed_live_view():
+    """Found playing in tmux: Enter alone at a choice moved the terminal's rows (the input row
+    scrolled) and nothing drew the view again; now it is redrawn."""
+    from companion.games.spartacus import SpartacusConfig, new_game
+    from companion.table.people import TerminalInput
+    from companion.table.spartacus_table import terminal_agent
+    from companion.ui.spartacus import SpartacusView
+
+    state = new_game(SpartacusConfig(fight=None, players=2))
+    while state.is_chance_node:
+        state.apply(state.chance_outcomes()[0][0])
+    view = SpartacusView(Console(file=io.StringIO(), width=100), live=True, typing=True)
+    drawn = []
+    view.redraw = lambda: drawn.append(True)
+    agent = terminal_agent(view, TerminalInput(io.StringIO("\n\n1\n")))
+    agent.choose(state, state.legal_actions())
+    assert len(drawn) >= 1
