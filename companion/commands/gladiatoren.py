@@ -5,7 +5,8 @@
 - ``dice``: the star dice only (for a table that keeps its own pieces);
 - ``combat``: the combat assistant: two teams, or a team and an animal, as short text
   (``"spear sword sword shield"`` vs ``"lion"``): the odds first, then the combat
-  step by step with the companion's dice, asking each side for its choices.
+  step by step, asking each side for its choices; every roll waits for ROLL (Enter at a
+  laptop) or for the faces of the players' own star dice typed at the prompt.
 """
 
 from __future__ import annotations
@@ -150,11 +151,13 @@ def run_play(args: argparse.Namespace, pending: Any = None, hardware: Any = None
 
     sim = profile == "sim"
     clock = ManualClock() if sim and nobody_types else None
-    live = console.is_terminal and nobody_types
-    watched = web is not None and nobody_types  # bots watched on a screen or phones
-    pace = TURN_PACE_S / _opt(args, "speed", 1.0) if live or watched else 0.0
     terminal = None if nobody_types else TerminalInput()
-    view = GladiatorenView(console, live=live, pace_s=pace, title=title)
+    typing = terminal is not None and terminal.interactive  # live, the input row below
+    live = console.is_terminal and (nobody_types or typing)
+    watched = web is not None and nobody_types  # bots watched on a screen or phones
+    paced = (live and nobody_types) or watched
+    pace = TURN_PACE_S / _opt(args, "speed", 1.0) if paced else 0.0
+    view = GladiatorenView(console, live=live, typing=typing, pace_s=pace, title=title)
     if terminal is not None:
         console.print(
             "choose by number or type an action (challenge E I, give sword, keep); "
@@ -465,7 +468,8 @@ class _PolicyAgent:
 
 
 def run_combat(args: argparse.Namespace) -> int:
-    """The combat assistant: odds, then the combat with the companion's dice."""
+    """The combat assistant: odds, then the combat, with the companion's dice or the
+    players' own (typed at the ROLL prompt; committed to the session like a roll)."""
     config, opening, names = combat_setup(args.challenger, args.defender, _opt(args, "data"))
     console = Console()
     seed = _opt(args, "seed", random.SystemRandom().randrange(2**32))
@@ -483,9 +487,10 @@ def run_combat(args: argparse.Namespace) -> int:
         soft_wrap=True,
     )
     auto = bool(getattr(args, "auto", False))
-    view = GladiatorenView(console, maps=False, turns=False)
     session = local_session(state)
     terminal = None if auto else TerminalInput()
+    typing = terminal is not None and terminal.interactive and console.is_terminal
+    view = GladiatorenView(console, maps=False, turns=False, live=typing, typing=typing)
     rng = random.Random(seed)
     agents: dict[int, Any] = {}
     for seat in range(config.players):
@@ -508,13 +513,14 @@ def run_combat(args: argparse.Namespace) -> int:
                 view,
                 agents,
                 operator=operator,
-                terminal=None,
+                terminal=terminal,  # the players' own dice typed at the ROLL prompt
                 show_odds=False,
             )
-            session.commit(opening)
-            opened = session.apply(opening)
-            view.update(session.state, opened)
-            return opened + table.run_combat()
+            with view:
+                session.commit(opening)
+                opened = session.apply(opening)
+                view.update(session.state, opened)
+                return opened + table.run_combat()
 
     try:
         events = play()

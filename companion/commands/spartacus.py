@@ -386,15 +386,15 @@ def _run(
         )
         return GameSession.start(config, settings, path)
 
-    live = console.is_terminal and nobody_types
-    paced = live or (web is not None and nobody_types)  # bots watched on a screen or phones
-    view = SpartacusView(
-        console, show_odds, live=live, pace_s=TURN_PACE_S / speed if paced else 0.0, title=title
-    )
-    console.print(Rule(title))
-    console.print(f"seed {seed}, {hw_config.profile} hardware", soft_wrap=True)
     clock = ManualClock() if sim and nobody_types else None
     terminal = None if nobody_types else TerminalInput(stream)
+    typing = terminal is not None and terminal.interactive  # live, the input row below
+    live = console.is_terminal and (nobody_types or typing)
+    paced = (live or web is not None) and nobody_types  # bots watched on a screen or phones
+    pace = TURN_PACE_S / speed if paced else 0.0
+    view = SpartacusView(console, show_odds, live=live, typing=typing, pace_s=pace, title=title)
+    console.print(Rule(title))
+    console.print(f"seed {seed}, {hw_config.profile} hardware", soft_wrap=True)
     if terminal is not None:
         phones = web.phone_seats if web is not None else frozenset()
         terminal.seats = {s for s in range(config.players) if s not in bots and s not in phones}

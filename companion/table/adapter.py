@@ -198,3 +198,25 @@ class TableAdapter:
     def secret_answer(self, state: Any, seat: int, line: str) -> Any | None:
         """The action of a secret entry typed as ``line`` (``None``: not one)."""
         return None
+
+    # -- out of turn: moments when other seats may play -----------------------------------
+
+    def moments(self, state: Any, events: Sequence[Any]) -> list[Any]:
+        """The moments ``events`` opened at which seats other than the one asked may play
+        out of turn (a reaction's condition has come true); none by default."""
+        return []
+
+    def moment_seats(self, state: Any, moment: Any) -> list[int]:
+        """The seats to ask at ``moment`` now, in the order they are asked (empty: the
+        moment has passed). Decided by public information only: asking a seat must give
+        nothing of its hand away."""
+        return []
+
+    def moment_options(self, state: Any, moment: Any, seat: int) -> list[Any]:
+        """What ``seat`` may play at ``moment`` (its own legal actions only; empty: it
+        holds nothing it could play, which only its own screen may say)."""
+        return []
+
+    def moment_text(self, state: Any, moment: Any) -> str:
+        """The moment in words, for the seats asked."""
+        return "you may play out of turn now"

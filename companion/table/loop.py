@@ -97,6 +97,12 @@ class Observers:
         for view in self.views:
             view.prompt(text, options, seat=seat)
 
+    def redraw(self) -> None:
+        for view in self.views:
+            redraw = getattr(view, "redraw", None)
+            if redraw is not None:
+                redraw()
+
 
 class Undone(Exception):
     """An undo was typed while the table waited for a button: the state was rebuilt."""
@@ -172,6 +178,8 @@ class TableLoop(FirePath):
         self.blink: set[int] = set()
         self.fire_results: list[Any] = []
         self.rolls: list[Any] = []  # every roll shown, as the adapter records it
+        #: out-of-turn moments opened and not yet asked (the adapter's ``moments``)
+        self.moments: list[Any] = []
         #: where the players' own dice are entered besides the terminal (the web's phones):
         #: ``dice_from(loop, ask)`` gives the outcomes entered, or ``None`` (roll as usual)
         self.dice_from: Callable[[TableLoop, DiceAsk], list[Any] | None] | None = None
@@ -211,15 +219,20 @@ class TableLoop(FirePath):
             if self.state.is_chance_node:
                 events = self.roll()
             else:
+                played = self.ask_out_of_turn() if self.moments else []
+                if played:  # shown already; the next step asks again
+                    return played
                 action = self.decide()
                 if action is None:
                     raise Undone
                 events = self.session.apply(action)
         except Undone:  # the state was rebuilt
+            self.moments.clear()
             self.adapter.start(self)
             self.react([])
             self.view.update(self.state, [])
             return []
+        self.moments += self.adapter.moments(self.state, events)
         self.react(events)
         self.view.update(self.state, events)
         return events
@@ -230,6 +243,37 @@ class TableLoop(FirePath):
         if action is not None:
             self.adapter.decided(self, action)
         return action
+
+    def ask_out_of_turn(self) -> list[Any]:
+        """The moments when seats other than the one asked may play (the adapter's: a
+        reaction's moment): each seat the adapter names is asked in turn by its agent
+        (``agent.out_of_turn(state, seat, options, text)``: a bot by its policy, a person
+        at the terminal after the screen is handed over) and plays one of its options or
+        passes (``None``). A play is journalled, applied and shown like any action; the
+        seats after it are still asked. Returns the events of the plays."""
+        events: list[Any] = []
+        while self.moments and not self.state.is_terminal and not self.state.is_chance_node:
+            moment = self.moments.pop(0)
+            for seat in self.adapter.moment_seats(self.state, moment):
+                if seat not in self.adapter.moment_seats(self.state, moment):
+                    continue  # a play before it closed the moment
+                ask = getattr(self.agents.get(seat), "out_of_turn", None)
+                if ask is None:
+                    continue
+                options = self.adapter.moment_options(self.state, moment, seat)
+                action = ask(
+                    self.state, seat, options, self.adapter.moment_text(self.state, moment)
+                )
+                if action is None:
+                    continue
+                self.session.commit(action)
+                self.adapter.decided(self, action)
+                played = self.session.apply(action)
+                self.moments += self.adapter.moments(self.state, played)
+                self.react(played)
+                self.view.update(self.state, played)
+                events += played
+        return events
 
     def seat_is_bot(self, seat: int) -> bool:
         """Whether a bot plays ``seat`` (then the simulated operator presses for it)."""

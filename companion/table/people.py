@@ -69,6 +69,14 @@ class BotAgent:
         choices = [a for a in legal if not getattr(a, "is_correction", False)]
         return self.rng.choice(choices or list(legal))
 
+    def out_of_turn(self, state: Any, seat: int, options: Sequence[Any], text: str) -> Any:
+        """Asked out of turn (a reaction's moment): the bot's own policy
+        (``bot.out_of_turn(state, seat, options)``) decides; a bot without one passes."""
+        policy = getattr(self.bot, "out_of_turn", None)
+        if policy is None or not options:
+            return None
+        return policy(state, seat, options)
+
 
 class SearchAgent:
     """The search bot at the table: ``level`` (easy, normal, strong) of ``game``.
@@ -319,6 +327,39 @@ class TerminalAgent:
                     continue
             self.view.message(f"{line!r} is not one {step.name} of {', '.join(shown)}")
 
+    def out_of_turn(self, state: Any, seat: int, options: Sequence[Any], text: str) -> Any:
+        """Asked out of turn (``text``: the moment, a reaction's): one of ``options`` by its
+        number, its notation or the start of it (``react mittellos solonius``), or pass
+        with Enter. Where a prompt would show a hand, the screen is handed over first and
+        every seat the table asks is asked alike, holding a card or not, so that the
+        others learn nothing; with one person at the terminal an empty hand is not asked."""
+        private = self.adapter.private_prompt(state)
+        if private and not options and self.terminal.people < 2:
+            return None
+        if private:
+            self._hand_over(state, seat)
+        name = state.seat_name(seat)
+        listed = [f"{i}: {a.notation}" for i, a in enumerate(options, 1)]
+        if options:
+            text = f"{name}, out of turn: {text} - play one? (a number or the action; Enter: pass)"
+        else:
+            text = f"{name}, out of turn: {text} - nothing you hold can be played: press Enter"
+        self.view.prompt(text, listed, seat=seat if private else None)
+        set_completions([a.notation for a in options])
+        while True:
+            line = self._line(state).strip()
+            word = line.lower()
+            if word in ("", "pass", "p", "no", "n"):
+                return None
+            if line.isdigit() and 1 <= int(line) <= len(options):
+                return options[int(line) - 1]
+            found = [a for a in options if a.notation.lower().startswith(word)]
+            if len(found) == 1:
+                return found[0]
+            self.view.message(
+                f"{line!r} is not one of the plays listed: a number, or Enter to pass"
+            )
+
     def choose(self, state: Any, legal: Sequence[Any]) -> Any:
         seat = state.current_player
         while self.pending:
@@ -356,6 +397,10 @@ class TerminalAgent:
         menu = adapter.menu(state, seat) if secret is None else None
         while True:
             line = self.terminal.poll(0.1, hidden=secret is not None)
+            if line == "":  # Enter alone: nothing chosen; the live view is drawn again
+                redraw = getattr(self.view, "redraw", None)
+                if redraw is not None:
+                    redraw()
             if not line:
                 continue
             word = line.lower()

@@ -128,6 +128,14 @@ def _led_pin(hw: Hardware, name: str) -> int | None:
     return pins.turn.get(name, pins.die.get(name))
 
 
+def led_words(group: str, name: str) -> str:
+    """A status LED as people name it: ``turn LED red``, ``Doom die LED move eliminator``
+    (never the configuration's ``move_eliminator``)."""
+    if group == "die":
+        return f"Doom die LED {name.replace('_', ' ')}"
+    return f"{group} LED {name}"
+
+
 def check_status_leds(
     hw: Hardware,
     say: Say,
@@ -142,7 +150,7 @@ def check_status_leds(
     leds.off()
     try:
         for index, (group, name) in enumerate(names, 1):
-            device = f"{group} LED {name}"
+            device = led_words(group, name)
             mark = len(hw.sim.led_changes) if hw.sim is not None else 0
             if group == "turn":
                 leds.show_die(None)

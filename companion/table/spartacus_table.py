@@ -199,6 +199,42 @@ class SpartacusAdapter(TableAdapter):
         mode the players hold their cards."""
         return not state.config.fight_only and not state.assist
 
+    # -- out of turn: a reaction's moment (rule R11) ------------------------------------
+
+    def moments(self, state: SpartacusState, events: Sequence[Any]) -> list[Any]:
+        """A reaction's moment: the ``reaction_window`` events of one action (a house has
+        just lost its last gold or ready slave), as one moment: ((card, target seat), ...)."""
+        opened = tuple(
+            (e.data["card"], e.data["target"]) for e in events if e.kind == "reaction_window"
+        )
+        return [opened] if opened else []
+
+    def moment_seats(self, state: SpartacusState, moment: Any) -> list[int]:
+        """The houses that may play one of the moment's cards on its target now (public
+        information: a hand that is not empty, the card's influence), from the first
+        target's left, as the rulebook asks the answers to a scheme from the player's left."""
+        windows = state.reaction_windows()
+        seats = {s for key in moment for s in windows.get(key, [])}
+        first = moment[0][1]
+        return sorted(seats, key=lambda s: (s - first) % state.players)
+
+    def moment_options(self, state: SpartacusState, moment: Any, seat: int) -> list[Any]:
+        """The seat's reactions playable now (its own hand; assist mode: any such card
+        while its hand is not empty), the moment's cards on their targets first."""
+        keys = {(card, state.houses[target]) for card, target in moment}
+        reacts = [a for a in state.legal_actions_for(seat) if isinstance(a, A.React)]
+        return sorted(reacts, key=lambda a: (a.card, a.target) not in keys)
+
+    def moment_text(self, state: SpartacusState, moment: Any) -> str:
+        why = {"no_gold": "has no gold", "no_slaves": "has no ready slave"}
+        parts = []
+        for card, target in moment:
+            house = state.houses[target]
+            title = state.intrigue_card(card).title
+            condition = state.intrigue_card(card).condition or ""
+            parts.append(f"{house} {why.get(condition, 'may be the target')} ({title})")
+        return "a reaction may be played now: " + "; ".join(parts)
+
     def secret_prompt(self, state: SpartacusState, seat: int) -> str | None:
         if _net(state):
             side = state.fight.decider()

@@ -6,10 +6,7 @@ colour-blind players, on a monochrome screen and in a log file.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from rich import box
-from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
@@ -141,16 +138,3 @@ EVENT_STYLE = {
 def event_line(event: Event) -> Text | None:
     """One event for the log (``None``: too small to show)."""
     return styled_event(event, QUIET_EVENTS, EVENT_STYLE, in_words)
-
-
-def event_lines(events: Iterable[Event]) -> Text:
-    text = Text()
-    for event in events:
-        line = event_line(event)
-        if line is not None:
-            text.append("  - ").append_text(line).append("\n")
-    return text
-
-
-def turn_view(state: BattleRoyaleState, events: Iterable[Event], last_face: str | None) -> Group:
-    return Group(event_lines(events), arena_table(state), players_table(state, last_face))

@@ -9,7 +9,12 @@ game:
   the bottom, the last events above the prompt, the board in the rows left over, cropped
   if it must be, so the prompt and the last events are always on screen, at 80x24 as at
   100x40;
-- **printed** (a person typing, a pipe, a log file, CI): every event as it happens (a
+- **live, typed** (``typing``: a person types at a terminal): the same live layout on
+  the terminal's alternate screen, one row shorter: the bottom row is the input line,
+  where the person types after the prompt shown above it; every refresh redraws the
+  whole screen from its top, so a typed line (and its Enter) never shifts the view;
+  when the table stops, the board and the last events are printed on the normal screen;
+- **printed** (a pipe, a log file, CI): every event as it happens (a
   finished move is confirmed the moment it is made), messages, every prompt (a button's
   too) with its options in columns that never break a word, and the board before a
   person is asked when it changed since it was last printed, or when ``board`` is typed
@@ -28,9 +33,11 @@ from typing import Any
 
 from rich.columns import Columns
 from rich.console import Console, Group, RenderableType
+from rich.control import Control
 from rich.layout import Layout
 from rich.live import Live
 from rich.panel import Panel
+from rich.segment import ControlType
 from rich.text import Text
 
 LOG_LINES = 10
@@ -40,8 +47,9 @@ PROMPT_STYLE = "bold cyan"
 class TableScreen:
     """The terminal view of one game at the table (see the module docstring).
 
-    ``live``: redraw in place, fitted to the console; otherwise print. ``pace_s``: pause
-    this long at every new turn so people can follow a bot game.
+    ``live``: redraw in place, fitted to the console; otherwise print. ``typing``: a
+    person types below the live view (its last row is theirs). ``pace_s``: pause this
+    long at every new turn so people can follow a bot game.
     """
 
     #: Event kinds that start a turn (the pace, and a new block when printed).
@@ -57,10 +65,12 @@ class TableScreen:
         live: bool = False,
         pace_s: float = 0.0,
         title: str | None = None,
+        typing: bool = False,
     ) -> None:
         self.console = console
         self.hw = hw
         self.live = live
+        self.typing = live and typing
         self.pace_s = pace_s
         self.title = title or self.TITLE
         self.log: deque[Text] = deque(maxlen=LOG_LINES)
@@ -120,20 +130,30 @@ class TableScreen:
     def __enter__(self) -> TableScreen:
         if self.live:
             self._live = Live(
-                self.render(),
+                self.screen(),
                 console=self.console,
                 auto_refresh=False,
                 transient=False,
                 vertical_overflow="crop",
+                screen=self.typing,
+                # typed: input() must see the real stdout, or it drops readline (and its
+                # prompt would wait in rich's line buffer)
+                redirect_stdout=not self.typing,
+                redirect_stderr=not self.typing,
             )
             self._live.__enter__()
+            self._to_input_row()
         return self
 
     def __exit__(self, *exc: object) -> None:
         if self._live is not None:
-            self._live.update(self.render(), refresh=True)
+            self._live.update(self.screen(), refresh=True)
             self._live.__exit__(None, None, None)
             self._live = None
+            if self.typing:  # the alternate screen is gone: keep where the game stood
+                self.print_board()
+                for line in self.log:
+                    self.console.print(Text("  ").append_text(line), soft_wrap=False)
 
     # -- TableView -----------------------------------------------------------------------
 
@@ -177,11 +197,19 @@ class TableScreen:
         self._last_prompt = (text, self.options)
         self._refresh()
 
+    def redraw(self) -> None:
+        """Draw the live view again (a line typed that changed nothing: its Enter moved
+        the terminal's rows, the view puts them back)."""
+        self._refresh()
+
     def conceal(self) -> None:
         """Clear what the screen shows (a hand) before it is handed to another seat."""
         if self.console.is_terminal and not self.live:
             self.console.clear()
         self._printed_board = None
+        if self.live:  # the prompt showed the hand: it goes before the next is drawn
+            self.prompt_text, self.options = "", ()
+            self._refresh()
 
     # -- printing ------------------------------------------------------------------------
 
@@ -196,7 +224,29 @@ class TableScreen:
 
     def _refresh(self) -> None:
         if self._live is not None:
-            self._live.update(self.render(), refresh=True)
+            self._live.update(self.screen(), refresh=True)
+            self._to_input_row()
+
+    def _to_input_row(self) -> None:
+        """Typed live view: the cursor to the start of the bottom row, where the person
+        types (the full screen leaves it past the last column, where a typed character
+        would scroll the screen first)."""
+        if self.typing and self.console.is_terminal:
+            self.console.control(Control(ControlType.CARRIAGE_RETURN))
+
+    def screen(self) -> Layout:
+        """What the live view shows: the view at the console's height; while a person
+        types, one row less and the input row below it (left empty: the person types
+        there)."""
+        if not self.typing:
+            return self.render()
+        height = self.console.height
+        whole = Layout()
+        whole.split_column(
+            Layout(self.render(height - 1), name="view", size=height - 1),
+            Layout(Text(" "), name="input", size=1),  # not empty: a Layout shows a placeholder then
+        )
+        return whole
 
     def render(self, height: int | None = None) -> Layout:
         """The whole view fitted to ``height`` rows (default: the console's)."""
@@ -212,13 +262,14 @@ class TableScreen:
         parts = [Layout(self.header(), name="header", size=1)]
         body = Layout(name="body", size=body_rows)
         side = self.hardware()
+        board = self.board if self.state is not None else _nothing_yet
         if side is not None and width >= 100:
             body.split_row(
-                Layout(self.board(width - 40, body_rows), name="board"),
+                Layout(board(width - 40, body_rows), name="board"),
                 Layout(side, name="side", size=40),
             )
         else:
-            body.update(self.board(width, body_rows))
+            body.update(board(width, body_rows))
         parts += [body, Layout(Panel(log, title="events"), name="events", size=events_rows)]
         if prompt_rows:
             parts.append(Layout(prompt, name="prompt", size=prompt_rows))
@@ -230,6 +281,11 @@ class TableScreen:
         if not self.options:
             return text
         return Group(text, option_columns(self.options))
+
+
+def _nothing_yet(width: int, height: int | None = None) -> RenderableType:
+    """The board before the game's first state is shown (the live view has started)."""
+    return Text("")
 
 
 def styled_event(event: Any, quiet: Any, styles: dict[str, str], words: Any = None) -> Text | None:

@@ -10,7 +10,7 @@ display on a terminal when nobody types, a printed log otherwise.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -284,15 +284,6 @@ EVENT_STYLE = {
 def event_line(event: Any) -> Text | None:
     """One event for the log (``None``: too small to show)."""
     return styled_event(event, QUIET_EVENTS, EVENT_STYLE)
-
-
-def event_lines(events: Iterable[Any]) -> Text:
-    text = Text()
-    for event in events:
-        line = event_line(event)
-        if line is not None:
-            text.append("  - ").append_text(line).append("\n")
-    return text
 
 
 def dice_text(faces: Sequence[int]) -> Text:

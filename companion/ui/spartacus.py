@@ -134,6 +134,9 @@ def odds_text(fight: Any, attacker: str, quick: bool = False) -> Text:
 
 
 def houses_table(state: Any) -> Table:
+    """The houses on the shared screen: only what everyone may see (gold is hidden from the
+    first auction until the host is decided: ``privacy.py``)."""
+    hidden = state.gold_is_hidden()
     table = Table(title=f"Round {state.round}: {state.phase.replace('_', ' ')}", padding=(0, 1))
     for col in ("house", "gold", "infl.", "hand", "guards", "property"):
         table.add_column(col)
@@ -156,7 +159,7 @@ def houses_table(state: Any) -> Table:
             cards.append(label)
         table.add_row(
             name,
-            str(state.gold[seat]),
+            "hidden" if hidden else str(state.gold[seat]),
             str(state.influence[seat]),
             str(state.hand_size(seat)),
             str(len(state.guards[seat])),

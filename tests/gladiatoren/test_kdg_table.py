@@ -269,10 +269,36 @@ def test_combat_assistant_auto(capsys):
 def test_combat_assistant_asks_each_side(capsys, monkeypatch):
     from companion.commands.gladiatoren import run_combat
 
-    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 20))
+    # "1" at a choice, Enter (ROLL) at a roll; each is refused with a word at the other prompt
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n\n" * 40))
     assert run_combat(args(challenger="schwert schwert netz", defender="lion *", seed=5)) == 0
     out = capsys.readouterr().out
     assert "the lion" in out and "Result" in out
+
+
+def test_combat_assistant_takes_the_players_own_dice(capsys, monkeypatch):
+    """Issue 15: wherever the companion would roll, the players may throw their own star dice
+    and type what they show; the typed roll is the one used, committed like a roll of the
+    companion's. Every roll here is typed as all doubles ("N 0 0" for N dice: only the line
+    with the right N is a roll of those dice, the others are refused with a word)."""
+    import companion.commands.gladiatoren as G
+
+    sessions = []
+    local = G.local_session
+
+    def capture(state):
+        sessions.append(local(state))
+        return sessions[-1]
+
+    monkeypatch.setattr(G, "local_session", capture)
+    block = "1\n" + "".join(f"{n} 0 0\n" for n in range(1, 9))
+    monkeypatch.setattr(sys, "stdin", io.StringIO(block * 30))
+    assert G.run_combat(args(challenger="schwert schwert netz", defender="lion", seed=5)) == 0
+    out = capsys.readouterr().out
+    assert "or throw your own and type" in out and "Result" in out
+    assert "is not a roll of" in out  # a line with the wrong number of dice is refused
+    rolls = [a for a in sessions[0].state.history if isinstance(a, A.Roll)]
+    assert rolls and all(a.counts[1:] == (0, 0) for a in rolls)  # what was typed, every time
 
 
 def test_parse_side():

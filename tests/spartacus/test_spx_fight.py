@@ -400,3 +400,13 @@ def test_c10b_r28_a_winner_felled_by_counter_wounds_suffers_its_level(counter, f
         assert fighter not in state.owner and fighter not in state.favours
         assert "axt" in state.property[pete]  # the equipment stays with the house
     assert state.phase == "thumbs" and f_sally not in state.injured
+
+
+def test_the_initiative_names_the_winners_sum_first() -> None:
+    """Found in the tmux game: 'II Retiarius wins the initiative (6 against 13)'."""
+    from spx_helpers import fight, play, spec
+
+    state = fight(spec("A", s=1), spec("B", s=2))
+    events = play(state, "roll I initiative 2", "roll II initiative 6-5")
+    won = next(e for e in events if e.kind == "initiative")
+    assert won.text.endswith("wins the initiative (11 against 2)") and won.data["sums"] == [2, 11]

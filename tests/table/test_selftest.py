@@ -74,7 +74,7 @@ def test_sim_run_passes_every_device(sim) -> None:
     devices = by_device(results)
     assert list(devices) == [
         *(f"turn LED {c}" for c in sim.status_leds.colours),
-        *(f"die LED {f}" for f in sim.status_leds.faces),
+        *(f"Doom die LED {f.replace('_', ' ')}" for f in sim.status_leds.faces),
         "arena display",
         *(f"button {b}" for b in BUTTON_ORDER),
         "solenoid",
@@ -282,9 +282,10 @@ class PinWatcher:
 
     def __call__(self, prompt: str) -> bool:
         self.prompts.append(prompt)
-        found = re.search(r"the (turn|die) LED (\w+) lit", prompt)
+        found = re.search(r"the (turn|Doom die) LED ([\w ]+) lit", prompt)
         if found:
             pins = self.config.pins.turn if found.group(1) == "turn" else self.config.pins.die
+            pins = {name.replace("_", " "): pin for name, pin in pins.items()}
             lit = [
                 pin
                 for pin in (*self.config.pins.turn.values(), *self.config.pins.die.values())
@@ -369,7 +370,7 @@ def test_gpio_led_not_seen_fails(mock_factory) -> None:
     config = HardwareConfig(profile="gpio")
     with open_hardware(config) as hw:
         results = run_selftest(hw, lambda _: None, Confirmer(False), button_timeout_s=SHORT)
-    led = by_device(results)["die LED explosion"]
+    led = by_device(results)["Doom die LED explosion"]
     assert led.passed is False and "GPIO 26" in led.detail and "polarity" in led.detail
 
 
@@ -396,6 +397,9 @@ def test_cli_sim_passes_end_to_end_without_input(no_terminal, capsys) -> None:
     assert "simulated presses" in out
     assert "Self-test results" in out and "FAIL" not in out
     assert "all tested devices passed" in out
+    # people's words, not the configuration's names (issue 15)
+    assert "Doom die LED move eliminator" in out and "Doom die LED battle royale" in out
+    assert "battle_royale" not in out and "move_eliminator" not in out and "free_choice" not in out
 
 
 def test_cli_fire_without_terminal_never_fires(no_terminal, capsys) -> None:

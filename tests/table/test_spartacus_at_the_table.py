@@ -162,3 +162,27 @@ def test_out_of_turn_hints_name_only_houses_people_play():
     state = reaction_window()
     assert "may play out of turn" not in SpartacusAdapter(people={0, 2}).ask(state, 0)
     assert "solonius may play out of turn" in SpartacusAdapter(people={0, 1}).ask(state, 0)
+
+
+def test_the_shared_screen_hides_every_houses_gold_while_the_auctions_are_bid():
+    """Found in the tmux game: the houses table showed every house's gold while the bids were
+    entered. 'nimmt jeder Spieler sein Gold und verbirgt es' - from the first auction until the
+    host is decided the shared screen shows no house's gold."""
+    from companion.ui.spartacus import houses_table
+
+    state = setup_game(players=3, host=0)
+    draw_all(state)
+    state._start_market()
+    for _ in range(3):
+        state.apply(A.Done())
+    state.apply(A.DrawCard("auction", "market", "agron"))
+    assert state.phase == "bid" and state.gold_is_hidden()
+    console = Console(record=True, width=100, file=io.StringIO())
+    console.print(houses_table(state))
+    table = console.export_text()
+    rows = [row.split("│") for row in table.splitlines() if row.count("│") > 3]
+    gold_column = [row[2].strip() for row in rows if row[1].strip()]  # a house's first line
+    assert gold_column == ["hidden"] * 3, table
+    state.gold = [5, 6, 7]  # what it would have shown
+    console.print(houses_table(state))
+    assert " 5 " not in console.export_text()

@@ -190,3 +190,80 @@ def test_an_empty_config_file_does_not_switch_to_assist_mode(tmp_path, monkeypat
     )
     out = capsys.readouterr().out
     assert code == 1 and "tracked mode" in out and "3 bots" in out
+
+
+def typing_views():
+    from companion.ui.dashboard import Dashboard
+    from companion.ui.gladiatoren import GladiatorenView
+    from companion.ui.skirmish import SkirmishDashboard
+    from companion.ui.spartacus import SpartacusView
+
+    return {
+        "battle-royale": lambda c: Dashboard(c, None, live=True, typing=True),
+        "gladiatoren": lambda c: GladiatorenView(c, live=True, typing=True),
+        "skirmish": lambda c: SkirmishDashboard(c, live=True, typing=True),
+        "spartacus": lambda c: SpartacusView(c, live=True, typing=True),
+    }
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+@pytest.mark.parametrize("game", ["battle-royale", "gladiatoren", "skirmish", "spartacus"])
+def test_while_a_person_types_the_live_view_keeps_the_prompt_above_the_input_row(
+    game, width, height
+):
+    """Issue 15: a person typing sees the live view redrawn, not line after line; the
+    prompt, its options and the last events stay on screen and the bottom row is left for
+    what the person types."""
+    console = Console(record=True, width=width, height=height, file=io.StringIO())
+    view = typing_views()[game](console)
+    played(game, view, 120)
+    assert console.export_text() == ""  # nothing printed line by line
+    view.prompt("red: choose (number or action; help for more)", ["1: first", "2: second"])
+    view.message("the last message")
+    console.print(view.screen())
+    lines = console.export_text().splitlines()
+    assert len(lines) == height and not lines[-1].strip()  # the input row, empty
+    screen = "\n".join(lines[:-1])
+    assert "> red: choose" in screen and "2: second" in screen
+    assert "the last message" in screen
+    last = [line.plain for line in list(view.log)[-3:-1]]
+    assert all(text[:30] in screen for text in last)
+    assert max(len(line) for line in lines) <= width
+
+
+def test_on_a_terminal_the_typed_live_view_redraws_the_whole_screen_and_waits_at_the_bottom():
+    """Each refresh goes to the top of the alternate screen and leaves the cursor at the
+    start of the input row (a carriage return after the last column); when the table stops,
+    the board and the last events stay on the normal screen."""
+    from companion.ui.spartacus import SpartacusView
+
+    out = io.StringIO()
+    console = Console(file=out, width=80, height=24, force_terminal=True, force_interactive=True)
+    with SpartacusView(console, live=True, typing=True) as view:
+        played("spartacus", view, 30)
+        view.prompt("batiatus: choose", ["1: done"])
+        screen = out.getvalue()
+        assert screen.startswith("\x1b[?1049h")  # the alternate screen
+        assert screen.endswith("\r")  # the input row's start
+        assert screen.count("\x1b[H") > 2  # every refresh from the top
+    after = out.getvalue()[len(screen) :]
+    assert "\x1b[?1049l" in after and "batiatus" in after.split("\x1b[?1049l")[-1]
+
+
+def test_enter_alone_at_a_choice_redraws_the_typed_live_view():
+    """Found playing in tmux: Enter alone at a choice moved the terminal's rows (the input row
+    scrolled) and nothing drew the view again; now it is redrawn."""
+    from companion.games.spartacus import SpartacusConfig, new_game
+    from companion.table.people import TerminalInput
+    from companion.table.spartacus_table import terminal_agent
+    from companion.ui.spartacus import SpartacusView
+
+    state = new_game(SpartacusConfig(fight=None, players=2))
+    while state.is_chance_node:
+        state.apply(state.chance_outcomes()[0][0])
+    view = SpartacusView(Console(file=io.StringIO(), width=100), live=True, typing=True)
+    drawn = []
+    view.redraw = lambda: drawn.append(True)
+    agent = terminal_agent(view, TerminalInput(io.StringIO("\n\n1\n")))
+    agent.choose(state, state.legal_actions())
+    assert len(drawn) >= 1

@@ -50,6 +50,20 @@ class SimpleBot(RandomBot):
             return [a for a in state.legal_actions_for(seat) if not a.is_correction]
         return state.decisions()
 
+    def out_of_turn(self, state: Any, seat: int, options: list[A.Action]) -> A.Action | None:
+        """Asked out of turn (a reaction's moment, rule R11): play a reaction that costs a
+        rival influence, on the rival with the most (a race to 12 influence); else pass."""
+        hurts = [
+            a
+            for a in options
+            if isinstance(a, A.React)
+            and a.target != state.houses[seat]
+            and any(e == "influence" and v < 0 for e, v in state.intrigue_card(a.card).effects)
+        ]
+        if not hurts:
+            return None
+        return max(hurts, key=lambda a: state.influence[state.seat_of(a.target)])
+
     def choose(self, state: Any) -> A.Action:
         legal = self.options(state)
         if state.phase == "fight":

@@ -377,7 +377,8 @@ class Fight(Handlers):
             self.init_winner = "I" if s1 > s2 else "II"
             self.emit(
                 "initiative",
-                f"{self._name(self.init_winner)} wins the initiative ({s1} against {s2})",
+                f"{self._name(self.init_winner)} wins the initiative "
+                f"({max(s1, s2)} against {min(s1, s2)})",  # the winner's sum first
                 side=self.init_winner,
                 sums=[s1, s2],
                 net=False,
