@@ -111,6 +111,16 @@ class SearchAgent:
         move_rng = random.Random(self.rng.getrandbits(64))
         return run_heavy(move, self.game, state, move_rng, self.level, self.clock)
 
+    def out_of_turn(self, state: Any, seat: int, options: Sequence[Any], text: str) -> Any:
+        """Asked out of turn (a reaction's moment): the game's own bot's policy decides,
+        as for the table bot (one cheap decision; the search plays the seat's turns)."""
+        from companion.games.registry import get_game
+
+        policy = getattr(get_game(self.game).bot(self.rng), "out_of_turn", None)
+        if policy is None or not options:
+            return None
+        return policy(state, seat, options)
+
 
 def table_bot(game: str, rng: random.Random, level: str | None, own: Any = None) -> Any:
     """The agent of a bot's seat: the search bot at ``level``, or without a level the

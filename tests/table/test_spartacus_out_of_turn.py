@@ -8,6 +8,7 @@ import io
 import random
 import sys
 
+import pytest
 from rich.console import Console
 
 from companion.dice import Roller
@@ -15,7 +16,7 @@ from companion.games.spartacus import actions as A
 from companion.games.spartacus.bot import SimpleBot
 from companion.hal import HardwareConfig, ManualClock, open_hardware
 from companion.table.journal import read_journal
-from companion.table.people import BotAgent, SimOperator, TerminalInput
+from companion.table.people import BotAgent, SearchAgent, SimOperator, TerminalInput
 from companion.table.session import GameSession, SessionSettings
 from companion.table.spartacus_table import SpartacusAdapter, SpartacusTable, terminal_agent
 from companion.ui.spartacus import SpartacusView
@@ -118,10 +119,14 @@ def test_mittellos_plays_through_at_the_table_a_person_asked_after_a_hand_over()
     assert loop.state.gold[LIZ] >= 0 and loop.state.current_player != LIZ
 
 
-def test_mittellos_plays_through_with_a_bot_deciding_by_its_own_policy():
+@pytest.mark.parametrize("agent", ["table bot", "search bot"])
+def test_mittellos_plays_through_with_a_bot_deciding_by_its_own_policy(agent):
     state = upkeep_example()
     screen = view()
-    bot = BotAgent(random.Random(0), SimpleBot(random.Random(0)))
+    if agent == "search bot":  # out of turn it decides by the game's own bot's policy
+        bot = SearchAgent("spartacus", random.Random(0), "easy", clock=None)
+    else:
+        bot = BotAgent(random.Random(0), SimpleBot(random.Random(0)))
     agents = {PETE: bot, SALLY: Scripted(), JOHN: bot, LIZ: Scripted()}
     loop, hw = table(state, agents, screen)
     influence = state.influence[SALLY]
