@@ -33,43 +33,18 @@ import os
 import platform
 import shutil
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-from serve_startup import serve_until_ready  # bench/ is on sys.path when run as a script
+from serve_startup import (  # bench/ is on sys.path when run as a script
+    UNFINISHED_NAME,
+    real_game,
+    reset_unfinished,
+    serve_until_ready,
+)
 
-ROOT = Path(__file__).resolve().parent.parent
-COMMAND = [sys.executable, "-m", "companion"]
-ENV = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "120"}
 TARGET_RATIO = 1.1
-UNFINISHED_RECORDS = 60
-
-
-def real_game(directory: Path) -> tuple[bytes, bytes]:
-    """A finished assist game played by simulated people, and an unfinished prefix of it."""
-    path = directory / "game.jsonl"
-    subprocess.run(
-        [*COMMAND, "serve", "--autoplay", "--games", "1", "--journal", str(path)],
-        cwd=ROOT,
-        env=ENV,
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
-    finished = path.read_bytes()
-    path.unlink()
-    lines = finished.splitlines(keepends=True)
-    header = json.loads(lines[0])
-    header["session"].pop("demo", None)  # a real table's game: serve resumes it
-    header.pop("crc")
-    sys.path.insert(0, str(ROOT))
-    from companion.table.journal import record_crc
-
-    header["crc"] = record_crc(header)
-    first = json.dumps(header).encode() + b"\n"
-    return first + b"".join(lines[1:]), first + b"".join(lines[1 : UNFINISHED_RECORDS + 1])
 
 
 def season_folder(base: Path, count: int, finished: bytes, unfinished: bytes, *, legacy: bool):
@@ -86,24 +61,17 @@ def season_folder(base: Path, count: int, finished: bytes, unfinished: bytes, *,
         name = archive / f"2026{i // 86400:04d}-{i % 86400:06d}-000000-battle-royale-assist.jsonl"
         os.link(source, name)
     if not legacy:
-        (folder / "20270101-000000-000000-battle-royale-assist.jsonl").write_bytes(unfinished)
+        (folder / UNFINISHED_NAME).write_bytes(unfinished)
     return folder
 
 
 def time_ready(folder: Path, *, resumes: bool = True) -> float:
     """Seconds from process start to ``ready`` (then SIGTERM); checks it resumed (or not)."""
-    elapsed, lines = serve_until_ready(str(folder))
+    elapsed, lines, _ = serve_until_ready(str(folder))
     resumed = any("resuming the unfinished game" in line for line in lines)
     if resumed != resumes:
         raise RuntimeError(f"companion serve {'did not resume' if resumes else 'resumed'}")
     return elapsed
-
-
-def reset_unfinished(folder: Path, unfinished: bytes) -> None:
-    """Serve continued the game (and may have cut a torn tail): put the same file back."""
-    for path in folder.glob("*.jsonl"):
-        path.unlink()
-    (folder / "20270101-000000-000000-battle-royale-assist.jsonl").write_bytes(unfinished)
 
 
 def main() -> int:

@@ -10,7 +10,6 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
-from typing import Any
 
 from companion import __version__
 from companion.commands.arguments import (
@@ -25,10 +24,16 @@ from companion.commands.errors import (
     EXIT_USAGE,
     CommandError,
 )
-from companion.logs import LEVELS as LOG_LEVELS
-from companion.logs import configure_logging
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (`--help` stays fast)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["HARDWARE_CHOICES", "CommandError", "build_parser", "main"]
+
+#: ``companion.logs.LEVELS``, written out so that ``--help`` does not import
+#: :mod:`logging` (a test checks that the two agree).
+LOG_LEVELS = ("debug", "info", "warning", "error")
 
 # sim: simulated in-process; gpio: the Pi's pins; serial: the RP2040 I/O board over USB;
 # virtual-board: the firmware's own logic behind a pseudo-terminal (for laptops and CI)
@@ -513,6 +518,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.command:
         parser.print_help()
         return EXIT_USAGE
+    from companion.logs import configure_logging  # not for --help: logging costs a Pi 0.1 s
+
     configure_logging(args.log_level or getattr(args, "default_log_level", "warning"))
     module_name, func_name = args.handler.split(":")
     handler = getattr(importlib.import_module(module_name), func_name)

@@ -70,9 +70,21 @@ def test_serve_startup_bench_json() -> None:
     result = run_bench("--runs", "1", "--json", script="serve_startup.py")
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout)
-    assert summary["help_s"]["median"] > 0 and summary["serve_ready_s"]["median"] > 0
+    assert summary["help_s"]["median"] > 0 and summary["help_cpu_s"]["median"] >= 0
+    assert set(summary["serve_ready"]) == {"gpio", "serial"}  # each resumed a prepared game
+    for profile in summary["serve_ready"].values():
+        assert profile["wall_s"]["median"] > 0 and profile["cpu_s"]["median"] > 0
     assert summary["serve_rss_mb"]["peak"] > 0
     assert set(summary["targets"]) == {"help_s", "serve_ready_s", "serve_rss_mb"}
+
+
+def test_import_time_bench_json() -> None:
+    result = run_bench("--runs", "1", "--json", script="import_time.py")
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert set(summary["cases"]) == {"bare", "help", "cli", "serve"}
+    assert all(c["median_s"] > 0 for c in summary["cases"].values())
+    assert summary["targets"] == {"serve_beyond_bare_s": 0.12, "help_ratio": 1.5}
 
 
 def test_journal_bench_json() -> None:

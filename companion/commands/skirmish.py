@@ -15,11 +15,14 @@ arguments (``add_*_arguments``) without loading the game.
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from companion.commands.arguments import bots_option, data_file, positive_float
 from companion.commands.errors import EXIT_USAGE, CommandError
 from companion.commands.web_option import default_bots, phone_count, web_request, web_view
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (`--help` stays fast)
+if TYPE_CHECKING:
+    from typing import Any
 
 DEMO_ROUNDS = 100  # a bot game nearly always ends long before; the limit keeps it finite
 TURN_PACE_S = 0.25

@@ -25,13 +25,15 @@ then ``@ability`` and ``+equipment`` parts: ``Crixus=4/3/2@attack-triple-extra+d
 from __future__ import annotations
 
 import argparse
-import random
 import sys
-from typing import Any
 
 from companion.commands.arguments import data_file
 from companion.commands.errors import CommandError
 from companion.commands.web_option import default_bots, phone_count, web_request, web_view
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (`--help` stays fast)
+if TYPE_CHECKING:
+    from typing import Any
 
 GAME = "spartacus"
 DEFAULT_I = "spartacus+gladius"
@@ -344,6 +346,8 @@ def _run(
     web: Any = None,
     bot_level: str | None = None,
 ) -> int:
+    import random  # here, not at the top: `companion --help` builds this parser
+
     from rich.console import Console
     from rich.rule import Rule
 

@@ -10,14 +10,14 @@ The ``--bots N[:LEVEL]`` form for commands that seat people and bots is
 from __future__ import annotations
 
 import argparse
-import json
-import random
 import sys
-import time
-from typing import Any
 
 from companion.commands.arguments import positive_int
 from companion.commands.errors import CommandError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (`--help` stays fast)
+if TYPE_CHECKING:
+    from typing import Any
 
 GAMES = ("battle-royale", "gladiatoren", "skirmish", "spartacus")
 
@@ -45,6 +45,10 @@ def configure_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace, out: Any = None) -> int:
+    import json  # here, not at the top: `companion --help` builds this parser
+    import random
+    import time
+
     from companion.games.search.tournament import (
         LineupError,
         TournamentResult,

@@ -11,9 +11,12 @@ import argparse
 import contextlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TextIO
 
 from companion.commands.errors import CommandError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (`--help` stays fast)
+if TYPE_CHECKING:
+    from typing import Any, TextIO
 
 WEB_EXTRA = "the web view needs the web extra: pip install 'arena-table-companion[web]'"
 
