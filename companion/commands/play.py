@@ -184,9 +184,12 @@ def play_game(options: PlayOptions) -> int:
         )
     # simulated hardware runs on simulated time, so cool-downs do not slow a bot game
     clock = ManualClock() if sim and nobody_types else None
-    live = console.is_terminal and nobody_types
+    terminal = None if nobody_types else TerminalInput()
+    typing = terminal is not None and terminal.interactive  # live, the input row below
+    live = console.is_terminal and (nobody_types or typing)
     watched = options.web is not None and nobody_types  # bots watched on phones
-    pace = TURN_PACE_S / options.speed if live or watched else 0.0
+    paced = (live and nobody_types) or watched
+    pace = TURN_PACE_S / options.speed if paced else 0.0
     config = resumed.config if resumed is not None else game.battle_royale_config()
     console.print(Rule(options.title))
     humans = (
@@ -203,7 +206,6 @@ def play_game(options: PlayOptions) -> int:
         f"hardware, seed {seed}, layout {config.layout}",
         soft_wrap=True,
     )
-    terminal = None if nobody_types else TerminalInput()
     if terminal is not None and simulated:
         console.print(
             "type roll / select / confirm / fire (or r, s, c, f) to press the "
@@ -232,7 +234,9 @@ def play_game(options: PlayOptions) -> int:
     def play(hw: Hardware, session: GameSession) -> Any:
         with (
             web_view(options.web, battle_royale_game(game.mode), config, hw, out=sys.stdout) as web,
-            Dashboard(console, hw, live=live, pace_s=pace, title=options.title) as view,
+            Dashboard(
+                console, hw, live=live, typing=typing, pace_s=pace, title=options.title
+            ) as view,
         ):
             if session.journal is not None:
                 session.journal.notify = view.message

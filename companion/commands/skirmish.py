@@ -379,9 +379,12 @@ def play_skirmish(
     players = config.players
     nobody_types = bots == players
     clock = ManualClock() if sim and nobody_types else None
-    live = console.is_terminal and nobody_types
+    terminal = None if nobody_types else TerminalInput()
+    typing = terminal is not None and terminal.interactive  # live, the input row below
+    live = console.is_terminal and (nobody_types or typing)
     watched = web is not None and nobody_types  # bots watched on a screen or phones
-    pace = TURN_PACE_S / speed if live or watched else 0.0
+    paced = (live and nobody_types) or watched
+    pace = TURN_PACE_S / speed if paced else 0.0
     folder = demo_journal_dir() if demo else default_journal_dir()
     console.print(Rule(title))
     count, points, source = config.limits
@@ -393,7 +396,6 @@ def play_skirmish(
         f"{hw_config.profile} hardware, seed {seed}",
         soft_wrap=True,
     )
-    terminal = None if nobody_types else TerminalInput()
     if terminal is not None:
         console.print(
             "type an action (step, left, right, melee 17, end ...), its number, or "
@@ -416,7 +418,9 @@ def play_skirmish(
         rng = seeded_random(session, seed, "bots")
         with (
             web_view(web, GAME_NAME, config, hw, out=sys.stdout) as phones,
-            SkirmishDashboard(console, hw, live=live, pace_s=pace, title=title) as view,
+            SkirmishDashboard(
+                console, hw, live=live, typing=typing, pace_s=pace, title=title
+            ) as view,
         ):
             if session.journal is not None:
                 session.journal.notify = view.message
