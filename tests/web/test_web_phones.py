@@ -62,7 +62,9 @@ def test_a_phone_is_offered_its_own_actions_only():
     assert state.actor(result["a"]) == seat
 
 
-def test_a_hint_is_its_seats_own_and_only_for_its_present_question():
+def gladiatoren_with_hints():
+    """A Kampf der Gladiatoren table at its first choice, hints on (easy level), its
+    session journalling hints: ``(game, state, seat, hub, hints)``."""
     game = get_game("gladiatoren")
     state = game.new_game(game.config(players=3))
     roller = Roller.seeded(2)
@@ -73,6 +75,11 @@ def test_a_hint_is_its_seats_own_and_only_for_its_present_question():
     hub.update(state, [])
     hints = Hints(hub, "gladiatoren", level="easy")
     hints.session = GameSession(state, state.config, SessionSettings(game="gladiatoren"))
+    return game, state, seat, hub, hints
+
+
+def test_a_hint_is_its_seats_own_and_only_for_its_present_question():
+    game, state, seat, hub, hints = gladiatoren_with_hints()
     agent = WebAgent(hub, seat, hints=hints)
     thread, result = start_choosing(agent, state)
     offer = hub.current_offer(seat)
@@ -103,16 +110,7 @@ def test_a_hint_is_its_seats_own_and_only_for_its_present_question():
 
 
 def test_a_hint_answered_too_late_is_neither_shown_nor_journalled():
-    game = get_game("gladiatoren")
-    state = game.new_game(game.config(players=3))
-    roller = Roller.seeded(2)
-    while state.is_chance_node:
-        state.apply(roller.choose(state.chance_outcomes()))
-    seat = state.current_player
-    hub = WebHub(game, state.config, state.players)
-    hub.update(state, [])
-    hints = Hints(hub, "gladiatoren", level="easy")
-    hints.session = GameSession(state, state.config, SessionSettings(game="gladiatoren"))
+    game, state, seat, hub, hints = gladiatoren_with_hints()
     thread, _ = start_choosing(WebAgent(hub, seat, hints=hints), state)
     offer = hub.current_offer(seat)
     assert hints.ask(state, seat, offer.id)
