@@ -12,7 +12,8 @@ from the same point (a torn record's draw included: its number is reused).
 Without a journal the position is the length of the game's history.
 
 Each stream has its own name (the dice, the bots, the simulated people), so one
-stream drawing more or less never shifts another.
+stream drawing more or less never shifts another. A hint shown (a ``hint`` record) is not
+a position: a game where somebody asked for hints draws as one where nobody did.
 """
 
 from __future__ import annotations
@@ -25,10 +26,13 @@ from companion.dice import Roller
 
 
 def draw_position(session: Any) -> int:
-    """Where ``session`` stands: its journal's next record number, else its history length."""
+    """Where ``session`` stands: its journal's next record number, else its history length.
+
+    Hints shown (``hint`` records) do not count: asking for a hint never changes what the
+    dice, the bots or the simulated people draw afterwards."""
     journal = getattr(session, "journal", None)
     if journal is not None:
-        return int(journal.next_n)
+        return int(journal.next_n) - len(getattr(session, "hints", ()))
     return len(session.state.history)
 
 

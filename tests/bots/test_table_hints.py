@@ -53,6 +53,27 @@ class SeatView:
         self.prompts.append((text, seat))
 
 
+def test_hints_never_change_what_a_seeded_game_draws(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The dice and the bots draw from (seed, journal position); a hint record is not a
+    position, so the same typed moves give the same game with hints asked or not."""
+    argv = ["play", "battle-royale", "--players", "2", "--bots", "1", "--seed", "4"]
+    games = []
+    for name, lines in (
+        ("plain", "1\n1\n1\n1\n1\n1\nquit\n"),
+        ("hints", "hint\n1\n1\nhint\n1\n1\n1\nhint\n1\nquit\n"),
+    ):
+        path = tmp_path / f"{name}.jsonl"
+        monkeypatch.setattr("sys.stdin", io.StringIO(lines))
+        with heavy_work_here():
+            main([*argv, "--journal", str(path)])
+        games.append(rebuild(read_journal(path)))
+    plain, hinted = games
+    assert len(hinted.hints) >= 2 and not plain.hints
+    assert hinted.state.history == plain.state.history
+
+
 def test_hint_at_the_terminal_is_journalled_as_shown_and_never_played(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
