@@ -190,46 +190,34 @@ def run_at_table(
     is the command the stop message names.
     """
     try:
-        return _run(console, hardware, begin, play, clock, archive_in, resume)
+        with open_table_hardware(hardware, clock=clock) as hw:
+            session = start_journal(begin)
+            console.print(f"journal: {session.journal_path}", soft_wrap=True)
+            journal = session.journal
+            try:
+                state = play(hw, session)
+            except (TableStopped, EOFError) as exc:
+                console.print(stopped_message(session, str(exc), resume), soft_wrap=True)
+                return EXIT_STOPPED, None
+            except KeyboardInterrupt:
+                console.print(stopped_message(session, "Ctrl-C", resume), soft_wrap=True)
+                return EXIT_INTERRUPTED, None
+            except OSError as exc:  # the disk itself failed (a full disk only pauses the table)
+                raise CommandError(
+                    f"cannot write the journal {session.journal_path}: {exc.strerror or exc}; "
+                    "everything up to the last record is kept: "
+                    f"'companion resume {session.journal_path}' on a working disk"
+                ) from None
+            except BaseException:
+                if journal is not None and journal.discard_unused():
+                    console.print("the game did not begin: its journal was removed", soft_wrap=True)
+                raise
+            finally:
+                if journal is not None:
+                    journal.close()
     finally:
         if terminal is not None:
             terminal.restore()
-
-
-def _run(
-    console: Any,
-    hardware: HardwareConfig,
-    begin: Callable[[], GameSession],
-    play: Callable[[Hardware, GameSession], Any],
-    clock: Callable[[], float] | None,
-    archive_in: Path | None,
-    resume: str,
-) -> tuple[int, Any]:
-    with open_table_hardware(hardware, clock=clock) as hw:
-        session = start_journal(begin)
-        console.print(f"journal: {session.journal_path}", soft_wrap=True)
-        journal = session.journal
-        try:
-            state = play(hw, session)
-        except (TableStopped, EOFError) as exc:
-            console.print(stopped_message(session, str(exc), resume), soft_wrap=True)
-            return EXIT_STOPPED, None
-        except KeyboardInterrupt:
-            console.print(stopped_message(session, "Ctrl-C", resume), soft_wrap=True)
-            return EXIT_INTERRUPTED, None
-        except OSError as exc:  # the disk itself failed (a full disk only pauses the table)
-            raise CommandError(
-                f"cannot write the journal {session.journal_path}: {exc.strerror or exc}; "
-                "everything up to the last record is kept: "
-                f"'companion resume {session.journal_path}' on a working disk"
-            ) from None
-        except BaseException:
-            if journal is not None and journal.discard_unused():
-                console.print("the game did not begin: its journal was removed", soft_wrap=True)
-            raise
-        finally:
-            if journal is not None:
-                journal.close()
     path = session.journal_path
     if (
         archive_in is not None

@@ -43,6 +43,7 @@ from companion.table.gladiatoren_table import (
     GladiatorenTable,
     dice_frame,
     local_session,
+    start_session,
 )
 from companion.table.journal import default_journal_dir, demo_journal_dir, new_journal_path
 from companion.table.people import (
@@ -53,7 +54,7 @@ from companion.table.people import (
     table_bot,
 )
 from companion.table.seeding import seeded_random, table_roller
-from companion.table.session import GameSession, SessionSettings
+from companion.table.session import GameSession
 from companion.ui.gladiatoren import (
     GladiatorenView,
     colour_text,
@@ -137,17 +138,16 @@ def run_play(args: argparse.Namespace, pending: Any = None, hardware: Any = None
         if pending is not None:
             return pending.attach()
         path = _opt(args, "journal") or new_journal_path(GAME, "tracked", folder)
-        new = SessionSettings(
-            mode="tracked",
+        return start_session(
+            config,
             bots=bots,
             hardware=profile,
             seed=seed,
-            game=GAME,
+            journal_path=path,
             bot_seats=tuple(sorted(bot_seats)),
             demo=demo,
             bot_level=level,
         )
-        return GameSession.start(config, new, path)
 
     sim = profile == "sim"
     clock = ManualClock() if sim and nobody_types else None

@@ -356,13 +356,16 @@ def _run(
     from companion.table.journal import default_journal_dir, demo_journal_dir, new_journal_path
     from companion.table.people import SimOperator, TerminalInput, table_bot
     from companion.table.seeding import seeded_random, table_roller
-    from companion.table.session import GameSession, SessionSettings
-    from companion.table.spartacus_table import SpartacusTable, bot_agent, terminal_agent
+    from companion.table.spartacus_table import (
+        SpartacusTable,
+        bot_agent,
+        open_session,
+        terminal_agent,
+    )
+    from companion.ui.spartacus import SpartacusView
 
     def bot_for(rng: Any, level: str | None) -> Any:
         return table_bot("spartacus", rng, level, bot_agent(rng))
-
-    from companion.ui.spartacus import SpartacusView
 
     console = console or Console()
     seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
@@ -378,17 +381,15 @@ def _run(
             return pending.attach()
         mode = "fight" if config.fight_only else "tracked"
         path = journal or new_journal_path("spartacus", mode, folder)
-        settings = SessionSettings(
-            mode="tracked",
-            bots=len(bots),
+        return open_session(
+            config,
+            bots=bots,
             hardware=hw_config.profile,
             seed=seed,
-            game="spartacus",
-            bot_seats=tuple(bots),
+            path=path,
             demo=demo,
             bot_level=bot_level,
         )
-        return GameSession.start(config, settings, path)
 
     clock = ManualClock() if sim and nobody_types else None
     terminal = None if nobody_types else TerminalInput(stream)

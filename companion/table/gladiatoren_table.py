@@ -77,9 +77,22 @@ def start_session(
     hardware: str,
     seed: int | None,
     journal_path: str | Path | None,
+    bot_seats: tuple[int, ...] | None = None,
+    demo: bool = False,
+    bot_level: str | None = None,
 ) -> GameSession:
-    """A new session with its journal (the shared :class:`GameSession`)."""
-    settings = SessionSettings(mode="tracked", bots=bots, hardware=hardware, seed=seed, game=GAME)
+    """A new session with its journal (the shared :class:`GameSession`): which seats bots
+    play (``None``: the last ``bots``) and at which search level, whether it is a demo."""
+    settings = SessionSettings(
+        mode="tracked",
+        bots=bots,
+        hardware=hardware,
+        seed=seed,
+        game=GAME,
+        bot_seats=bot_seats,
+        demo=demo,
+        bot_level=bot_level,
+    )
     return GameSession.start(config, settings, journal_path)
 
 

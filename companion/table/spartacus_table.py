@@ -78,8 +78,11 @@ def open_session(
     hardware: str,
     seed: int | None,
     path: str | Path | None,
+    demo: bool = False,
+    bot_level: str | None = None,
 ) -> GameSession:
-    """A new game or fight and its journal; which seats bots play is recorded."""
+    """A new game or fight and its journal; which seats bots play (and at which search
+    level) is recorded, and whether it is a demo (never resumed by ``serve``)."""
     settings = SessionSettings(
         mode="tracked",
         bots=len(bots),
@@ -87,6 +90,8 @@ def open_session(
         seed=seed,
         game=GAME,
         bot_seats=tuple(bots),
+        demo=demo,
+        bot_level=bot_level,
     )
     return GameSession.start(config, settings, path)
 
@@ -98,10 +103,6 @@ def bot_seats(session: GameSession) -> tuple[int, ...]:
         return settings.bot_seats
     players = session.config.players
     return tuple(range(players - settings.bots, players))
-
-
-def session_seed(session: GameSession) -> int | None:
-    return session.settings.seed
 
 
 # -- the table's adapter ------------------------------------------------------------------
