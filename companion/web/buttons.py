@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.hal.display import Recent
+
 #: The only buttons a web request may press. The red trigger is not, and never will be.
 WEB_BUTTONS = frozenset({"roll", "select", "confirm"})
 
@@ -26,7 +28,8 @@ class ButtonRelay:
 
     def __init__(self, inputs: Any) -> None:
         self._inputs = inputs
-        self.presses: list[tuple[int | None, str]] = []  # (seat, button): who pressed what
+        # (seat, button): who pressed what, the recent ones (serve --web runs for a season)
+        self.presses: list[tuple[int | None, str]] = Recent()
 
     def press(self, button: str, seat: int | None = None, *, hold: bool = False) -> None:
         """One press and release of ``button`` (``hold``: a long press, SELECT's undo)."""

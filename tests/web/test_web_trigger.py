@@ -125,3 +125,23 @@ def test_a_phone_press_reaches_the_input_queue_as_a_button_press(armed_table):
     )
     assert status == 409
     assert hw.inputs.drain() == [] and hw.sim.pulses == []
+
+
+def test_the_relays_record_of_presses_keeps_only_the_recent_ones():
+    """``serve --web`` runs for a season: who pressed what is kept for the recent presses
+    only, and every press still reaches the input queue."""
+
+    class Inputs:
+        def __init__(self) -> None:
+            self.events = 0
+
+        def emit(self, kind: str, button: str) -> None:
+            self.events += 1
+
+    inputs = Inputs()
+    relay = ButtonRelay(inputs)
+    for n in range(relay.presses.limit + 50):
+        relay.press("roll", n % 4)
+    assert len(relay.presses) == relay.presses.limit
+    assert relay.presses[-1] == ((relay.presses.limit + 49) % 4, "roll")
+    assert inputs.events == 2 * (relay.presses.limit + 50)  # a press and a release each
