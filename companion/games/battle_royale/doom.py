@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from fractions import Fraction
+from itertools import compress
 
 from companion.games.battle_royale import actions as A
 from companion.games.battle_royale.config import BattleRoyaleConfig
@@ -21,9 +22,9 @@ from companion.games.battle_royale.data import DOOM_ACTIONS
 from companion.games.battle_royale.layout import (
     CELLS,
     CENTRE,
+    NEIGHBOUR_CELLS,
     connected_to_centre,
     field_name,
-    neighbours,
 )
 from companion.games.core.state import GameState
 
@@ -55,11 +56,12 @@ class DoomPhase(GameState):
         return self.colours[seat]
 
     def fields(self) -> list[int]:
-        return [c for c in range(CELLS) if self.present[c]]
+        return list(compress(range(CELLS), self.present))
 
     def eliminator_targets(self) -> list[int]:
         """Rule 8: the up to 8 neighbouring positions that lie under a field."""
-        return [n for _, n in neighbours(self.eliminator, True) if self.present[n]]
+        present = self.present
+        return [n for n in NEIGHBOUR_CELLS[True][self.eliminator] if present[n]]
 
     def battle_royale_suspended(self) -> bool:
         """Rule 13: two players have no Battle Royale in the first 3 turns."""

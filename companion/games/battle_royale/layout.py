@@ -72,19 +72,28 @@ def neighbours(cell: int, diagonal: bool) -> tuple[tuple[str, int], ...]:
     return tuple(out)
 
 
+#: ``NEIGHBOUR_CELLS[diagonal][cell]``: the cells next to ``cell`` on the grid in the
+#: order of :func:`neighbours`, orthogonally (and diagonally too with ``True``); ``NEAR``:
+#: the same as sets (the engine asks on every turn and after every explosion)
+NEIGHBOUR_CELLS = {
+    diagonal: tuple(tuple(n for _, n in neighbours(c, diagonal)) for c in range(CELLS))
+    for diagonal in (False, True)
+}
+NEAR = {diagonal: tuple(map(frozenset, cells)) for diagonal, cells in NEIGHBOUR_CELLS.items()}
+
+
 def connected_to_centre(fields: Iterable[int]) -> set[int]:
     """The fields joined to the centre by orthogonal paths over fields."""
     present = set(fields)
     if CENTRE not in present:
         return set()
+    near = NEAR[False]
     seen = {CENTRE}
     todo = [CENTRE]
     while todo:
-        cell = todo.pop()
-        for _, n in neighbours(cell, False):
-            if n in present and n not in seen:
-                seen.add(n)
-                todo.append(n)
+        new = (near[todo.pop()] & present) - seen
+        seen |= new
+        todo.extend(new)
     return seen
 
 

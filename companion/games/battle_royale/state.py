@@ -25,6 +25,7 @@ from companion.games.battle_royale.layout import (
     CENTRE,
     DIRECTIONS,
     FIELD_NAMES,
+    NEAR,
     field_name,
     neighbours,
     step,
@@ -109,6 +110,7 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         for c in config.data.deck:
             full[c.id] += 1
         self.draw_piles = [dict(full) for _ in range(self.players)]
+        self._draw_actions = [_draw_actions(seat, tuple(full)) for seat in range(self.players)]
         self.hands = [dict(empty) for _ in range(self.players)]
         self.discards = [dict(empty) for _ in range(self.players)]
         self.out = [False] * self.players
@@ -188,8 +190,12 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
             seat = self._drawing_seat()
             pile = self.draw_piles[seat]
             total = sum(pile.values())
-            draw = A.DrawCard.shared
-            return [(draw(seat, cid), _fraction(n, total)) for cid, n in pile.items() if n]
+            draw, one = self._draw_actions[seat], _fraction(1, total)
+            return [
+                (draw[cid], one if n == 1 else _fraction(n, total))
+                for cid, n in pile.items()
+                if n
+            ]
         if phase == "doom_roll":
             return self._doom_outcomes(A.DoomRoll)
         if phase == "extra_roll":
@@ -280,12 +286,11 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         """Fields with another field next to them (a figure there can take a step)."""
         cells = self._movable.get(diagonal)
         if cells is None:
-            present = self.present
-            near = _STEP_ACTIONS[diagonal]
+            fields = self.fields()
+            present = set(fields)
+            near = NEAR[diagonal]
             cells = self._movable[diagonal] = tuple(
-                cell
-                for cell in range(CELLS)
-                if present[cell] and any(present[n] for _, n in near[cell])
+                cell for cell in fields if not near[cell].isdisjoint(present)
             )
         return cells
 
@@ -695,9 +700,7 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
                 self._capture(seat, available[0])
                 if self._check_end():
                     return
-            cell += 1
-            while cell < CELLS and (cell == CENTRE or not self.present[cell]):
-                cell += 1
+            cell = self._next_battle(cell + 1)
             if cell >= CELLS:
                 self.br_cell = None
                 self._doom_done()
@@ -706,18 +709,29 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
             if self._battle_on(cell) and self._check_end():
                 return
 
+    def _next_battle(self, cell: int) -> int:
+        """The first field from ``cell`` on (reading order, not the centre) where a
+        colour has fewer figures than the majority: where :meth:`_battle_on` has a battle
+        (``CELLS``: none left). Speed: a Battle Royale looks at every field, most have no
+        battle, and this test is three C-level list operations."""
+        present, counts = self.present, self.counts
+        while cell < CELLS:
+            if present[cell] and cell != CENTRE:
+                row = counts[cell]
+                # a colour with 0 < n < top: neither absent nor in the majority
+                if row.count(max(row)) + row.count(0) < len(row):
+                    return cell
+            cell += 1
+        return cell
+
     def _battle_on(self, cell: int) -> bool:
         """Rule 7/13: who has the majority on ``cell``; queue the captures. True when a
         figure left the arena here (a neutral majority)."""
         row = self.counts[cell]
-        if row.count(0) >= len(row) - 1:
-            return False  # one colour or none: no battle
         here = [k for k, n in enumerate(row) if n]
-        if len(here) <= 1:
-            return False
         top = max(row)
         if all(row[k] == top for k in here):
-            return False
+            return False  # one colour, none, or all alike: no battle
         majority = [k for k in here if row[k] == top]
         others = tuple(k for k in here if row[k] != top)
         if self.neutral is not None and self.neutral in majority:
@@ -928,6 +942,12 @@ def _fraction(n: int, total: int) -> Fraction:
     if p is None:
         p = _FRACTIONS[(n, total)] = Fraction(n, total)
     return p
+
+
+@cache
+def _draw_actions(seat: int, cards: tuple[str, ...]) -> dict[str, A.DrawCard]:
+    """Card id -> the action of ``seat`` drawing it, made once per seat and deck."""
+    return {card: A.DrawCard.shared(seat, card) for card in cards}
 
 
 @cache
