@@ -7,6 +7,7 @@ validated with errors that name the entry and say what to fix.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from companion.games.battle_royale.layout import Layout, LayoutError
@@ -32,6 +33,11 @@ class ActionCard:
     any_colour: bool = False
 
     def describe(self) -> str:
+        """What the card allows, in words (said on every card played: made once)."""
+        return self._description
+
+    @cached_property
+    def _description(self) -> str:
         text = f"{self.figures} figure(s) x {self.steps} step(s)"
         if self.diagonal:
             text += ", diagonal allowed"

@@ -110,6 +110,7 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         for c in config.data.deck:
             full[c.id] += 1
         self.draw_piles = [dict(full) for _ in range(self.players)]
+        self._start_figures = _start_figures(self.colours)
         self._draw_actions = [_draw_actions(seat, tuple(full)) for seat in range(self.players)]
         self.hands = [dict(empty) for _ in range(self.players)]
         self.discards = [dict(empty) for _ in range(self.players)]
@@ -192,9 +193,7 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
             total = sum(pile.values())
             draw, one = self._draw_actions[seat], _fraction(1, total)
             return [
-                (draw[cid], one if n == 1 else _fraction(n, total))
-                for cid, n in pile.items()
-                if n
+                (draw[cid], one if n == 1 else _fraction(n, total)) for cid, n in pile.items() if n
             ]
         if phase == "doom_roll":
             return self._doom_outcomes(A.DoomRoll)
@@ -299,7 +298,7 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         assert card is not None
         counts, moved = self.counts, self.moved
         colours = self._moving_colours()
-        start = _start_figures(self.colours)
+        start = self._start_figures
         cells = self._movable_fields(card.diagonal)
         if len(colours) == 1:  # the usual card: the player's own colour
             k = colours[0]
@@ -427,7 +426,7 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         fig = self.figure
         assert fig is not None
         cell, k = fig[0], fig[1]
-        to = step(cell, a.direction)
+        to = _STEP_TO[a.direction][cell]
         assert to is not None
         counts = self.counts
         counts[cell][k] -= 1
@@ -508,7 +507,7 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         if was_moved:
             self.moved[(cell, k)] = moved_here - 1
         self.counts[cell][k] -= 1
-        to = step(cell, direction)
+        to = _STEP_TO[direction][cell]
         colour = self.colours[k]
         if to is None or not self.present[to]:
             # rule 5 (ruling 5a): whatever its colour, it is the pusher's prisoner
@@ -849,6 +848,8 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         if self.phase == "game_over":
             return True
         totals, out = self.arena_total, self.out
+        if min(totals[: self.players]) > 0 and sum(totals) != sum(self.counts[CENTRE]):
+            return False  # the common case: every player is in, play goes on
         alive = []
         for seat in range(self.players):
             if totals[seat] > 0:
@@ -977,6 +978,8 @@ def _corrections(
     ]
 
 
+#: ``[direction][cell]``: the cell one step away (None: off the arena), as layout.step
+_STEP_TO = {d: tuple(step(c, d) for c in range(CELLS)) for d in DIRECTIONS}
 _SET_ELIMINATOR = tuple(A.SetEliminator(p) for p in range(CELLS))
 _STEPS = {d: A.Step(d) for d in DIRECTIONS}
 _STOP = A.StopFigure()

@@ -249,12 +249,15 @@ class GameState(Handlers, ABC):
         Raises :class:`IllegalActionError` (and changes nothing) for any action that
         :meth:`legal_actions` does not list.
         """
-        if not self.is_legal(action):
-            rule, reason = self.why_illegal(action)
-            raise IllegalActionError(action, rule, reason)
+        for candidate in self._playable or ():  # a bot's choice, taken from the list
+            if candidate is action:
+                break
+        else:
+            if not self.is_legal(action):
+                rule, reason = self.why_illegal(action)
+                raise IllegalActionError(action, rule, reason)
         self._events = []
-        self._legal = None
-        self._playable = None
+        self._legal = self._playable = None
         self.history.append(action)
         self._dispatch(action)
         return self._events
