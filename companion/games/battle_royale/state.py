@@ -111,6 +111,7 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
             full[c.id] += 1
         self.draw_piles = [dict(full) for _ in range(self.players)]
         self._start_figures = _start_figures(self.colours)
+        self._play_actions = _play_actions(tuple(full))
         self._draw_actions = [_draw_actions(seat, tuple(full)) for seat in range(self.players)]
         self.hands = [dict(empty) for _ in range(self.players)]
         self.discards = [dict(empty) for _ in range(self.players)]
@@ -207,14 +208,14 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
             taken = set(self.abilities.values())
             return [A.PickAbility(c) for c in self.revealed_abilities if c not in taken]
         if phase == "turn_start":
-            play = A.PlayCard.shared
-            acts: list[A.Action] = [play(c) for c, n in self.hands[self.active].items() if n]
+            play = self._play_actions
+            acts: list[A.Action] = [play[c] for c, n in self.hands[self.active].items() if n]
             if self.config.special_actions:
                 acts += self._special_actions(before_doom=True)
             return acts
         if phase == "move":
             acts = self._start_figure_actions()
-            acts.append(A.EndMovement.shared())
+            acts.append(_END_MOVEMENT)
             return acts
         if phase == "figure":
             fig = self.figure
@@ -243,7 +244,7 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         if phase == "choose":
             return self._choose_actions()
         if phase == "move_eliminator":
-            return [A.MoveEliminator.shared(p) for p in self.eliminator_targets()]
+            return [_MOVE_ELIMINATOR[p] for p in self.eliminator_targets()]
         if phase == "capture":
             seat, allowed, optional = self.br_queue[0]
             cell = self.br_cell
@@ -952,6 +953,12 @@ def _draw_actions(seat: int, cards: tuple[str, ...]) -> dict[str, A.DrawCard]:
 
 
 @cache
+def _play_actions(cards: tuple[str, ...]) -> dict[str, A.PlayCard]:
+    """Card id -> the action playing it, made once per deck."""
+    return {card: A.PlayCard.shared(card) for card in cards}
+
+
+@cache
 def _start_figures(colours: tuple[str, ...]) -> list[list[A.StartFigure]]:
     """``[cell][colour index]``: the action to pick up a figure, made once per colours."""
     return [[A.StartFigure.shared(cell, name) for name in colours] for cell in range(CELLS)]
@@ -980,6 +987,8 @@ def _corrections(
 
 #: ``[direction][cell]``: the cell one step away (None: off the arena), as layout.step
 _STEP_TO = {d: tuple(step(c, d) for c in range(CELLS)) for d in DIRECTIONS}
+_MOVE_ELIMINATOR = tuple(A.MoveEliminator.shared(p) for p in range(CELLS))
+_END_MOVEMENT = A.EndMovement.shared()
 _SET_ELIMINATOR = tuple(A.SetEliminator(p) for p in range(CELLS))
 _STEPS = {d: A.Step(d) for d in DIRECTIONS}
 _STOP = A.StopFigure()

@@ -25,11 +25,14 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from fractions import Fraction
+from operator import itemgetter
 from typing import Any, ClassVar, TypeVar
 
 from companion.games.core.actions import Action
 from companion.games.core.errors import IllegalActionError
 from companion.games.core.events import Event
+
+_OUTCOME_ACTION = itemgetter(0)
 
 CHANCE = -1
 TERMINAL = -2
@@ -218,7 +221,7 @@ class GameState(Handlers, ABC):
             return []
         if self.is_chance_node:
             self._outcomes = self._chance_outcomes()
-            return [a for a, _ in self._outcomes]
+            return list(map(_OUTCOME_ACTION, self._outcomes))
         return self._choices()
 
     def is_legal(self, action: Any) -> bool:
