@@ -182,6 +182,15 @@ class WebHub:
                 self._notes[seat] = text
             self._publish()
 
+    def answered(self) -> None:
+        """The table took what its public prompt asked for (a press of ROLL): the prompt
+        leaves every page at once, not after the roll's animation and messages, so nobody
+        is shown "press ROLL" for a roll already taken (and presses again)."""
+        with self._lock:
+            if self._prompt:
+                self._prompt = ""
+                self._publish()
+
     def reset(self) -> None:
         """A new game at the same table: forget the last game's log, dice, messages,
         prompt and seats' notes (the frames keep counting, so open pages follow on)."""
