@@ -65,13 +65,14 @@ class Offer:
     dice: DiceEntry | None = None
     buttons: tuple[str, ...] = ()
     hint: bool = False  # a hint button (the search's best action for this seat)
+    passing: bool = False  # out of turn: a "pass" button (play none of the actions)
 
 
 @dataclass(frozen=True)
 class Submission:
     """A phone's answer to an offer: ``kind`` is ``action`` (``text`` is a notation),
     ``undo`` (``count``), ``dice`` (``text`` is an outcome's notation, or ``faces``),
-    ``hint`` (the seat asks for a hint to this offer)."""
+    ``hint`` (the seat asks for a hint to this offer), ``pass`` (out of turn: none)."""
 
     seat: int
     offer: int
