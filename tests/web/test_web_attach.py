@@ -222,6 +222,9 @@ def test_a_new_game_gives_new_tokens_and_the_service_writes_the_hosts_link(sim, 
         ["gladiatoren", "play", "--web", "--phone-seats", "2", "--bots", "2"],
         ["play", "skirmish", "--phone-dice"],
         ["demo", "--game", "gladiatoren", "--web", "nohost:port"],
+        ["spartacus", "fight", "--phone-seats", "0"],
+        ["spartacus", "fight", "--web", "--phone-seats", "2"],
+        ["spartacus", "fight", "--web", "--phone-seats", "1", "--bots", "both"],
     ],
 )
 def test_bad_web_options_are_one_message_and_exit_2(args, tmp_path):
