@@ -34,27 +34,10 @@ from companion.web.attach import WebRequest, attach_web
 from companion.web.pairing import TABLE, seat
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "spartacus"))
-from spx_helpers import draw_all, give_hand, set_property, setup_game  # noqa: E402
+from spx_helpers import upkeep_example  # noqa: E402
 
 PETE, SALLY, JOHN, LIZ = 0, 1, 2, 3  # batiatus, solonius, glaber, tullius
 PLAY = "react mittellos solonius glaber"
-
-
-def upkeep_example():
-    """Round 2's upkeep: Sally owes 2 and has 2; John holds Mittellos!, Pete a guard."""
-    state = setup_game(host=PETE)
-    draw_all(state)
-    for s in range(4):
-        state.hands[s] = {}
-    give_hand(state, JOHN, "mittellos", "skandal")
-    give_hand(state, PETE, "wache")
-    set_property(state, SALLY, gladiators=2)
-    set_property(state, LIZ, gladiators=3, slaves=2)
-    state.bank += state.gold[SALLY] - 2
-    state.gold[SALLY] = 2
-    state._start_round()
-    assert state.phase == "upkeep_pay" and state.current_player == SALLY
-    return state
 
 
 class Pays:
