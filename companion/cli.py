@@ -24,6 +24,7 @@ from companion.commands.errors import (
     EXIT_USAGE,
     CommandError,
 )
+from companion.commands.web_option import add_web_arguments
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (`--help` stays fast)
 if TYPE_CHECKING:
@@ -97,7 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--journal",
         help="journal file (default: a new file in the data directory, shown on screen)",
     )
-    _add_web_arguments(demo, seats=False, dice=False)
+    add_web_arguments(demo, seats=False, dice=False)
     demo.set_defaults(handler="companion.commands.demo:run")
 
     play = sub.add_parser(
@@ -167,7 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="spartacus: quick (7 influence, default), standard (4) or long (1)",
     )
     play.add_argument("--arena", help="spartacus: arena from the data file (default default)")
-    _add_web_arguments(play, seats=True, dice=True)
+    add_web_arguments(play, seats=True, dice=True)
     play.set_defaults(handler="companion.commands.play:run")
 
     selftest = sub.add_parser("selftest", help="check every LED, button and the solenoid")
@@ -239,7 +240,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="start a new game even if an unfinished one could be resumed",
     )
-    _add_web_arguments(serve, seats=False, dice=True)
+    add_web_arguments(serve, seats=False, dice=True)
     serve.set_defaults(handler="companion.commands.serve:run", default_log_level="info")
 
     resume = sub.add_parser("resume", help="continue a game from its journal (after a power cut)")
@@ -360,7 +361,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--journal",
         help="journal file (default: a new file in the data directory, shown on screen)",
     )
-    _add_web_arguments(gplay, seats=True, dice=True)
+    add_web_arguments(gplay, seats=True, dice=True)
     gplay.set_defaults(handler="companion.commands.gladiatoren:run_play")
     gdemo = gsub.add_parser("demo", help="watch a full seeded game of bots")
     gdemo.add_argument("--players", type=int, choices=(2, 3, 4, 5), default=4)
@@ -370,7 +371,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--speed", type=positive_float, default=1.0, help="playback speed factor on a terminal"
     )
     gdemo.add_argument("--journal", help="journal file (default: a new file in the data directory)")
-    _add_web_arguments(gdemo, seats=False, dice=False)
+    add_web_arguments(gdemo, seats=False, dice=False)
     gdemo.set_defaults(handler="companion.commands.gladiatoren:run_demo")
     gdice = gsub.add_parser("dice", help="roll star dice only: red double, yellow single, blank")
     gdice.add_argument(
@@ -418,35 +419,6 @@ def build_parser() -> argparse.ArgumentParser:
     tournament_parser(sub)
     _add_install_commands(sub)
     return parser
-
-
-def _add_web_arguments(parser: argparse.ArgumentParser, *, seats: bool, dice: bool) -> None:
-    """``--web`` and what phones do (``docs/web.md``); the web stack is imported only
-    when ``--web`` is given."""
-    parser.add_argument(
-        "--web",
-        nargs="?",
-        const="",
-        metavar="HOST:PORT",
-        help="serve the table to phones and a table screen (pip install "
-        "'arena-table-companion[web]'): 127.0.0.1:8765 unless an address is given, "
-        "e.g. --web 0.0.0.0:8765 for the table's Wi-Fi",
-    )
-    if seats:
-        parser.add_argument(
-            "--phone-seats",
-            metavar="SEATS",
-            help="with --web: the seats played from phones, e.g. 0,2, or all (every seat "
-            "no bot plays); bots then play the seats after the last phone seat unless "
-            "--bots says otherwise",
-        )
-    if dice:
-        parser.add_argument(
-            "--phone-dice",
-            action="store_true",
-            help="with --web: the players roll their own dice; the rolling seat enters what "
-            "they show on its phone (the skirmish's hit dice of an attack stay on ROLL)",
-        )
 
 
 def _add_install_commands(sub: Any) -> None:

@@ -29,7 +29,13 @@ import sys
 
 from companion.commands.arguments import data_file
 from companion.commands.errors import CommandError
-from companion.commands.web_option import default_bots, phone_count, web_request, web_view
+from companion.commands.web_option import (
+    add_web_arguments,
+    default_bots,
+    phone_count,
+    web_request,
+    web_view,
+)
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (`--help` stays fast)
 if TYPE_CHECKING:
@@ -61,8 +67,8 @@ def configure_parser(sub: Any) -> None:
     fight.add_argument(
         "--bots",
         choices=("none", "I", "II", "both"),
-        default="II",
-        help="which fighters a bot plays (default II)",
+        help="which fighters a bot plays (default II; with --phone-seats, the fighters "
+        "not on phones)",
     )
     fight.add_argument(
         "--bot-level",
@@ -82,6 +88,7 @@ def configure_parser(sub: Any) -> None:
     fight.add_argument("--data", type=data_file, help="Spartacus data file (cards, arenas)")
     fight.add_argument("--journal", help="journal file (default: a new file in the data directory)")
     fight.add_argument("--no-odds", action="store_true", help="do not show the odds")
+    add_web_arguments(fight, seats=True, dice=True)  # fighter I is seat 0, II seat 1
     fight.set_defaults(handler="companion.commands.spartacus:run_fight")
     resume = tools.add_parser("resume", help="continue a Spartacus game or fight from its journal")
     resume.add_argument("journal", help="the journal file (.jsonl)")
@@ -195,6 +202,22 @@ def _config(**kwargs: Any) -> Any:
         raise CommandError(str(exc)) from None
 
 
+FIGHT_BOTS = {"none": (), "I": (0,), "II": (1,), "both": (0, 1)}
+
+
+def fight_bots(args: argparse.Namespace) -> tuple[int, ...]:
+    """The fighters (seats 0 and 1) bots play: ``--bots`` (default II); with
+    ``--phone-seats`` and no ``--bots``, the fighters not on phones; ``--autoplay`` both."""
+    if args.autoplay:
+        return (0, 1)
+    if args.bots is not None:
+        return FIGHT_BOTS[args.bots]
+    if not getattr(args, "phone_seats", None):
+        return (1,)
+    phones = web_request(args, 2, ()).phone_seats
+    return tuple(s for s in (0, 1) if s not in phones)
+
+
 def run_fight(args: argparse.Namespace) -> int:
     from companion.games.spartacus.data import DataError, load_data
 
@@ -204,9 +227,7 @@ def run_fight(args: argparse.Namespace) -> int:
         raise CommandError(str(exc)) from None
     specs = (parse_fighter(args.fighter_1, data), parse_fighter(args.fighter_2, data))
     config = _config(fight=specs, arena=args.arena, data_file=args.data)
-    bots = {"none": (), "I": (0,), "II": (1,), "both": (0, 1)}[args.bots]
-    if args.autoplay:
-        bots = (0, 1)
+    bots = fight_bots(args)
     from companion.commands.at_table import hardware_config
 
     return _run(
@@ -218,6 +239,7 @@ def run_fight(args: argparse.Namespace) -> int:
         title=f"Spartacus fight: {specs[0].name} against {specs[1].name}",
         show_odds=not args.no_odds,
         demo=args.autoplay,
+        web=web_request(args, 2, bots),
         bot_level=getattr(args, "bot_level", None),
     )
 

@@ -1,6 +1,7 @@
-"""``--web``, ``--phone-seats`` and ``--phone-dice`` of ``play``, ``demo`` and ``serve``.
+"""``--web``, ``--phone-seats`` and ``--phone-dice`` of ``play``, ``demo``, ``serve`` and
+``spartacus fight``.
 
-The command line's side only: reading the options and turning the web view's errors
+The command line's side only: adding and reading the options and turning the web view's errors
 into one clear message (exit 2). Everything the web view does at the table is in
 :mod:`companion.web.attach`, imported only when ``--web`` is given.
 """
@@ -19,6 +20,35 @@ if TYPE_CHECKING:
     from typing import Any, TextIO
 
 WEB_EXTRA = "the web view needs the web extra: pip install 'arena-table-companion[web]'"
+
+
+def add_web_arguments(parser: argparse.ArgumentParser, *, seats: bool, dice: bool) -> None:
+    """``--web`` and what phones do (``docs/web.md``); the web stack is imported only
+    when ``--web`` is given."""
+    parser.add_argument(
+        "--web",
+        nargs="?",
+        const="",
+        metavar="HOST:PORT",
+        help="serve the table to phones and a table screen (pip install "
+        "'arena-table-companion[web]'): 127.0.0.1:8765 unless an address is given, "
+        "e.g. --web 0.0.0.0:8765 for the table's Wi-Fi",
+    )
+    if seats:
+        parser.add_argument(
+            "--phone-seats",
+            metavar="SEATS",
+            help="with --web: the seats played from phones, e.g. 0,2, or all (every seat "
+            "no bot plays); bots then play the seats after the last phone seat unless "
+            "--bots says otherwise",
+        )
+    if dice:
+        parser.add_argument(
+            "--phone-dice",
+            action="store_true",
+            help="with --web: the players roll their own dice; the rolling seat enters what "
+            "they show on its phone (the skirmish's hit dice of an attack stay on ROLL)",
+        )
 
 
 def _attach() -> Any:

@@ -65,7 +65,8 @@ class TableView(Protocol):
     ``update(state, [])`` (no events) asks for the whole board again: at the start, after
     an undo or a resume, when someone types ``board``. A prompt with a ``seat`` shows what
     only that seat may see (its hand): a phone shows it to its seat only, the shared
-    terminal only after the screen was handed over.
+    terminal only after the screen was handed over. A view may also have ``answered()``
+    (the table took the button or line its last public prompt asked for) and ``redraw()``.
     """
 
     def update(self, state: Any, events: Sequence[Any]) -> None: ...
@@ -102,6 +103,12 @@ class Observers:
             redraw = getattr(view, "redraw", None)
             if redraw is not None:
                 redraw()
+
+    def answered(self) -> None:
+        for view in self.views:
+            answered = getattr(view, "answered", None)
+            if answered is not None:
+                answered()
 
 
 class Undone(Exception):
@@ -385,6 +392,8 @@ class TableLoop(FirePath):
             event = self.hw.next_input(timeout=0 if listening else POLL_S)
             if event is not None:
                 if event.button in buttons and event.kind in kinds:
+                    if event.kind == "press":
+                        self._answered()
                     return event
                 continue
             if listening:
@@ -395,7 +404,16 @@ class TableLoop(FirePath):
                 if line:
                     answer = self.typed_line(line, buttons, typed, undo)
                     if answer is not None:
+                        self._answered()
                         return answer
+
+    def _answered(self) -> None:
+        """The prompt of :meth:`wait_for` is answered: a view that shows it to people who
+        may press again (a phone's ``answered``) takes it down at once, before the roll's
+        animation and messages, so no page offers a press the table has taken."""
+        answered = getattr(self.view, "answered", None)
+        if answered is not None:
+            answered()
 
     def typed_line(
         self,

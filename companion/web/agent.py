@@ -94,6 +94,38 @@ class WebAgent:
         finally:
             self.hub.offer(self.seat, None)
 
+    def out_of_turn(self, state: Any, seat: int, options: Sequence[Any], text: str) -> Any:
+        """Asked out of turn (a reaction's moment, ruling R11c; ``text`` says which): the
+        seat's own plays (``options``, the table adapter's) and "pass" on its phone; the
+        table screen says whose phone it waits for and the moment, nothing of the options.
+        Every seat the table names is asked alike, holding a card or not (a phone with
+        nothing to play shows "pass" only), so neither the question nor its time gives a
+        hand away. Returns the play, or ``None`` for a pass."""
+        name = state.seat_name(self.seat)
+        by_notation = {a.notation: a for a in options}
+        offer = Offer(
+            id=self.hub.new_offer_id(),
+            prompt=f"out of turn: {text} - play one, or pass"
+            if options
+            else f"out of turn: {text} - nothing you hold can be played: pass",
+            actions=tuple(by_notation),
+            passing=True,
+        )
+        self.hub.prompt(f"out of turn: waiting for {name}'s phone - {text}")
+        self.hub.offer(self.seat, offer)
+        try:
+            while True:
+                answer = self.wait()
+                if answer.kind == "pass":
+                    return None
+                action = by_notation.get(answer.text)
+                if answer.kind == "action" and action is not None:
+                    return action
+                self.hub.note(self.seat, f"{answer.text!r} is not one of your plays now")
+        finally:
+            self.hub.offer(self.seat, None)
+            self.hub.answered()
+
     def wait(self) -> Submission:
         """The next answer from the seat's phone to its present offer (``TableStopped``
         once :attr:`stop` is set)."""

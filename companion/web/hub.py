@@ -65,13 +65,14 @@ class Offer:
     dice: DiceEntry | None = None
     buttons: tuple[str, ...] = ()
     hint: bool = False  # a hint button (the search's best action for this seat)
+    passing: bool = False  # out of turn: a "pass" button (play none of the actions)
 
 
 @dataclass(frozen=True)
 class Submission:
     """A phone's answer to an offer: ``kind`` is ``action`` (``text`` is a notation),
     ``undo`` (``count``), ``dice`` (``text`` is an outcome's notation, or ``faces``),
-    ``hint`` (the seat asks for a hint to this offer)."""
+    ``hint`` (the seat asks for a hint to this offer), ``pass`` (out of turn: none)."""
 
     seat: int
     offer: int
@@ -181,6 +182,15 @@ class WebHub:
             else:
                 self._notes[seat] = text
             self._publish()
+
+    def answered(self) -> None:
+        """The table took what its public prompt asked for (a press of ROLL): the prompt
+        leaves every page at once, not after the roll's animation and messages, so nobody
+        is shown "press ROLL" for a roll already taken (and presses again)."""
+        with self._lock:
+            if self._prompt:
+                self._prompt = ""
+                self._publish()
 
     def reset(self) -> None:
         """A new game at the same table: forget the last game's log, dice, messages,

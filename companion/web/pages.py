@@ -238,6 +238,10 @@ def offer_box(offer: Offer | None, buttons: tuple[str, ...], hint: str | None = 
             out.append(_secret_form(offer))
         else:
             out.append(_choices(offer.actions))
+        if offer.passing:
+            out.append(
+                '<div class="choices"><button class="act pass" data-kind="pass">pass</button></div>'
+            )
         if offer.dice is not None:
             out.append(_dice_form(offer))
         if offer.undo:
@@ -349,10 +353,10 @@ def seat_main(
     game = view["game"]
     note = frame.notes.get(seat)
     offer = frame.offers.get(seat)
-    mine = offer is not None
+    asked = "" if offer is None else "out of turn" if offer.passing else "your turn"
     return (
         f'<p class="you">you are {marker(game, names[seat])}'
-        + (' <b class="yourturn">your turn</b>' if mine else "")
+        + (f' <b class="yourturn">{asked}</b>' if asked else "")
         + "</p>"
         + _header(frame, title, names, game)
         + (f'<p class="note">{escape(note)}</p>' if note else "")

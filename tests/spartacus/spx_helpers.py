@@ -168,3 +168,24 @@ def finish_fight(state: SpartacusState, winner: str, level: str) -> None:
             state.apply(next(a for a in state.legal_actions() if isinstance(a, A.Wound)))
         else:  # pragma: no cover
             raise AssertionError(p)
+
+
+def upkeep_example() -> SpartacusState:
+    """The rulebook's example: 'In der Unterhaltungsphase hat Sally nur 2 Gold, welches sie
+    komplett benoetigt, um ihr Konto auszugleichen und verbleibt ohne Gold. John kann nun
+    die Reaktionskarte "Mittellos!" spielen' - round 2's upkeep, Sally owes 2 and has 2,
+    Liz pays after her; John holds Mittellos!. Seats: Pete 0 (batiatus), Sally 1
+    (solonius), John 2 (glaber), Liz 3 (tullius)."""
+    state = setup_game(host=0)
+    draw_all(state)
+    for seat in range(4):
+        state.hands[seat] = {}
+    give_hand(state, 2, "mittellos", "skandal")
+    give_hand(state, 0, "wache")  # Pete may react too by what everyone sees
+    set_property(state, 1, gladiators=2)
+    set_property(state, 3, gladiators=3, slaves=2)
+    state.bank += state.gold[1] - 2
+    state.gold[1] = 2
+    state._start_round()
+    assert state.phase == "upkeep_pay" and state.current_player == 1
+    return state

@@ -22,29 +22,9 @@ from companion.table.spartacus_table import SpartacusAdapter, SpartacusTable, te
 from companion.ui.spartacus import SpartacusView
 
 sys.path.insert(0, __file__.rsplit("/", 2)[0] + "/spartacus")
-from spx_helpers import draw_all, give_hand, set_property, setup_game  # noqa: E402
+from spx_helpers import draw_all, setup_game, upkeep_example  # noqa: E402
 
 PETE, SALLY, JOHN, LIZ = 0, 1, 2, 3  # batiatus, solonius, glaber, tullius
-
-
-def upkeep_example():
-    """The rulebook's example: 'In der Unterhaltungsphase hat Sally nur 2 Gold, welches sie
-    komplett benoetigt, um ihr Konto auszugleichen und verbleibt ohne Gold. John kann nun
-    die Reaktionskarte "Mittellos!" spielen' - round 2's upkeep, Sally owes 2 and has 2,
-    Liz pays after her; John holds Mittellos!."""
-    state = setup_game(host=PETE)
-    draw_all(state)
-    for seat in range(4):
-        state.hands[seat] = {}
-    give_hand(state, JOHN, "mittellos", "skandal")
-    give_hand(state, PETE, "wache")  # Pete may react too by what everyone sees
-    set_property(state, SALLY, gladiators=2)
-    set_property(state, LIZ, gladiators=3, slaves=2)
-    state.bank += state.gold[SALLY] - 2
-    state.gold[SALLY] = 2
-    state._start_round()
-    assert state.phase == "upkeep_pay" and state.current_player == SALLY
-    return state
 
 
 class Scripted:

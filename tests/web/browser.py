@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import shutil
 from pathlib import Path
 
@@ -64,3 +65,64 @@ def open_page(browser, url: str, token: str, viewport: dict):
     page.goto(f"{url}/pair/{token}")
     page.wait_for_selector("main")
     return context, page
+
+
+# -- what a person does on a page -------------------------------------------------------
+
+
+def playwright_timeout() -> type[Exception]:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    return PlaywrightTimeout
+
+
+def prompt_of(page) -> str:
+    """What the table asks, as the page shows it now (read at once: pages redraw)."""
+    return page.evaluate("document.querySelector('p.prompt')?.innerText || ''")
+
+
+def offer_id(page) -> int | None:
+    found = page.evaluate("document.querySelector('section.offer[data-offer]')?.dataset.offer")
+    return int(found) if found else None
+
+
+def choose(page, rng: random.Random) -> int | None:
+    """Tap one of the seat's choices (a random one), as a person would; returns its offer."""
+    offer = offer_id(page)
+    buttons = page.locator(f'section.offer[data-offer="{offer}"] button.act[data-kind="action"]')
+    if not buttons.count():  # the page was redrawn meanwhile
+        return None
+    button = buttons.nth(rng.randrange(buttons.count()))
+    button.evaluate("b => { const d = b.closest('details'); if (d) d.open = true; }")
+    button.click()
+    return offer
+
+
+def press(page, button: str) -> None:
+    page.click(f'section.buttons button.press[data-button="{button}"]')
+
+
+def tap(page, rng: random.Random) -> int:
+    """Tap a choice and wait until the question is gone (1), or give up (0): a tap on a
+    page redrawn at that moment is lost, and the person taps again."""
+    offer = choose(page, rng)
+    if offer is None:
+        return 0
+    try:
+        page.wait_for_function(
+            f"!document.querySelector('section.offer[data-offer=\"{offer}\"]')", timeout=3000
+        )
+    except playwright_timeout():
+        return 0
+    return 1
+
+
+def shown(page) -> tuple[str, int]:
+    """The prompt a page shows and the number of its frame, read together (a page redraws
+    between two reads: a prompt read before a redraw and a number after it were the cause
+    of a flake, a press sent for a prompt the page no longer showed)."""
+    prompt, seq = page.evaluate(
+        "[document.querySelector('p.prompt')?.innerText || '',"
+        " Number(document.getElementById('main').dataset.seq)]"
+    )
+    return prompt, int(seq)

@@ -222,6 +222,9 @@ def test_a_new_game_gives_new_tokens_and_the_service_writes_the_hosts_link(sim, 
         ["gladiatoren", "play", "--web", "--phone-seats", "2", "--bots", "2"],
         ["play", "skirmish", "--phone-dice"],
         ["demo", "--game", "gladiatoren", "--web", "nohost:port"],
+        ["spartacus", "fight", "--phone-seats", "0"],
+        ["spartacus", "fight", "--web", "--phone-seats", "2"],
+        ["spartacus", "fight", "--web", "--phone-seats", "1", "--bots", "both"],
     ],
 )
 def test_bad_web_options_are_one_message_and_exit_2(args, tmp_path):
@@ -247,3 +250,34 @@ def test_links_of_a_server_on_every_interface_name_an_address_phones_can_reach(s
         assert status == 401  # listening on every interface, refusing without a token
     finally:
         web.close()
+
+
+def test_a_taken_roll_leaves_every_page_before_the_rolls_animation_and_message(sim):
+    """The cause of a flake in the assist-mode browser test: the Doom die's message was
+    published while "press ROLL" was still the table's prompt, so a page read "press ROLL"
+    for a roll already taken and pressed again (a press the table then ignored, or gave
+    to the next roll). Once the table takes the press, no frame shows the prompt."""
+    from companion.games.battle_royale.assist import ASSIST, new_assist_game
+    from companion.table.assist import AssistTable
+    from companion.web.hub import WebHub
+
+    config = BattleRoyaleConfig(players=2, start_player=0)
+    state = new_assist_game(config)
+    hub = WebHub(ASSIST, config, 2)
+    frames = []
+    hub.listen(frames.append)
+    loop = AssistTable(state, sim, Roller.seeded(3), Recorder(), sleep=lambda s: None)
+    loop.view = Observers([loop.view, hub])
+    loop.react(state.initial_events)
+    loop.view.update(loop.state, state.initial_events)
+    sim.inputs.emit("press", "confirm")  # "movement done" taken with CONFIRM: ROLL is asked
+    loop.step()
+    assert loop.state.phase == "doom_roll"
+    sim.inputs.emit("press", "roll")
+    taken = len(frames)
+    loop.step()
+    asked = [f for f in frames[taken:] if "press ROLL" in f.prompt]
+    assert len(asked) == 1  # the prompt as the table asked, before it took the press
+    after = frames[frames.index(asked[0]) + 1 :]
+    assert any("the Doom die shows" in " ".join(f.messages) for f in after)
+    assert all("press ROLL" not in f.prompt for f in after)

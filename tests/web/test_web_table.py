@@ -17,7 +17,7 @@ import sys
 import time
 
 import pytest
-from browser import PHONE, TV, open_page
+from browser import PHONE, TV, offer_id, open_page, press, prompt_of, shown, tap
 from web_helpers import Companion, request
 
 pytestmark = pytest.mark.slow
@@ -26,47 +26,6 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 
 def pair(browser, companion: Companion, key: str, viewport: dict):
     return open_page(browser, companion.url, companion.tokens[key], viewport)
-
-
-def prompt_of(page) -> str:
-    """What the table asks, as the page shows it now (read at once: pages redraw)."""
-    return page.evaluate("document.querySelector('p.prompt')?.innerText || ''")
-
-
-def offer_id(page) -> int | None:
-    found = page.evaluate("document.querySelector('section.offer[data-offer]')?.dataset.offer")
-    return int(found) if found else None
-
-
-def choose(page, rng: random.Random) -> int | None:
-    """Tap one of the seat's choices (a random one), as a person would; returns its offer."""
-    offer = offer_id(page)
-    buttons = page.locator(f'section.offer[data-offer="{offer}"] button.act[data-kind="action"]')
-    if not buttons.count():  # the page was redrawn meanwhile
-        return None
-    button = buttons.nth(rng.randrange(buttons.count()))
-    button.evaluate("b => { const d = b.closest('details'); if (d) d.open = true; }")
-    button.click()
-    return offer
-
-
-def press(page, button: str) -> None:
-    page.click(f'section.buttons button.press[data-button="{button}"]')
-
-
-def tap(page, rng: random.Random) -> int:
-    """Tap a choice and wait until the question is gone (1), or give up (0): a tap on a
-    page redrawn at that moment is lost, and the person taps again."""
-    offer = choose(page, rng)
-    if offer is None:
-        return 0
-    try:
-        page.wait_for_function(
-            f"!document.querySelector('section.offer[data-offer=\"{offer}\"]')", timeout=3000
-        )
-    except playwright_api.TimeoutError:
-        return 0
-    return 1
 
 
 def press_until_taken(companion: Companion, page, button: str) -> int:
@@ -237,19 +196,17 @@ def kinds(companion: Companion) -> list[str]:
     return [r["action"]["kind"] for r in companion.records("action")]
 
 
-def press_and_wait(tv, phone, button: str) -> None:
-    """Press a table button on a phone; return once the table screen has moved on."""
-    seq = page_seq(tv)
-    for _ in range(10):  # a press on a page redrawn at that moment is lost: press again
-        press(phone, button)
-        try:
-            tv.wait_for_function(
-                f"Number(document.getElementById('main').dataset.seq) > {seq}", timeout=1000
-            )
-            return
-        except playwright_api.TimeoutError:
-            continue
-    raise AssertionError(f"{button} was never taken")
+def press_and_wait(tv, phone, button: str, seq: int) -> None:
+    """Press a table button on a phone for the prompt of the table screen's frame ``seq``;
+    return once the table screen has moved on (the table took the press: once the table
+    takes a press its prompt leaves every page, so a prompt shown is one still asked)."""
+    press(phone, button)
+    try:
+        tv.wait_for_function(
+            f"Number(document.getElementById('main').dataset.seq) > {seq}", timeout=15000
+        )
+    except playwright_api.TimeoutError:
+        raise AssertionError(f"{button} was never taken") from None
 
 
 def test_assist_mode_roll_eliminator_and_explosion_from_phones(browser, tmp_path):
@@ -278,17 +235,17 @@ def test_assist_mode_roll_eliminator_and_explosion_from_phones(browser, tmp_path
         while not (fires and "eliminator" in kinds(companion) and "roll" in kinds(companion)):
             assert time.monotonic() < deadline, f"not there after {presses} presses"
             assert companion.proc.poll() is None, "".join(companion.output[-30:])
-            prompt = prompt_of(tv)
+            prompt, seq = shown(tv)
             phone = phones[presses % 2][1]  # anyone at the table may press
             if "RED BUTTON" in prompt and waits_for_the_red_button(companion):
                 the_red_button_only(companion, phone, presses % 2)
                 fires += 1
             elif "press ROLL" in prompt or "movement done" in prompt:
-                press_and_wait(tv, phone, "roll")
+                press_and_wait(tv, phone, "roll", seq)
             elif "SELECT points at: " in prompt:
                 choice = prompt.split("SELECT points at: ")[1].split(" (")[0]
                 skip = " is out" in choice or "winner:" in choice
-                press_and_wait(tv, phone, "select" if skip else "confirm")
+                press_and_wait(tv, phone, "select" if skip else "confirm", seq)
             else:
                 time.sleep(0.05)
                 continue
