@@ -139,74 +139,131 @@ def build_parser() -> argparse.ArgumentParser:
         "debug, info, warning or error (default: info for serve, warning otherwise)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", action=LazySubParsers)
-
-    sub.add_lazy_parser(
-        "demo", _demo_arguments, help="watch a full game of bots (Battle Royale, or --game)"
-    )
-    sub.add_lazy_parser(
-        "play",
-        _play_arguments,
-        help="run a game at the table (assist or tracked mode)",
-        description="Settings come from --config (a table.toml) when given; flags override it.",
-    )
-    sub.add_lazy_parser(
-        "selftest", _selftest_arguments, help="check every LED, button and the solenoid"
-    )
-    sub.add_lazy_parser(
-        "safe-off",
-        _safe_off_arguments,
-        help="drive the solenoid's gate low (systemd runs it after the service stops or dies)",
-        description="Opens only the solenoid pin of the [hardware] configuration and drives "
-        "it low. On the serial profile the I/O board switches its coil off by itself.",
-    )
-    sub.add_lazy_parser("serve", _serve_arguments, help="the headless Pi service (assist mode)")
-    sub.add_lazy_parser(
-        "resume", _resume_arguments, help="continue a game from its journal (after a power cut)"
-    )
-    sub.add_lazy_parser(
-        "replay", _replay_arguments, help="show a journalled game at its end or at a turn"
-    )
-    sub.add_lazy_parser(
-        "journals",
-        _journals_arguments,
-        help="the journal folder: list games, show the unfinished one, prune old ones",
-        description="A season of games in one folder: 'list' (default) shows the newest "
-        "journals, 'unfinished' the game serve would resume, 'prune' deletes the oldest "
-        "finished journals beyond --keep (never an unfinished one).",
-    )
-    sub.add_lazy_parser(
-        "attack",
-        _attack_arguments,
-        help="arena skirmish attack assistant: dice, exact odds, roll, hits",
-    )
-    sub.add_lazy_parser(
-        "dice", _dice_arguments, help="list the table dice with faces and probabilities"
-    )
-    sub.add_lazy_parser(
-        "roll", _roll_arguments, help="roll a die: doom, star, red, black, blue or dN"
-    )
-    sub.add_lazy_parser(
-        "gladiatoren",
-        _gladiatoren_arguments,
-        help="Kampf der Gladiatoren: play, demo, dice only, combat assistant",
-        description="Kampf der Gladiatoren (Knizia, 2002): a tracked game, a bot demo, the star "
-        "dice only, or the combat assistant with exact odds.",
-    )
-    sub.add_lazy_parser(
-        "spartacus",
-        _spartacus_arguments,
-        help="Spartacus tools: the arena combat assistant, resume",
-    )
-    sub.add_lazy_parser(
-        "tournament",
-        _tournament_arguments,
-        help="seeded games between bots: win rates with 95%% Wilson intervals",
-        description="Plays seeded games between bots, rotating the seats every game, and "
-        "prints each bot's wins with a 95%% Wilson interval. Bots: search[:easy|normal|"
-        "strong], random, heuristic (the game's current table bot).",
-    )
-    _add_install_commands(sub)
+    for name, build, one_line, description in _commands():
+        sub.add_lazy_parser(name, build, help=one_line, description=description)
     return parser
+
+
+def _commands() -> tuple[
+    tuple[str, Callable[[argparse.ArgumentParser], None], str, str | None], ...
+]:
+    """Every command in the order the help lists them: its name, what builds its parser, its
+    one-line help and its description (None: none)."""
+    return (
+        (
+            "demo",
+            _demo_arguments,
+            "watch a full game of bots (Battle Royale, or --game)",
+            None,
+        ),
+        (
+            "play",
+            _play_arguments,
+            "run a game at the table (assist or tracked mode)",
+            "Settings come from --config (a table.toml) when given; flags override it.",
+        ),
+        (
+            "selftest",
+            _selftest_arguments,
+            "check every LED, button and the solenoid",
+            None,
+        ),
+        (
+            "safe-off",
+            _safe_off_arguments,
+            "drive the solenoid's gate low (systemd runs it after the service stops or dies)",
+            "Opens only the solenoid pin of the [hardware] configuration and drives it low. On "
+            "the serial profile the I/O board switches its coil off by itself.",
+        ),
+        (
+            "serve",
+            _serve_arguments,
+            "the headless Pi service (assist mode)",
+            None,
+        ),
+        (
+            "resume",
+            _resume_arguments,
+            "continue a game from its journal (after a power cut)",
+            None,
+        ),
+        (
+            "replay",
+            _replay_arguments,
+            "show a journalled game at its end or at a turn",
+            None,
+        ),
+        (
+            "journals",
+            _journals_arguments,
+            "the journal folder: list games, show the unfinished one, prune old ones",
+            "A season of games in one folder: 'list' (default) shows the newest journals, "
+            "'unfinished' the game serve would resume, 'prune' deletes the oldest finished "
+            "journals beyond --keep (never an unfinished one).",
+        ),
+        (
+            "attack",
+            _attack_arguments,
+            "arena skirmish attack assistant: dice, exact odds, roll, hits",
+            None,
+        ),
+        (
+            "dice",
+            _dice_arguments,
+            "list the table dice with faces and probabilities",
+            None,
+        ),
+        (
+            "roll",
+            _roll_arguments,
+            "roll a die: doom, star, red, black, blue or dN",
+            None,
+        ),
+        (
+            "gladiatoren",
+            _gladiatoren_arguments,
+            "Kampf der Gladiatoren: play, demo, dice only, combat assistant",
+            "Kampf der Gladiatoren (Knizia, 2002): a tracked game, a bot demo, the star dice "
+            "only, or the combat assistant with exact odds.",
+        ),
+        (
+            "spartacus",
+            _spartacus_arguments,
+            "Spartacus tools: the arena combat assistant, resume",
+            None,
+        ),
+        (
+            "tournament",
+            _tournament_arguments,
+            "seeded games between bots: win rates with 95%% Wilson intervals",
+            "Plays seeded games between bots, rotating the seats every game, and prints each "
+            "bot's wins with a 95%% Wilson interval. Bots: search[:easy|normal|strong], random, "
+            "heuristic (the game's current table bot).",
+        ),
+        (
+            "config",
+            _config_arguments,
+            "the table.toml: print the example, or show which file is used",
+            "Where table.toml is looked for, first found wins: --config, $COMPANION_CONFIG, "
+            "$XDG_CONFIG_HOME/companion/table.toml, /etc/companion/table.toml; else built-in "
+            "defaults.",
+        ),
+        (
+            "firmware",
+            _firmware_arguments,
+            "the I/O board's MicroPython firmware: where it is, or flash it",
+            None,
+        ),
+        (
+            "calibrate",
+            _calibrate_arguments,
+            "find the solenoid pulse that throws a tile, and write it into table.toml",
+            "Fires the Eliminator with longer and longer pulses, each only after you type FIRE "
+            "and press the red button, through the same guard as a game (capped pulse, "
+            "cool-down). The length you choose is written into the config file as "
+            "hardware.pulse_ms; the rest of the file is kept as it is.",
+        ),
+    )
 
 
 def _demo_arguments(parser: argparse.ArgumentParser) -> None:
@@ -594,32 +651,6 @@ def _add_web_arguments(parser: argparse.ArgumentParser, *, seats: bool, dice: bo
             help="with --web: the players roll their own dice; the rolling seat enters what "
             "they show on its phone (the skirmish's hit dice of an attack stay on ROLL)",
         )
-
-
-def _add_install_commands(sub: LazySubParsers) -> None:
-    """``config``, ``firmware`` and ``calibrate``: setting a table up from the package."""
-    sub.add_lazy_parser(
-        "config",
-        _config_arguments,
-        help="the table.toml: print the example, or show which file is used",
-        description="Where table.toml is looked for, first found wins: --config, "
-        "$COMPANION_CONFIG, $XDG_CONFIG_HOME/companion/table.toml, /etc/companion/table.toml; "
-        "else built-in defaults.",
-    )
-    sub.add_lazy_parser(
-        "firmware",
-        _firmware_arguments,
-        help="the I/O board's MicroPython firmware: where it is, or flash it",
-    )
-    sub.add_lazy_parser(
-        "calibrate",
-        _calibrate_arguments,
-        help="find the solenoid pulse that throws a tile, and write it into table.toml",
-        description="Fires the Eliminator with longer and longer pulses, each only after you "
-        "type FIRE and press the red button, through the same guard as a game (capped pulse, "
-        "cool-down). The length you choose is written into the config file as "
-        "hardware.pulse_ms; the rest of the file is kept as it is.",
-    )
 
 
 def _config_arguments(parser: argparse.ArgumentParser) -> None:
