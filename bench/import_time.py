@@ -48,7 +48,7 @@ ENV = {
 }
 SERVE_IMPORTS = (
     "import companion.cli, companion.commands.serve, companion.hal.gpio, "
-    "companion.hal.serial_board; companion.cli.build_parser()"
+    "companion.hal.serial_board; companion.cli.build_parser().parse_args(['serve'])"
 )
 CASES: dict[str, list[str]] = {
     "bare": [sys.executable, "-c", "pass"],

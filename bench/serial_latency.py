@@ -11,9 +11,11 @@ loop on its own thread doing what the companion's table loop does: wait on
 For every press the benchmark arms the guard and asks the board process to close the
 red button's contact; the board process reports when the contact closed and when
 the solenoid gate went high (both ``time.monotonic()`` in the board process): the
-board debounces the edge, sends EVENT, the host's link thread receives it, the table
-loop fires through the guard, the host sends ARM + FIRE, the board switches the
-gate on. ``--board thread`` runs the board in this process instead (as before).
+board debounces the edge, sends EVENT, the host's link thread receives it and, the
+explosion being armed, fires through the guard itself (``SolenoidGuard.trigger_edge``,
+as the gpio backend's button thread does): it sends ARM + FIRE, the board switches the
+gate on. The table loop's ``fire`` then returns that pulse's result. ``--board
+thread`` runs the board in this process instead (as before).
 
 The cool-downs (host and board) are switched off through the explicit benchmark
 override, never through the configuration, and the pulse is 1 ms.
@@ -30,11 +32,11 @@ Usage::
 ``--profile`` samples both processes with py-spy (``pip install py-spy``) during the
 presses and reports where the active time goes, by module. ``--hops`` stamps each hop
 of every press on the host's side (``time.monotonic()``, the board's clock too):
-board edge -> the host has read and decoded the EVENT -> the press is on the input
-queue -> the table loop's thread has it -> ARM + FIRE written -> the board's gate
-high, and says where the median and the slowest 1 % went. Prints median, p99 and max
-latency, the frame rate, the codec timings, then a one-line JSON summary. With
-``--strict`` the exit status is 1 if p99 is above the 5 ms target.
+board edge -> the host has read and decoded the EVENT -> ARM + FIRE written (the
+guard, on the link thread) -> the board's gate high, and says where the median and
+the slowest 1 % went. Prints median, p99 and max latency, the frame rate, the codec
+timings, then a one-line JSON summary. With ``--strict`` the exit status is 1 if p99
+is above the 5 ms target.
 """
 
 from __future__ import annotations
@@ -66,9 +68,7 @@ TARGET_P99_MS = 5.0
 
 HOPS = (
     ("edge", "decoded", "board edge -> EVENT read and decoded by the host's link thread"),
-    ("decoded", "queued", "EVENT -> press on the input queue"),
-    ("queued", "dequeued", "input queue -> the table loop's thread"),
-    ("dequeued", "written", "the guard -> ARM + FIRE written to the tty"),
+    ("decoded", "written", "EVENT -> the guard -> ARM + FIRE written, on the link thread"),
     ("written", "rise", "ARM + FIRE written -> the board's gate high"),
 )
 
@@ -80,27 +80,20 @@ class Hops:
         self.current: dict[str, float] = {}
         self.rows: list[dict[str, float]] = []
         link = hw.link  # type: ignore[attr-defined]
-        message, emit, write_now = link._message, hw.inputs.emit, link._write_now
+        message, write_now = link._message, link._write_now
 
         def stamped_message(frame: L.Frame, now: float) -> None:
             if frame.type == L.MsgType.EVENT and "decoded" not in self.current:
                 self.current["decoded"] = time.monotonic()
             message(frame, now)
 
-        def stamped_emit(kind: str, button: str) -> object:
-            event = emit(kind, button)  # type: ignore[arg-type]
-            if kind == "press" and button == "trigger":
-                self.current.setdefault("queued", time.monotonic())
-            return event
-
         def stamped_write_now(data: bytes) -> bool:
             ok = write_now(data)
-            if "dequeued" in self.current:
+            if "decoded" in self.current:  # the first write after the EVENT: ARM + FIRE
                 self.current.setdefault("written", time.monotonic())
             return ok
 
         link._message = stamped_message
-        hw.inputs.emit = stamped_emit  # type: ignore[method-assign]
         link._write_now = stamped_write_now
 
     def press(self) -> None:
@@ -130,15 +123,12 @@ class Hops:
         return out
 
 
-def table_loop(
-    hw: Hardware, results: list[FireResult], fired: threading.Event, hops: Hops | None = None
-) -> None:
-    """A minimal table loop: fire on every trigger press until the hardware closes."""
+def table_loop(hw: Hardware, results: list[FireResult], fired: threading.Event) -> None:
+    """A minimal table loop: fire on every trigger press until the hardware closes (an
+    armed press has fired on the link thread already: fire() returns its result)."""
     while not hw.closed:
         event = hw.next_input(timeout=0.2)
         if event is not None and event.is_trigger_press:
-            if hops is not None:
-                hops.current.setdefault("dequeued", time.monotonic())
             results.append(hw.eliminator.fire(event))
             fired.set()
 
@@ -172,7 +162,7 @@ def measure_latency(
     latencies_ms: list[float] = []
     results: list[FireResult] = []
     fired = threading.Event()
-    loop = threading.Thread(target=table_loop, args=(hw, results, fired, hops), daemon=True)
+    loop = threading.Thread(target=table_loop, args=(hw, results, fired), daemon=True)
     loop.start()
     missed: list[str] = []
     for i in range(presses):

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
-from collections.abc import Sequence
 
 from companion import __version__
 from companion.commands.arguments import (
@@ -28,6 +28,7 @@ from companion.commands.web_option import add_web_arguments
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (`--help` stays fast)
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
     from typing import Any
 
 __all__ = ["HARDWARE_CHOICES", "CommandError", "build_parser", "main"]
@@ -41,10 +42,95 @@ LOG_LEVELS = ("debug", "info", "warning", "error")
 HARDWARE_CHOICES = ("sim", "gpio", "serial", "virtual-board")
 
 
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's own formatter at argparse's own width (the terminal's columns - 2),
+    found without importing :mod:`shutil`, which brings bz2, lzma and zlib: a sixth of
+    what ``companion --help`` costs beyond a bare interpreter."""
+
+    def __init__(
+        self,
+        prog: str,
+        indent_increment: int = 2,
+        max_help_position: int = 24,
+        width: int | None = None,
+    ) -> None:
+        if width is None:
+            width = terminal_columns() - 2
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
+def terminal_columns() -> int:
+    """``shutil.get_terminal_size().columns`` (a test checks they agree): $COLUMNS if it
+    is a positive number, else the width of the terminal on standard output, else 80."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns > 0:
+        return columns
+    try:
+        columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+    except (AttributeError, ValueError, OSError):
+        columns = 0
+    return columns or 80
+
+
+class LazySubParsers(argparse._SubParsersAction):
+    """Sub-commands whose parsers are built only when they are looked up.
+
+    The top-level ``--help`` lists each command with its one-line help from
+    :meth:`add_lazy_parser` and builds none of their parsers (about 30 of them cost a
+    Pi Zero 2 W ~0.2 s); ``companion CMD ...`` builds only CMD's. What a built parser
+    parses and prints is exactly what ``add_parser`` would have built.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._name_parser_map = self.choices = _LazyParsers()
+
+    def add_lazy_parser(
+        self,
+        name: str,
+        build: Callable[[argparse.ArgumentParser], None],
+        *,
+        help: str,  # noqa: A002 - as add_parser's
+        **kwargs: Any,
+    ) -> None:
+        """Declare the command *name*; ``build(parser)`` adds its arguments when the parser
+        (``ArgumentParser(prog=..., **kwargs)``, as ``add_parser`` makes it) is first needed."""
+        if name in self._name_parser_map:
+            raise argparse.ArgumentError(self, f"conflicting subparser: {name}")
+        self._choices_actions.append(self._ChoicesPseudoAction(name, (), help))
+        prog = kwargs.pop("prog", None) or f"{self._prog_prefix} {name}"
+
+        def make() -> argparse.ArgumentParser:
+            parser = self._parser_class(prog=prog, **kwargs)
+            build(parser)
+            return parser
+
+        self._name_parser_map.declare(name, make)
+
+
+class _LazyParsers(dict):
+    """Command name -> parser, each made by its builder on first look-up (``in``, ``len``
+    and iteration see every declared name, in order, without building any)."""
+
+    def declare(self, name: str, make: Callable[[], argparse.ArgumentParser]) -> None:
+        super().__setitem__(name, make)
+
+    def __getitem__(self, name: str) -> argparse.ArgumentParser:
+        value = super().__getitem__(name)
+        if not isinstance(value, argparse.ArgumentParser):
+            value = value()
+            super().__setitem__(name, value)
+        return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="companion",
         description="Table companion for physical arena board games (Battle Royale and more).",
+        formatter_class=HelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"companion {__version__}")
     parser.add_argument(
@@ -53,16 +139,142 @@ def build_parser() -> argparse.ArgumentParser:
         help="how much goes to the log on standard error (the journal under systemd): "
         "debug, info, warning or error (default: info for serve, warning otherwise)",
     )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", action=LazySubParsers)
+    for name, build, one_line, description in _commands():
+        sub.add_lazy_parser(name, build, help=one_line, description=description)
+    return parser
 
-    demo = sub.add_parser("demo", help="watch a full game of bots (Battle Royale, or --game)")
-    demo.add_argument(
+
+def _commands() -> tuple[
+    tuple[str, Callable[[argparse.ArgumentParser], None], str, str | None], ...
+]:
+    """Every command in the order the help lists them: its name, what builds its parser, its
+    one-line help and its description (None: none)."""
+    return (
+        (
+            "demo",
+            _demo_arguments,
+            "watch a full game of bots (Battle Royale, or --game)",
+            None,
+        ),
+        (
+            "play",
+            _play_arguments,
+            "run a game at the table (assist or tracked mode)",
+            "Settings come from --config (a table.toml) when given; flags override it.",
+        ),
+        (
+            "selftest",
+            _selftest_arguments,
+            "check every LED, button and the solenoid",
+            None,
+        ),
+        (
+            "safe-off",
+            _safe_off_arguments,
+            "drive the solenoid's gate low (systemd runs it after the service stops or dies)",
+            "Opens only the solenoid pin of the [hardware] configuration and drives it low. On "
+            "the serial profile the I/O board switches its coil off by itself.",
+        ),
+        (
+            "serve",
+            _serve_arguments,
+            "the headless Pi service (assist mode)",
+            None,
+        ),
+        (
+            "resume",
+            _resume_arguments,
+            "continue a game from its journal (after a power cut)",
+            None,
+        ),
+        (
+            "replay",
+            _replay_arguments,
+            "show a journalled game at its end or at a turn",
+            None,
+        ),
+        (
+            "journals",
+            _journals_arguments,
+            "the journal folder: list games, show the unfinished one, prune old ones",
+            "A season of games in one folder: 'list' (default) shows the newest journals, "
+            "'unfinished' the game serve would resume, 'prune' deletes the oldest finished "
+            "journals beyond --keep (never an unfinished one).",
+        ),
+        (
+            "attack",
+            _attack_arguments,
+            "arena skirmish attack assistant: dice, exact odds, roll, hits",
+            None,
+        ),
+        (
+            "dice",
+            _dice_arguments,
+            "list the table dice with faces and probabilities",
+            None,
+        ),
+        (
+            "roll",
+            _roll_arguments,
+            "roll a die: doom, star, red, black, blue or dN",
+            None,
+        ),
+        (
+            "gladiatoren",
+            _gladiatoren_arguments,
+            "Kampf der Gladiatoren: play, demo, dice only, combat assistant",
+            "Kampf der Gladiatoren (Knizia, 2002): a tracked game, a bot demo, the star dice "
+            "only, or the combat assistant with exact odds.",
+        ),
+        (
+            "spartacus",
+            _spartacus_arguments,
+            "Spartacus tools: the arena combat assistant, resume",
+            None,
+        ),
+        (
+            "tournament",
+            _tournament_arguments,
+            "seeded games between bots: win rates with 95%% Wilson intervals",
+            "Plays seeded games between bots, rotating the seats every game, and prints each "
+            "bot's wins with a 95%% Wilson interval. Bots: search[:easy|normal|strong], random, "
+            "heuristic (the game's current table bot).",
+        ),
+        (
+            "config",
+            _config_arguments,
+            "the table.toml: print the example, or show which file is used",
+            "Where table.toml is looked for, first found wins: --config, $COMPANION_CONFIG, "
+            "$XDG_CONFIG_HOME/companion/table.toml, /etc/companion/table.toml; else built-in "
+            "defaults.",
+        ),
+        (
+            "firmware",
+            _firmware_arguments,
+            "the I/O board's MicroPython firmware: where it is, or flash it",
+            None,
+        ),
+        (
+            "calibrate",
+            _calibrate_arguments,
+            "find the solenoid pulse that throws a tile, and write it into table.toml",
+            "Fires the Eliminator with longer and longer pulses, each only after you type FIRE "
+            "and press the red button, through the same guard as a game (capped pulse, "
+            "cool-down). The length you choose is written into the config file as "
+            "hardware.pulse_ms; the rest of the file is kept as it is.",
+        ),
+    )
+
+
+def _demo_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
         "--game",
         choices=("battle-royale", "skirmish", "gladiatoren", "spartacus"),
         default="battle-royale",
         help="the game (default battle-royale)",
     )
-    demo.add_argument(
+    parser.add_argument(
         "--players",
         type=int,
         choices=range(2, 11),
@@ -70,74 +282,71 @@ def build_parser() -> argparse.ArgumentParser:
         help="Battle Royale 2..4 (default 4); skirmish 2..10 (default 2); "
         "gladiatoren 2..5 (default 4)",
     )
-    demo.add_argument(
+    parser.add_argument(
         "--hardware",
         choices=("sim", "virtual-board"),
         default="sim",
         help="sim (default), or virtual-board: the firmware's logic behind a "
         "pseudo-terminal, driven through the real serial backend",
     )
-    demo.add_argument(
+    parser.add_argument(
         "--bots-level",
         choices=("easy", "normal", "strong"),
         help="the search bot plays every seat at this level (docs/bots.md); default: the "
         "game's own table bot",
     )
-    demo.add_argument("--map", help="skirmish: map name from the data file")
-    demo.add_argument("--rounds", type=int, help="skirmish: stop after this many rounds")
-    demo.add_argument("--seed", type=int, default=2024, help="seed (default 2024)")
-    demo.add_argument(
+    parser.add_argument("--map", help="skirmish: map name from the data file")
+    parser.add_argument("--rounds", type=int, help="skirmish: stop after this many rounds")
+    parser.add_argument("--seed", type=int, default=2024, help="seed (default 2024)")
+    parser.add_argument(
         "--speed",
         type=positive_float,
         default=1.0,
         help="playback speed factor on a terminal (2 = twice as fast)",
     )
-    demo.add_argument("--layout", default="first-game", help="layout name from the data file")
-    demo.add_argument("--data", type=data_file, help="Battle Royale data file (cards, layouts)")
-    demo.add_argument(
+    parser.add_argument("--layout", default="first-game", help="layout name from the data file")
+    parser.add_argument("--data", type=data_file, help="Battle Royale data file (cards, layouts)")
+    parser.add_argument(
         "--journal",
         help="journal file (default: a new file in the data directory, shown on screen)",
     )
-    add_web_arguments(demo, seats=False, dice=False)
-    demo.set_defaults(handler="companion.commands.demo:run")
+    add_web_arguments(parser, seats=False, dice=False)
+    parser.set_defaults(handler="companion.commands.demo:run")
 
-    play = sub.add_parser(
-        "play",
-        help="run a game at the table (assist or tracked mode)",
-        description="Settings come from --config (a table.toml) when given; flags override it.",
-    )
-    play.add_argument(
+
+def _play_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
         "game",
         choices=("battle-royale", "gladiatoren", "skirmish", "spartacus"),
         help="the game (gladiatoren: as 'companion gladiatoren play')",
     )
-    play.add_argument(
+    parser.add_argument(
         "--players",
         type=int,
         choices=range(2, 11),
         metavar="N",
         help="Battle Royale 2..4 (default 4); skirmish 2..10 (default 2)",
     )
-    play.add_argument("--map", help="skirmish: map name from the data file")
-    play.add_argument("--teams", help="skirmish: profile IDs per seat, e.g. 1,4,7/2,5,8")
-    play.add_argument("--rounds", type=int, help="skirmish: stop after this many rounds")
-    play.add_argument(
+    parser.add_argument("--map", help="skirmish: map name from the data file")
+    parser.add_argument("--teams", help="skirmish: profile IDs per seat, e.g. 1,4,7/2,5,8")
+    parser.add_argument("--rounds", type=int, help="skirmish: stop after this many rounds")
+    parser.add_argument(
         "--victory",
         choices=("last-standing", "points"),
         help="skirmish: how the game is won (default last-standing)",
     )
-    play.add_argument(
+    parser.add_argument(
         "--mode",
         choices=("assist", "tracked"),
         help="assist: the pieces on the table are the truth, buttons drive the "
         "companion; tracked: every figure is entered or played by bots (default)",
     )
-    play.add_argument(
+    parser.add_argument(
         "--hardware",
         choices=HARDWARE_CHOICES,
         help="sim: simulated hardware (default); gpio: the Pi's pins",
     )
-    play.add_argument(
+    parser.add_argument(
         "--bots",
         type=bots_option,
         metavar="N[:LEVEL]",
@@ -145,192 +354,183 @@ def build_parser() -> argparse.ArgumentParser:
         "first); with LEVEL (easy, normal, strong) the search bot plays them, without it the "
         "game's own table bot (docs/bots.md)",
     )
-    play.add_argument(
+    parser.add_argument(
         "--autoplay",
         action="store_true",
         help="simulated people press the simulated buttons (sim hardware only)",
     )
-    play.add_argument("--seed", type=int, help="repeatable dice and bots")
-    play.add_argument("--layout", help="layout name from the data file (default first-game)")
-    play.add_argument("--data", type=data_file, help="Battle Royale data file (cards, layouts)")
-    play.add_argument("--start-player", type=int, help="seat that starts (default: drawn)")
-    play.add_argument("--config", help="table.toml with [game] and [hardware] settings")
-    play.add_argument(
+    parser.add_argument("--seed", type=int, help="repeatable dice and bots")
+    parser.add_argument("--layout", help="layout name from the data file (default first-game)")
+    parser.add_argument("--data", type=data_file, help="Battle Royale data file (cards, layouts)")
+    parser.add_argument("--start-player", type=int, help="seat that starts (default: drawn)")
+    parser.add_argument("--config", help="table.toml with [game] and [hardware] settings")
+    parser.add_argument(
         "--speed", type=positive_float, default=1.0, help="bot playback speed factor on a terminal"
     )
-    play.add_argument(
+    parser.add_argument(
         "--journal",
         help="journal file (default: a new file in the data directory, shown on screen)",
     )
-    play.add_argument(
+    parser.add_argument(
         "--length",
         choices=("quick", "standard", "long"),
         help="spartacus: quick (7 influence, default), standard (4) or long (1)",
     )
-    play.add_argument("--arena", help="spartacus: arena from the data file (default default)")
-    add_web_arguments(play, seats=True, dice=True)
-    play.set_defaults(handler="companion.commands.play:run")
+    parser.add_argument("--arena", help="spartacus: arena from the data file (default default)")
+    add_web_arguments(parser, seats=True, dice=True)
+    parser.set_defaults(handler="companion.commands.play:run")
 
-    selftest = sub.add_parser("selftest", help="check every LED, button and the solenoid")
-    selftest.add_argument(
+
+def _selftest_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
         "--hardware",
         choices=HARDWARE_CHOICES,
         default=None,
         help="hardware profile (default: from --config, else sim)",
     )
-    selftest.add_argument("--config", help="table.toml with a [hardware] table")
-    selftest.add_argument(
+    parser.add_argument("--config", help="table.toml with a [hardware] table")
+    parser.add_argument(
         "--fire", action="store_true", help="also fire one test pulse, after a typed confirmation"
     )
-    selftest.add_argument(
+    parser.add_argument(
         "--timeout",
         type=positive_float,
         default=10.0,
         help="seconds to wait for each button press (default 10)",
     )
-    selftest.set_defaults(handler="companion.commands.selftest:run")
+    parser.set_defaults(handler="companion.commands.selftest:run")
 
-    safe_off = sub.add_parser(
-        "safe-off",
-        help="drive the solenoid's gate low (systemd runs it after the service stops or dies)",
-        description="Opens only the solenoid pin of the [hardware] configuration and drives "
-        "it low. On the serial profile the I/O board switches its coil off by itself.",
-    )
-    safe_off.add_argument(
+
+def _safe_off_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
         "--config",
         help="table.toml (default: as 'companion config path' finds it); only [hardware] is read",
     )
-    safe_off.set_defaults(handler="companion.commands.safe_off:run")
+    parser.set_defaults(handler="companion.commands.safe_off:run")
 
-    serve = sub.add_parser("serve", help="the headless Pi service (assist mode)")
-    serve.add_argument(
+
+def _serve_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
         "--config",
         help="table.toml (default: /etc/companion/table.toml "
         "if present, else built-in defaults on simulated hardware)",
     )
-    serve.add_argument(
+    parser.add_argument(
         "--autoplay",
         action="store_true",
         help="simulated people press the buttons (sim hardware; for trying it)",
     )
-    serve.add_argument(
+    parser.add_argument(
         "--games",
         type=positive_int,
         help="stop after this many games (default: run until stopped)",
     )
-    serve.add_argument(
+    parser.add_argument(
         "--hardware",
         choices=HARDWARE_CHOICES,
         default=None,
         help="override the config's hardware profile",
     )
-    serve.add_argument(
+    parser.add_argument(
         "--journal-dir",
         help="where the service keeps its journals and looks "
         "for an unfinished game to resume (default: $STATE_DIRECTORY/journals, "
         "else the user's data directory)",
     )
-    serve.add_argument(
+    parser.add_argument(
         "--journal",
         help="journal file of the first game: continued if it "
         "exists and is unfinished, else a new game starts in it",
     )
-    serve.add_argument(
+    parser.add_argument(
         "--new",
         action="store_true",
         help="start a new game even if an unfinished one could be resumed",
     )
-    add_web_arguments(serve, seats=False, dice=True)
-    serve.set_defaults(handler="companion.commands.serve:run", default_log_level="info")
+    add_web_arguments(parser, seats=False, dice=True)
+    parser.set_defaults(handler="companion.commands.serve:run", default_log_level="info")
 
-    resume = sub.add_parser("resume", help="continue a game from its journal (after a power cut)")
-    resume.add_argument("journal", help="the journal file (.jsonl)")
-    resume.add_argument(
+
+def _resume_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("journal", help="the journal file (.jsonl)")
+    parser.add_argument(
         "--until-line",
         type=positive_int,
         help="use only the records up to this line (after a corrupt record); "
         "continues in a new journal file, the original is not changed",
     )
-    resume.add_argument(
+    parser.add_argument(
         "--hardware",
         choices=HARDWARE_CHOICES,
         help="hardware profile (default: the one the game started with)",
     )
-    resume.add_argument("--config", help="table.toml for the [hardware] settings")
-    resume.set_defaults(handler="companion.commands.resume:run")
+    parser.add_argument("--config", help="table.toml for the [hardware] settings")
+    parser.set_defaults(handler="companion.commands.resume:run")
 
-    replay_cmd = sub.add_parser("replay", help="show a journalled game at its end or at a turn")
-    replay_cmd.add_argument("journal", help="the journal file (.jsonl)")
-    replay_cmd.add_argument(
-        "--turn", type=positive_int, help="show the state at the end of this turn"
-    )
-    replay_cmd.add_argument(
+
+def _replay_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("journal", help="the journal file (.jsonl)")
+    parser.add_argument("--turn", type=positive_int, help="show the state at the end of this turn")
+    parser.add_argument(
         "--until-line", type=positive_int, help="read only the records up to this line"
     )
-    replay_cmd.add_argument("--json", action="store_true", help="stable JSON for tools")
-    replay_cmd.set_defaults(handler="companion.commands.replay:run")
+    parser.add_argument("--json", action="store_true", help="stable JSON for tools")
+    parser.set_defaults(handler="companion.commands.replay:run")
 
-    journals = sub.add_parser(
-        "journals",
-        help="the journal folder: list games, show the unfinished one, prune old ones",
-        description="A season of games in one folder: 'list' (default) shows the newest "
-        "journals, 'unfinished' the game serve would resume, 'prune' deletes the oldest "
-        "finished journals beyond --keep (never an unfinished one).",
-    )
-    journals.add_argument(
+
+def _journals_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
         "action",
         nargs="?",
         choices=("list", "unfinished", "prune"),
         default="list",
         help="list (default), unfinished or prune",
     )
-    journals.add_argument(
+    parser.add_argument(
         "--dir",
         help="the journal folder (default: the one serve uses, $STATE_DIRECTORY/journals, "
         "else the user's data directory)",
     )
-    journals.add_argument(
+    parser.add_argument(
         "--config", help="table.toml whose [journal] keep_finished prune keeps (default 500)"
     )
-    journals.add_argument(
+    parser.add_argument(
         "--keep", type=non_negative_int, help="prune: how many finished journals to keep"
     )
-    journals.add_argument(
+    parser.add_argument(
         "--dry-run", action="store_true", help="prune: only say what would be deleted"
     )
-    journals.add_argument(
+    parser.add_argument(
         "--limit", type=positive_int, default=20, help="list: the newest N (default 20)"
     )
-    journals.add_argument("--json", action="store_true", help="machine-readable output")
-    journals.set_defaults(handler="companion.commands.journals:run")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.set_defaults(handler="companion.commands.journals:run")
 
-    attack = sub.add_parser(
-        "attack", help="arena skirmish attack assistant: dice, exact odds, roll, hits"
-    )
+
+def _attack_arguments(parser: argparse.ArgumentParser) -> None:
     from companion.commands.skirmish import add_attack_arguments  # argparse only: stays fast
 
-    add_attack_arguments(attack)
-    attack.set_defaults(handler="companion.commands.skirmish:run_attack")
+    add_attack_arguments(parser)
+    parser.set_defaults(handler="companion.commands.skirmish:run_attack")
 
-    dice = sub.add_parser("dice", help="list the table dice with faces and probabilities")
-    dice.add_argument("--json", action="store_true", help="machine-readable output")
-    dice.set_defaults(handler="companion.commands.roll:list_dice")
 
-    roll = sub.add_parser("roll", help="roll a die: doom, star, red, black, blue or dN")
-    roll.add_argument("die", help="die name (see 'companion dice')")
-    roll.add_argument(
+def _dice_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.set_defaults(handler="companion.commands.roll:list_dice")
+
+
+def _roll_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("die", help="die name (see 'companion dice')")
+    parser.add_argument(
         "count", nargs="?", default=1, type=positive_int, help="how many dice (default 1)"
     )
-    roll.add_argument("--seed", type=int, help="repeatable rolls (demos, tests, replays)")
-    roll.add_argument("--json", action="store_true", help="machine-readable output")
-    roll.set_defaults(handler="companion.commands.roll:roll")
-    glad = sub.add_parser(
-        "gladiatoren",
-        help="Kampf der Gladiatoren: play, demo, dice only, combat assistant",
-        description="Kampf der Gladiatoren (Knizia, 2002): a tracked game, a bot demo, the star "
-        "dice only, or the combat assistant with exact odds.",
-    )
-    gsub = glad.add_subparsers(dest="gladiatoren_command", metavar="MODE", required=True)
+    parser.add_argument("--seed", type=int, help="repeatable rolls (demos, tests, replays)")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.set_defaults(handler="companion.commands.roll:roll")
+
+
+def _gladiatoren_arguments(parser: argparse.ArgumentParser) -> None:
+    gsub = parser.add_subparsers(dest="gladiatoren_command", metavar="MODE", required=True)
     gplay = gsub.add_parser(
         "play", help="a tracked game: people at the terminal, bots for the other seats"
     )
@@ -411,36 +611,31 @@ def build_parser() -> argparse.ArgumentParser:
         help="gpio: wait for the real ROLL button",
     )
     gcombat.set_defaults(handler="companion.commands.gladiatoren:run_combat")
-    from companion.commands.spartacus import configure_parser as spartacus_parser  # argparse only
-
-    spartacus_parser(sub)
-    from companion.commands.tournament import configure_parser as tournament_parser
-
-    tournament_parser(sub)
-    _add_install_commands(sub)
-    return parser
 
 
-def _add_install_commands(sub: Any) -> None:
-    """``config``, ``firmware`` and ``calibrate``: setting a table up from the package."""
-    config = sub.add_parser(
-        "config",
-        help="the table.toml: print the example, or show which file is used",
-        description="Where table.toml is looked for, first found wins: --config, "
-        "$COMPANION_CONFIG, $XDG_CONFIG_HOME/companion/table.toml, /etc/companion/table.toml; "
-        "else built-in defaults.",
-    )
-    csub = config.add_subparsers(dest="config_command", metavar="ACTION", required=True)
+def _spartacus_arguments(parser: argparse.ArgumentParser) -> None:
+    from companion.commands.spartacus import configure_parser  # argparse only
+
+    configure_parser(parser)
+
+
+def _tournament_arguments(parser: argparse.ArgumentParser) -> None:
+    from companion.commands.tournament import configure_parser  # argparse only
+
+    configure_parser(parser)
+
+
+def _config_arguments(parser: argparse.ArgumentParser) -> None:
+    csub = parser.add_subparsers(dest="config_command", metavar="ACTION", required=True)
     example = csub.add_parser("example", help="print the commented example table.toml")
     example.set_defaults(handler="companion.commands.config:run_example")
     where = csub.add_parser("path", help="show which table.toml a command would read, and why")
     where.add_argument("--config", help="as a command's --config")
     where.set_defaults(handler="companion.commands.config:run_path")
 
-    firmware = sub.add_parser(
-        "firmware", help="the I/O board's MicroPython firmware: where it is, or flash it"
-    )
-    fsub = firmware.add_subparsers(dest="firmware_command", metavar="ACTION", required=True)
+
+def _firmware_arguments(parser: argparse.ArgumentParser) -> None:
+    fsub = parser.add_subparsers(dest="firmware_command", metavar="ACTION", required=True)
     fpath = fsub.add_parser("path", help="print the folder of the installed firmware files")
     fpath.set_defaults(handler="companion.commands.firmware:run_path")
     flash = fsub.add_parser(
@@ -452,36 +647,30 @@ def _add_install_commands(sub: Any) -> None:
     )
     flash.set_defaults(handler="companion.commands.firmware:run_flash")
 
-    calibrate = sub.add_parser(
-        "calibrate",
-        help="find the solenoid pulse that throws a tile, and write it into table.toml",
-        description="Fires the Eliminator with longer and longer pulses, each only after you "
-        "type FIRE and press the red button, through the same guard as a game (capped pulse, "
-        "cool-down). The length you choose is written into the config file as "
-        "hardware.pulse_ms; the rest of the file is kept as it is.",
-    )
-    calibrate.add_argument("--config", help="the table.toml to read and write (default: found)")
-    calibrate.add_argument(
+
+def _calibrate_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", help="the table.toml to read and write (default: found)")
+    parser.add_argument(
         "--hardware",
         choices=HARDWARE_CHOICES,
         help="override the config's hardware profile",
     )
-    calibrate.add_argument(
+    parser.add_argument(
         "--start-ms", type=positive_int, default=20, help="first pulse length (default 20)"
     )
-    calibrate.add_argument(
+    parser.add_argument(
         "--step-ms", type=positive_int, default=10, help="added after each try (default 10)"
     )
-    calibrate.add_argument(
+    parser.add_argument(
         "--max-ms", type=positive_int, help="longest pulse to try (default and limit: 250)"
     )
-    calibrate.add_argument(
+    parser.add_argument(
         "--timeout",
         type=positive_float,
         default=30.0,
         help="seconds to wait for the red button after arming (default 30)",
     )
-    calibrate.set_defaults(handler="companion.commands.calibrate:run")
+    parser.set_defaults(handler="companion.commands.calibrate:run")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

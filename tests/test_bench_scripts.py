@@ -126,10 +126,19 @@ def test_season_memory_bench_json() -> None:
     assert set(summary["rss_mb"]) == {"1", "2"} and summary["rss_mb"]["2"] > 0
 
 
+SEASON_KEPT = (
+    "## A season on one Pi\n\nCommand: `python bench/season_memory.py`. Kept figures, | a | table |"
+    "\n\n| games | RSS |\n|---|---|\n| 1000 | 61 MB |\n"
+)
+
+
 @pytest.mark.slow
 def test_bench_run_writes_every_section(tmp_path) -> None:
+    """Every script still runs and renders (tiny sizes); the season's runs are kept (their
+    scripts are smoke-run by the --only season test below), their section carried over."""
     out = tmp_path / "performance.md"
-    result = run_bench("--quick", "--out", str(out), script="run", timeout=300)
+    out.write_text("# Performance\n\n" + SEASON_KEPT + "\n## Dice fairness\n\nold dice\n")
+    result = run_bench("--quick", "--keep", "season", "--out", str(out), script="run", timeout=115)
     assert result.returncode == 0, result.stderr
     text = out.read_text()
     for heading in (
@@ -143,6 +152,17 @@ def test_bench_run_writes_every_section(tmp_path) -> None:
     ):
         assert heading in text
     assert "python bench/" in text  # every figure names the command that reproduces it
+    assert "\n\n" + SEASON_KEPT + "\n## " in text  # verbatim, between its neighbours
+    assert "old dice" not in text and "season_startup.py" not in result.stderr  # not rerun
+
+
+def test_bench_run_keep_season_needs_the_section(tmp_path) -> None:
+    out = tmp_path / "performance.md"
+    out.write_text("# Performance\n\n## Journal\n\nold\n")
+    result = run_bench("--quick", "--keep", "season", "--out", str(out), script="run")
+    assert result.returncode == 2
+    assert "has no '## A season on one Pi' section to keep" in result.stderr
+    assert out.read_text() == "# Performance\n\n## Journal\n\nold\n"  # untouched
 
 
 @pytest.mark.slow

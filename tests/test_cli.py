@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
@@ -194,7 +195,17 @@ def test_no_command_prints_help_and_exits_2(capsys: pytest.CaptureFixture[str]) 
     assert "usage: companion" in capsys.readouterr().out
 
 
-HEAVY_MODULES = ("rich", "numpy", "gpiozero", "serial", "logging", "typing", "json", "tomllib")
+HEAVY_MODULES = (
+    "rich",
+    "numpy",
+    "gpiozero",
+    "serial",
+    "logging",
+    "typing",
+    "json",
+    "tomllib",
+    "shutil",  # argparse imports it for the terminal width; the CLI asks os itself
+)
 
 
 @pytest.mark.parametrize(
@@ -246,3 +257,64 @@ def test_no_command_imports_the_cli_module() -> None:
             assert not any(n == "companion.cli" or n.startswith("companion.cli.") for n in names), (
                 path.name
             )
+
+
+def test_the_top_level_help_builds_no_command_parser(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``companion --help`` lists every command with its one-line help from the declaration
+    alone; a command's parser is built when it is asked for, and only that one."""
+    from companion.cli import LazySubParsers, build_parser
+
+    parser = build_parser()
+    (commands,) = (a for a in parser._actions if isinstance(a, LazySubParsers))
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--help"])
+    listed = capsys.readouterr().out
+    built = [n for n, p in dict.items(commands.choices) if isinstance(p, argparse.ArgumentParser)]
+    assert built == []
+    for pseudo in commands._get_subactions():
+        assert pseudo.dest in commands.choices and pseudo.dest in listed
+    assert parser.parse_args(["roll", "d6", "2"]).count == 2
+    built = [n for n, p in dict.items(commands.choices) if isinstance(p, argparse.ArgumentParser)]
+    assert built == ["roll"]
+
+
+def test_every_command_parser_is_built_with_its_declared_prog_and_help() -> None:
+    """Each lazily built parser is what ``add_parser`` made: prog ``companion CMD``, the
+    declared one-line help listed for it, and its own ``--help`` printed from it."""
+    from companion.cli import LazySubParsers, build_parser
+
+    parser = build_parser()
+    (commands,) = (a for a in parser._actions if isinstance(a, LazySubParsers))
+    names = [pseudo.dest for pseudo in commands._get_subactions()]
+    assert names == list(commands.choices)  # every declared command is listed, in order
+    for name in names:
+        built = commands.choices[name]
+        assert built.prog == f"companion {name}"
+        assert built.format_help().startswith(f"usage: companion {name}")
+        assert commands.choices[name] is built  # built once
+
+
+def test_a_command_declared_twice_is_refused() -> None:
+    from companion.cli import LazySubParsers
+
+    parser = argparse.ArgumentParser(prog="x")
+    sub = parser.add_subparsers(dest="command", action=LazySubParsers)
+    sub.add_lazy_parser("a", lambda p: None, help="a")
+    with pytest.raises(argparse.ArgumentError, match="conflicting subparser: a"):
+        sub.add_lazy_parser("a", lambda p: None, help="again")
+
+
+@pytest.mark.parametrize("columns", [None, "100", "40", "0", "-5", "wide"])
+def test_help_width_is_shutils(columns: str | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The help formatter's width is the one argparse would take from shutil."""
+    import shutil
+
+    from companion.cli import terminal_columns
+
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    assert terminal_columns() == shutil.get_terminal_size().columns

@@ -48,9 +48,8 @@ TURN_PACE_S = 0.15  # the live view's pause at each step of a bot game, at --spe
 EXIT_COMPLETE, EXIT_INCOMPLETE, EXIT_INVALID = 0, 1, 2
 
 
-def configure_parser(sub: Any) -> None:
-    """Add ``spartacus fight`` and ``spartacus resume`` to the CLI's sub-parsers."""
-    sp = sub.add_parser("spartacus", help="Spartacus tools: the arena combat assistant, resume")
+def configure_parser(sp: argparse.ArgumentParser) -> None:
+    """The arguments of ``companion spartacus``: ``fight``, ``resume`` and ``cards check``."""
     tools = sp.add_subparsers(dest="tool", metavar="TOOL", required=True)
     fight = tools.add_parser(
         "fight",

@@ -22,15 +22,8 @@ if TYPE_CHECKING:
 GAMES = ("battle-royale", "gladiatoren", "skirmish", "spartacus")
 
 
-def configure_parser(sub: Any) -> None:
-    """Add ``tournament`` to the CLI's sub-parsers."""
-    p = sub.add_parser(
-        "tournament",
-        help="seeded games between bots: win rates with 95%% Wilson intervals",
-        description="Plays seeded games between bots, rotating the seats every game, and "
-        "prints each bot's wins with a 95%% Wilson interval. Bots: search[:easy|normal|"
-        "strong], random, heuristic (the game's current table bot).",
-    )
+def configure_parser(p: argparse.ArgumentParser) -> None:
+    """The arguments of ``companion tournament`` (its help is the CLI's)."""
     p.add_argument("--game", choices=GAMES, default="battle-royale", help="the game")
     p.add_argument(
         "--bots",

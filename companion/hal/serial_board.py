@@ -20,7 +20,11 @@ same roles as every backend:
   :meth:`BoardSolenoidGuard.resolve_outcome` says what happened. A token whose
   FIRE may have fired is never armed again.
 * buttons arrive as the board's debounced press / release / long-press
-  events, emitted on the hardware's single input queue;
+  events, emitted on the hardware's single input queue; a trigger press goes
+  through :meth:`BoardSolenoidGuard.trigger_edge` on the link thread that read
+  it, so while an explosion is armed ARM + FIRE leave from that thread at once
+  (the edge path, as the gpio backend's button thread fires) and the table
+  loop's ``fire`` collects the result;
 * status LEDs and the arena display send whole images (STATUS, MATRIX); the
   board animates blinking cells and the rolling die itself.
 
@@ -42,6 +46,7 @@ import random
 import struct
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -310,6 +315,8 @@ class BoardLink:
             max_retries=settings.max_retries,
         )
         self._decoder = L.FrameDecoder()
+        # frames read but not handled yet: handled in order, also by a fire() on this thread
+        self._received: deque[L.Frame | L.DecodeError] = deque()
         self._connected = threading.Event()
         self._closing = threading.Event()
         self._thread: threading.Thread | None = None
@@ -471,7 +478,11 @@ class BoardLink:
             if not fired:
                 self._fire_waits.remove(wait)
                 return ("not sent", f"the I/O board is not connected ({self.status})")
-        wait.event.wait(max(0.0, expired - self._clock()) + s.fire_reply_margin_s)
+        timeout = max(0.0, expired - self._clock()) + s.fire_reply_margin_s
+        if threading.current_thread() is self._thread:
+            self._read_until(wait.event, timeout)  # the edge path: nobody else reads
+        else:
+            wait.event.wait(timeout)
         with self._wlock:
             self._fire_waits.remove(wait)
             if wait.reply is not None and wait.reply[0] != "lost":
@@ -812,19 +823,40 @@ class BoardLink:
             f"({s.handshake_tries} HELLOs, no IDENT); is the firmware flashed? {FLASH_HINT}"
         )
 
-    def _pump(self) -> None:
+    def _read(self) -> float:
+        """Read what the board sent (waiting read_timeout_s at most for a byte) and handle
+        its frames in order; returns the time they were read."""
         ser = self._ser
-        data = ser.read(max(1, ser.in_waiting))  # waits (read_timeout_s at most) for a byte
+        data = ser.read(max(1, ser.in_waiting))
         if data:
             waiting = ser.in_waiting  # the rest of the frame: this round, not the next
             if waiting:
                 data += ser.read(waiting)
         now = self._clock()
         if data:
-            for item in self._decoder.feed(data):
-                if isinstance(item, L.Frame):
-                    self._last_rx = now
-                    self._frame(item, now)
+            self._received.extend(self._decoder.feed(data))
+        while self._received:  # a fire() on this thread, called from a frame, reads on
+            item = self._received.popleft()
+            if isinstance(item, L.Frame):
+                self._last_rx = now
+                self._frame(item, now)
+        return now
+
+    def _read_until(self, done: threading.Event, timeout: float) -> None:
+        """:meth:`fire` on the link thread (the red button's EVENT fires on the thread that
+        read it, as the gpio backend's button thread does): no other thread reads the
+        board's answer, so this one reads and handles frames until *done* or *timeout*. A
+        link that fails meanwhile is marked broken (the thread's loop reconnects)."""
+        deadline = self._clock() + timeout
+        while not done.is_set() and self._clock() < deadline and not self._broken:
+            try:
+                self._read()
+            except (serial.SerialException, OSError, L.LinkBroken, _Reconnect) as exc:
+                self._broken = str(exc) or type(exc).__name__
+                return
+
+    def _pump(self) -> None:
+        now = self._read()
         if self._broken:
             raise _Reconnect(self._broken)
         s = self.settings
@@ -920,6 +952,7 @@ class BoardLink:
                 self.disconnects += 1
             self._connected.clear()
             self._broken = None
+            self._received.clear()
             for wait in self._fire_waits:
                 if wait.reply is None:
                     wait.reply = ("lost", f"the I/O board link dropped: {reason}")
@@ -1013,6 +1046,10 @@ class BoardSolenoidGuard(SolenoidGuard):
             self._spent = {self._unknown} if self._unknown is not None else set()
 
     def fire(self, press: InputEvent) -> FireResult:
+        with self._lock:
+            on_edge = press.seq in self._edge_results and self._inputs.issued(press)
+        if on_edge:  # fired (or firing) on the link thread: its result, as it turned out
+            return super().fire(press)
         if self._link.pending_fire is not None:
             return self._refuse(
                 press,
@@ -1028,10 +1065,23 @@ class BoardSolenoidGuard(SolenoidGuard):
                 "nothing fires until it is back",
             )
         self.clear_link_fault()  # latched only because the link dropped: it is back now
+        return super().fire(press)
+
+    def trigger_edge(self) -> InputEvent:
+        """The edge path on the link thread: the board's trigger press fires as soon as it
+        is read (:meth:`SolenoidGuard.trigger_edge`), not after a hand-over to the table
+        loop's thread. A press while a FIRE's outcome is unknown or the board is away only
+        goes on the queue: the table loop's :meth:`fire` refuses it as before."""
+        if self._link.pending_fire is not None or not self._link.connected:
+            return self._inputs.emit("press", "trigger")
+        self.clear_link_fault()
+        return super().trigger_edge()
+
+    def _fire(self, press: InputEvent) -> FireResult:
         output: BoardSolenoid = self._output  # type: ignore[assignment]
         output.last_reply = None
         token = self.armed_token
-        result = super().fire(press)
+        result = super()._fire(press)
         if result.fired:
             self._spent.add(token)
             reply = output.last_reply
@@ -1249,7 +1299,11 @@ class SerialHardware(Hardware):
         elif kind == "release":
             self._buttons_state.down[button] = False
         self.board_events.append((time.monotonic(), board_ms, button, kind))
-        self.inputs.emit(kind, button)  # type: ignore[arg-type]
+        guard = self.eliminator
+        if button == "trigger" and kind == "press" and isinstance(guard, BoardSolenoidGuard):
+            guard.trigger_edge()  # fires here, on the link thread, if an explosion is armed
+        else:
+            self.inputs.emit(kind, button)  # type: ignore[arg-type]
 
     def _reconnected(self, ident: L.BoardIdent) -> None:
         for i, name in enumerate(L.BOARD_BUTTONS):

@@ -3,6 +3,7 @@ behind it (the virtual board): roles, buttons, LEDs, firing, and the link's faul
 
 from __future__ import annotations
 
+import threading
 import time
 
 from serial_helpers import LinkSettings, next_event, virtual_hw, wait_until
@@ -166,13 +167,18 @@ def test_unplug_pauses_refuses_to_fire_and_replug_restores_the_board() -> None:
         hw.status_leds.show_turn("red")
         hw.eliminator.arm("boom")
         vb.tap("trigger", 0.01)
-        press = next_event(hw, "press", "trigger")
+        assert hw.eliminator.fire(next_event(hw, "press", "trigger")).fired  # on its EVENT
+        wait_until(lambda: len(vb.pulses) == 1)
+        time.sleep(0.1)  # the cool-down
+        hw.eliminator.arm("boom again")
         vb.unplug()
         wait_until(lambda: not hw.connected, timeout=2.0)
         assert "disconnected" in hw.link_status
+        press = hw.inputs.emit("press", "trigger")  # one the table loop reaches after the drop
         result = hw.eliminator.fire(press)
         assert result.reason is Refusal.DRIVER_FAULT and "not connected" in result.message
         assert hw.eliminator.fault is None and hw.eliminator.armed  # not latched, still armed
+        assert press.seq in [e.seq for e in hw.drain_inputs()]  # handled: off the queue
         assert not hw.wait_connected(0.2)
         vb.replug()
         assert hw.wait_connected(5.0)
@@ -187,7 +193,7 @@ def test_unplug_pauses_refuses_to_fire_and_replug_restores_the_board() -> None:
         vb.tap("trigger", 0.01)
         assert hw.eliminator.fire(next_event(hw, "press", "trigger"))
         assert hw.link.disconnects == 1 and hw.link.connects == 2
-        wait_until(lambda: len(vb.pulses) == 1)
+        wait_until(lambda: len(vb.pulses) == 2)
 
 
 def test_board_reset_is_noticed_and_the_session_restarts() -> None:
@@ -236,3 +242,35 @@ def test_close_says_goodbye_and_the_board_goes_dark_without_a_fault() -> None:
     time.sleep(0.05)
     assert set(vb.last_pixels("matrix")) == {(0, 0, 0)}
     type(vb).close(vb)
+
+
+def test_an_armed_trigger_press_fires_on_the_link_thread_that_read_it() -> None:
+    """The edge path of the serial backend: the board's trigger EVENT fires the coil on
+    the link thread that read it (no hand-over to the table loop's thread); the table
+    loop's fire() then gets that pulse's result, once. Unarmed presses only queue."""
+    with virtual_hw() as hw:
+        vb = hw.virtual_board
+        firing_threads: list[str] = []
+        link_fire = hw.link.fire
+
+        def recording_fire(pulse_ms: int) -> tuple:
+            firing_threads.append(threading.current_thread().name)
+            return link_fire(pulse_ms)
+
+        hw.link.fire = recording_fire  # type: ignore[method-assign]
+        vb.tap("trigger", 0.01)  # not armed: only on the queue
+        unarmed = next_event(hw, "press", "trigger")
+        assert vb.pulses == [] and firing_threads == []
+        hw.eliminator.arm("boom")
+        assert hw.eliminator.fire(unarmed).reason is Refusal.PRESS_BEFORE_ARMING
+        vb.tap("trigger", 0.01)
+        wait_until(lambda: len(vb.pulses) == 1)  # nobody has called fire() yet
+        assert firing_threads == ["io-board-link"] and not hw.eliminator.armed
+        press = next_event(hw, "press", "trigger")
+        result = hw.eliminator.fire(press)
+        assert result.fired and result.token == "boom" and result.pulse is not None
+        assert hw.eliminator.fire(press).reason is Refusal.ALREADY_FIRED  # once per press
+        time.sleep(0.1)  # the cool-down
+        vb.tap("trigger", 0.01)  # fired once, not armed again: nothing more
+        assert hw.eliminator.fire(next_event(hw, "press", "trigger")).reason is Refusal.NOT_ARMED
+        assert len(vb.pulses) == 1 and firing_threads == ["io-board-link"]

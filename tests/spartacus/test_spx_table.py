@@ -238,7 +238,7 @@ def test_demo_and_play_autoplay(tmp_path, capsys) -> None:
 def test_cli_parser_fragment() -> None:
     parser = argparse.ArgumentParser(prog="companion")
     sub = parser.add_subparsers(dest="command")
-    S.configure_parser(sub)
+    S.configure_parser(sub.add_parser("spartacus"))
     args = parser.parse_args(
         ["spartacus", "fight", "--bots", "both", "--seed", "1", "-1", "crixus+axt"]
     )
