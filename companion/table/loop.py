@@ -115,6 +115,29 @@ class Undone(Exception):
     """An undo was typed while the table waited for a button: the state was rebuilt."""
 
 
+class PlayedOutOfTurn(Exception):
+    """While the table waited for the seat asked, another seat played out of turn from
+    elsewhere than the terminal (a phone): ``action``, one of that seat's plays offered
+    for the present state (:attr:`TableLoop.anytime`)."""
+
+    def __init__(self, action: Any) -> None:
+        super().__init__(action)
+        self.action = action
+
+
+class OutOfTurnSource(Protocol):
+    """Where seats not asked play out of turn while a decision waits (the web's phones):
+    ``open(state, seat)`` offers the other seats their plays for this state,
+    ``take(state)`` gives a play submitted for exactly this state (or ``None``),
+    ``close()`` withdraws the offers (a play still arriving is refused)."""
+
+    def open(self, state: Any, seat: int) -> None: ...
+
+    def take(self, state: Any) -> Any: ...
+
+    def close(self) -> None: ...
+
+
 #: Typed names of the buttons (on simulated hardware a typed name presses it).
 TYPED = {
     "roll": "roll",
@@ -190,6 +213,9 @@ class TableLoop(FirePath):
         #: where the players' own dice are entered besides the terminal (the web's phones):
         #: ``dice_from(loop, ask)`` gives the outcomes entered, or ``None`` (roll as usual)
         self.dice_from: Callable[[TableLoop, DiceAsk], list[Any] | None] | None = None
+        #: plays out of turn taken while a decision waits (the web's phones; the terminal
+        #: types them as the asked seat's line): see :meth:`take_out_of_turn`
+        self.anytime: OutOfTurnSource | None = None
 
     @property
     def state(self) -> Any:
@@ -233,6 +259,10 @@ class TableLoop(FirePath):
                 if action is None:
                     raise Undone
                 events = self.session.apply(action)
+        except PlayedOutOfTurn as play:  # taken while the seat asked waited: ask it again
+            self.session.commit(play.action)
+            self.adapter.decided(self, play.action)
+            events = self.session.apply(play.action)
         except Undone:  # the state was rebuilt
             self.moments.clear()
             self.adapter.start(self)
@@ -245,11 +275,27 @@ class TableLoop(FirePath):
         return events
 
     def decide(self) -> Any:
-        """The current seat's choice, committed to the journal; ``None`` after an undo."""
-        action = decide(self.session, self.agents[self.state.current_player], self.view)
+        """The current seat's choice, committed to the journal; ``None`` after an undo.
+        Meanwhile the other seats may play out of turn (:attr:`anytime`): such a play ends
+        the wait as :class:`PlayedOutOfTurn` (nothing of the seat asked is committed)."""
+        seat = self.state.current_player
+        if self.anytime is not None:
+            self.anytime.open(self.state, seat)
+        try:
+            action = decide(self.session, self.agents[seat], self.view)
+        finally:
+            if self.anytime is not None:
+                self.anytime.close()
         if action is not None:
             self.adapter.decided(self, action)
         return action
+
+    def take_out_of_turn(self) -> None:
+        """Called by a decision's wait (a phone's, the terminal's): a play out of turn
+        submitted for the present state ends the wait (:class:`PlayedOutOfTurn`)."""
+        action = self.anytime.take(self.state) if self.anytime is not None else None
+        if action is not None:
+            raise PlayedOutOfTurn(action)
 
     def ask_out_of_turn(self) -> list[Any]:
         """The moments when seats other than the one asked may play (the adapter's: a

@@ -281,6 +281,9 @@ class TerminalAgent:
         self.expand = expand if expand is not None else self.adapter.expand
         self.hint = hint or self.adapter.hint
         self.pending: list[Any] = []
+        #: called between polls while this person decides (the table's
+        #: ``take_out_of_turn``: a phone's play out of turn ends the wait)
+        self.idle: Any = None
 
     def _line(self, state: Any) -> str:
         """The next line typed (``quit`` stops the table)."""
@@ -407,6 +410,8 @@ class TerminalAgent:
         menu = adapter.menu(state, seat) if secret is None else None
         while True:
             line = self.terminal.poll(0.1, hidden=secret is not None)
+            if line is None and self.idle is not None:
+                self.idle()
             if line == "":  # Enter alone: nothing chosen; the live view is drawn again
                 redraw = getattr(self.view, "redraw", None)
                 if redraw is not None:

@@ -190,6 +190,19 @@ class SpartacusAdapter(TableAdapter):
     def own_actions(self, state: SpartacusState, seat: int, legal: Sequence[Any]) -> list[Any]:
         return state.legal_actions_for(seat)  # never another house's cards (out of turn)
 
+    def out_of_turn_actions(self, state: SpartacusState, seat: int) -> list[Any]:
+        """What ``seat`` may play now while another house is asked (R11, R13a): its own
+        reactions, thwarts and guards laid on the table, and gold it gives (the giver's
+        only), never a correction of the table's record. Not limited to
+        ``seats_that_may_act()``, which leaves out guards and gold (they open no window)."""
+        if seat == state.current_player:
+            return []
+        return [
+            a
+            for a in state.legal_actions_for(seat)
+            if not a.is_correction or isinstance(a, A.GiveGold)
+        ]
+
     def before_prompt(self, view: Any, state: Any, options: Sequence[Any]) -> None:
         show = getattr(view, "attack_odds", None)
         if show is not None:

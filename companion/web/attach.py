@@ -13,6 +13,10 @@ lists, and nothing else:
   would a typed one;
 - with physical dice, the rolling seat's phone enters the Doom die's face
   (:meth:`WebTable.entered_roll`, the loop's ``dice_from``);
+- where the game lets seats play out of turn (the adapter's ``out_of_turn_actions``),
+  the phone seats not asked get their plays while a decision waits
+  (:class:`~companion.web.anytime.PhonePlays`, the loop's ``anytime``), and the waits of
+  a decision (a phone's, the terminal's) take them (``loop.take_out_of_turn``);
 - ROLL/SELECT/CONFIRM pressed on a phone go onto the hardware's one input queue through
   the :class:`~companion.web.buttons.ButtonRelay` (never the red button).
 
@@ -34,6 +38,7 @@ from typing import Any, TextIO
 
 from companion.table.loop import Observers
 from companion.web.agent import OwnActions, WebAgent
+from companion.web.anytime import PhonePlays
 from companion.web.buttons import ButtonRelay
 from companion.web.hints import Hints
 from companion.web.hub import WebHub
@@ -147,19 +152,29 @@ class WebTable:
                 agents[seat] = self.agent(seat, undoable=loop.session.undoable)
         if self.request.phone_dice:
             loop.dice_from = self.entered_roll
+        plays = getattr(adapter, "out_of_turn_actions", None)
+        if plays is not None and self.request.phone_seats and hasattr(loop, "anytime"):
+            loop.anytime = PhonePlays(self.hub, self.request.phone_seats, plays)
+            for seat, agent in (agents or {}).items():  # a person typing waits too
+                if seat not in self.request.phone_seats and hasattr(agent, "idle"):
+                    agent.idle = loop.take_out_of_turn
         return loop
 
     @staticmethod
     def _table_beat(loop: Any) -> Callable[[], None]:
         """While a phone decides: the loop's heartbeat, and the terminal still read (quit,
-        the end of its input, a simulated button typed), as when the loop waits itself."""
+        the end of its input, a simulated button typed), as when the loop waits itself;
+        and another phone's play out of turn ends the wait (``take_out_of_turn``)."""
         terminal = getattr(loop, "terminal", None)
+        take = getattr(loop, "take_out_of_turn", None)
 
         def beat() -> None:
             loop.heartbeat()
             line = terminal.poll(0) if terminal is not None else None
             if line:
                 loop.typed_line(line, set())  # quit, board, help; no button is asked for
+            if take is not None:
+                take()
 
         return beat
 

@@ -15,6 +15,11 @@ Phones send back :class:`Submission` objects, kept in one thread-safe queue per 
 (:class:`companion.web.agent.WebAgent`) consumes. What a seat may do now is its
 :class:`Offer`, set by that agent; a submission names the offer it answers, so a
 double tap or a page left open on an old question is never taken for the next one.
+
+Plays out of turn (a guard laid, gold given, a reaction while another seat is asked) are
+each seat's **anytime** offer, set by the table while it waits for a decision
+(:class:`companion.web.anytime.PhonePlays`); their submissions go to one queue the table
+reads (:meth:`WebHub.take_anytime`), since any seat's may end the wait.
 """
 
 from __future__ import annotations
@@ -72,7 +77,8 @@ class Offer:
 class Submission:
     """A phone's answer to an offer: ``kind`` is ``action`` (``text`` is a notation),
     ``undo`` (``count``), ``dice`` (``text`` is an outcome's notation, or ``faces``),
-    ``hint`` (the seat asks for a hint to this offer), ``pass`` (out of turn: none)."""
+    ``hint`` (the seat asks for a hint to this offer), ``pass`` (out of turn: none),
+    ``anytime`` (``text`` is one of the seat's plays out of turn, its anytime offer)."""
 
     seat: int
     offer: int
@@ -99,6 +105,7 @@ class Frame:
     messages: tuple[str, ...] = ()
     prompt: str = ""  # what the table asks everyone (press ROLL ...)
     offers: dict[int, Offer] = field(default_factory=dict)
+    anytime: dict[int, Offer] = field(default_factory=dict)  # a seat's plays out of turn
     notes: dict[int, str] = field(default_factory=dict)  # a seat's own messages
     hints: dict[int, str] = field(default_factory=dict)  # a seat's hint to its present offer
     extras: dict[str, Any] = field(default_factory=dict)  # public extras: odds
@@ -146,6 +153,8 @@ class WebHub:
         self._frame: Frame | None = None
         self._listeners: list[Callable[[Frame], None]] = []
         self._queues = {seat: queue.Queue[Submission]() for seat in range(players)}
+        self._anytime: dict[int, Offer] = {}
+        self._anytime_queue = queue.Queue[Submission]()
 
     # -- the table view (called on the table's thread) ------------------------------------
 
@@ -202,6 +211,7 @@ class WebHub:
             self._prompt = ""
             self._notes.clear()
             self._hints.clear()
+            self._anytime.clear()
             self._publish()
 
     # -- offers and notes (the seats' agents) ----------------------------------------------
@@ -242,6 +252,36 @@ class WebHub:
         with self._lock:
             return self._offers.get(seat)
 
+    def anytime(self, offers: dict[int, Offer]) -> list[Submission]:
+        """Replace every seat's plays out of turn with ``offers`` (``{}``: none now).
+        Returns the submissions still queued for the old ones: they are not played."""
+        dropped = []
+        with self._lock:
+            self._anytime = dict(offers)
+            while True:
+                try:
+                    dropped.append(self._anytime_queue.get_nowait())
+                except queue.Empty:
+                    break
+            self._publish()
+        return dropped
+
+    def anytime_offer(self, seat: int) -> Offer | None:
+        with self._lock:
+            return self._anytime.get(seat)
+
+    def take_anytime(self) -> Submission | None:
+        """The next play out of turn submitted for a present anytime offer, or ``None``
+        (never waits: the table calls it between its own polls)."""
+        while True:
+            try:
+                submission = self._anytime_queue.get_nowait()
+            except queue.Empty:
+                return None
+            offer = self.anytime_offer(submission.seat)
+            if offer is not None and offer.id == submission.offer:
+                return submission
+
     # -- frames (the web thread) -------------------------------------------------------------
 
     def _publish(self) -> None:
@@ -257,6 +297,7 @@ class WebHub:
             messages=tuple(self._messages),
             prompt=self._prompt,
             offers=dict(self._offers),
+            anytime=dict(self._anytime),
             notes=dict(self._notes),
             hints={s: text for s, (_, text) in self._hints.items()},
             extras=self._extras_now,
@@ -288,7 +329,15 @@ class WebHub:
 
     def submit(self, submission: Submission) -> bool:
         """Queue a phone's answer for its seat's agent. Refused (``False``) unless it
-        answers the seat's present offer."""
+        answers the seat's present offer (a play out of turn: its present anytime offer,
+        checked and queued under the lock, so never for offers already withdrawn)."""
+        if submission.kind == "anytime":
+            with self._lock:
+                offer = self._anytime.get(submission.seat)
+                if offer is None or offer.id != submission.offer:
+                    return False
+                self._anytime_queue.put(submission)
+                return True
         offer = self.current_offer(submission.seat)
         if offer is None or offer.id != submission.offer:
             return False

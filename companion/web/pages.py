@@ -262,30 +262,42 @@ def offer_box(offer: Offer | None, buttons: tuple[str, ...], hint: str | None = 
     return "".join(out)
 
 
-def _buttons(actions: Sequence[str], cls: str = "act") -> str:
+def _buttons(actions: Sequence[str], cls: str = "act", kind: str = "action") -> str:
     return "".join(
-        f'<button class="{cls}" data-kind="action" data-text="{escape(a)}">{escape(a)}</button>'
+        f'<button class="{cls}" data-kind="{kind}" data-text="{escape(a)}">{escape(a)}</button>'
         for a in actions
     )
 
 
-def _choices(actions: Sequence[str]) -> str:
+def _choices(actions: Sequence[str], kind: str = "action") -> str:
     """The actions as buttons; a long list grouped by its first word (a verb) in folds."""
     if len(actions) <= GROUP_OVER:
-        return f'<div class="choices">{_buttons(actions)}</div>'
+        return f'<div class="choices">{_buttons(actions, kind=kind)}</div>'
     groups: dict[str, list[str]] = {}
     for a in actions:
         groups.setdefault(a.split()[0], []).append(a)
     out = []
     for verb, group in groups.items():
         if len(group) == 1:
-            out.append(f'<div class="choices">{_buttons(group)}</div>')
+            out.append(f'<div class="choices">{_buttons(group, kind=kind)}</div>')
         else:
             out.append(
                 f"<details><summary>{escape(verb)} ({len(group)})</summary>"
-                f'<div class="choices">{_buttons(group)}</div></details>'
+                f'<div class="choices">{_buttons(group, kind=kind)}</div></details>'
             )
     return "".join(out)
+
+
+def anytime_box(offer: Offer | None) -> str:
+    """The seat's plays out of turn while another seat is asked (its own phone only)."""
+    if offer is None:
+        return ""
+    return (
+        f'<section class="anytime" data-offer="{offer.id}"><h2>out of turn</h2>'
+        f"<p>{escape(offer.prompt)}: a guard laid, gold given, a reaction</p>"
+        + _choices(offer.actions, kind="anytime")
+        + "</section>"
+    )
 
 
 def _secret_form(offer: Offer) -> str:
@@ -361,6 +373,7 @@ def seat_main(
         + _header(frame, title, names, game)
         + (f'<p class="note">{escape(note)}</p>' if note else "")
         + offer_box(offer, buttons, frame.hints.get(seat))
+        + anytime_box(frame.anytime.get(seat))
         + messages_box(frame)
         + private_box(view["private"])
         + dice_box(frame, seat, game_obj)

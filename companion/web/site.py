@@ -150,7 +150,7 @@ class Site:
         text = body.get("text", "")
         faces = body.get("faces", [])
         if (
-            kind not in ("action", "undo", "dice", "hint", "pass")
+            kind not in ("action", "undo", "dice", "hint", "pass", "anytime")
             or not isinstance(offer, int)
             or not isinstance(text, str)
             or len(text) > MAX_TEXT

@@ -11,6 +11,7 @@
   let source = null;
   let delay = 500;
   let timer = null;
+  let lastRefusal = false;
 
   function status(text, cls) {
     conn.textContent = text;
@@ -39,7 +40,8 @@
     source = new EventSource(base + "/events?since=" + seq);
     source.addEventListener("open", function () {
       delay = 500;
-      status("", "");
+      if (conn.className.indexOf("warn") < 0 || !lastRefusal) status("", "");
+      lastRefusal = false;
     });
     source.addEventListener("frame", function (e) {
       show(JSON.parse(e.data));
@@ -66,7 +68,14 @@
       body: JSON.stringify(data),
       credentials: "same-origin",
     }).then(function (r) {
-      if (!r.ok) return r.json().then(function (j) { status(j.why || "refused", "warn"); });
+      if (!r.ok) {
+        // refused (the question moved on): say why and re-read the present state
+        return r.json().then(function (j) {
+          status(j.why || "refused", "warn");
+          lastRefusal = true; // kept on screen across the re-read
+          connect();
+        });
+      }
     }).catch(function () {
       status("not sent: no connection", "bad");
     });
