@@ -290,6 +290,8 @@ class TerminalAgent:
         while True:
             line = self.terminal.poll(0.1)
             if line is None:
+                if self.idle is not None:
+                    self.idle()
                 continue
             if line.strip().lower() in ("quit", "q"):
                 raise TableStopped("quit")
