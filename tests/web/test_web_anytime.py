@@ -13,7 +13,6 @@ import os
 import threading
 
 import pytest
-from browser import PHONE, TV, open_page
 from test_web_out_of_turn import (
     JOHN,
     LIZ,
@@ -22,7 +21,10 @@ from test_web_out_of_turn import (
     Pays,
     Silent,
     action_records,
+    close_all,
     main_of,
+    never_shown,
+    open_pages,
     post,
     pushed_and_dom,
     spartacus_table,
@@ -208,11 +210,7 @@ def test_a_guard_laid_from_a_phone_while_another_phone_is_asked_in_a_browser(bro
     web, loop = phones(tmp_path, {PETE, SALLY, JOHN})
     pages = {}
     try:
-        for key, role, size in (
-            ("table", TABLE, TV),
-            *((f"seat-{n}", seat(n), PHONE) for n in range(4)),
-        ):
-            pages[key] = open_page(browser, web.url, web.site.pairing.token(role), size)
+        open_pages(browser, web, pages)
         step = stepping(loop)
         pete, sally = pages["seat-0"][1], pages["seat-1"][1]
         sally.wait_for_selector('section.offer button.act[data-text="pay"]', timeout=15000)
@@ -233,12 +231,7 @@ def test_a_guard_laid_from_a_phone_while_another_phone_is_asked_in_a_browser(bro
         sally.wait_for_selector('section.offer button.act[data-text="pay"]', timeout=15000)
         sally.click('section.offer button.act[data-text="pay"]')
         step.join(15)
-        for key in ("table", "seat-1", "seat-2", "seat-3"):
-            seen = pushed_and_dom(pages[key][1])
-            assert "post-guard" not in seen and "gold batiatus" not in seen, key
+        never_shown(pages, ("table", "seat-1", "seat-2", "seat-3"), "post-guard", "gold batiatus")
         assert GUARD in pushed_and_dom(pete)
     finally:
-        for context, _ in pages.values():
-            context.close()
-        web.close()
-        loop.hw.close()
+        close_all(pages, web, loop)

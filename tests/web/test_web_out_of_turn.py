@@ -183,6 +183,30 @@ def pushed_and_dom(page) -> str:
     )
 
 
+def never_shown(pages: dict, keys, *words: str) -> None:
+    """None of ``words`` in the DOM of the pages ``keys`` nor in a message pushed to them."""
+    for key in keys:
+        seen = pushed_and_dom(pages[key][1])
+        assert not [w for w in words if w in seen], key
+
+
+def open_pages(browser, web, pages: dict) -> None:
+    """The table screen and the four houses' phones, into ``pages`` (key: ``table``,
+    ``seat-N``; value: (context, page))."""
+    for key, role, size in (
+        ("table", TABLE, TV),
+        *((f"seat-{n}", seat(n), PHONE) for n in range(4)),
+    ):
+        pages[key] = open_page(browser, web.url, web.site.pairing.token(role), size)
+
+
+def close_all(pages: dict, web, loop) -> None:
+    for context, _ in pages.values():
+        context.close()
+    web.close()
+    loop.hw.close()
+
+
 @pytest.mark.slow
 def test_a_reaction_played_and_one_passed_from_phones_in_a_browser(browser, tmp_path):
     """John plays Mittellos! from his phone, Pete passes from his; the table screen names
@@ -190,11 +214,7 @@ def test_a_reaction_played_and_one_passed_from_phones_in_a_browser(browser, tmp_
     web, loop = with_phones(tmp_path)
     pages = {}
     try:
-        for key, role, size in (
-            ("table", TABLE, TV),
-            *((f"seat-{n}", seat(n), PHONE) for n in range(4)),
-        ):
-            pages[key] = open_page(browser, web.url, web.site.pairing.token(role), size)
+        open_pages(browser, web, pages)
         asking = threading.Thread(target=loop.step, daemon=True)
         asking.start()
         john, pete, tv = pages["seat-2"][1], pages["seat-0"][1], pages["table"][1]
@@ -221,12 +241,7 @@ def test_a_reaction_played_and_one_passed_from_phones_in_a_browser(browser, tmp_
             "!(document.querySelector('p.prompt')?.innerText || '').includes('waiting for')",
             timeout=15000,
         )
-        for key in ("table", "seat-0", "seat-1", "seat-3"):
-            seen = pushed_and_dom(pages[key][1])
-            assert "react mittellos" not in seen and "skandal" not in seen, key
+        never_shown(pages, ("table", "seat-0", "seat-1", "seat-3"), "react mittellos", "skandal")
         assert PLAY in pushed_and_dom(john)
     finally:
-        for context, _ in pages.values():
-            context.close()
-        web.close()
-        loop.hw.close()
+        close_all(pages, web, loop)
