@@ -307,6 +307,28 @@ def test_a_late_loop_never_turns_a_releases_bounce_into_a_press() -> None:
     assert [k for _, k, _ in events(host)] == ["press", "release", "press", "release"]
 
 
+def test_a_short_press_after_the_bounce_window_counts_though_the_loop_ran_late() -> None:
+    # The flake of tests/serial/test_serial_game.py under load: the loop sampled once more
+    # inside the release's bounce window, then stalled; a whole (short) press came and went
+    # after the window. The edge's own time says it is no bounce: it must count.
+    host, watched = latching_board()
+    roll = host.io.buttons[1]
+    roll.level = 0
+    host.advance(30)
+    roll.level = 1
+    host.advance(1)  # the release is reported: a new bounce window opens
+    host.advance(1)  # the loop samples once more, inside the window
+    host.io.clock.advance(25)  # then stalls (no tick) past the window's end
+    roll.level = 0
+    watched[1][1](roll)  # a press: the IRQ latches its edge
+    host.io.clock.advance(5)
+    roll.level = 1  # released again before the loop runs
+    host.io.clock.advance(10)
+    host.advance(1)
+    host.advance(30)
+    assert [k for _, k, _ in events(host)] == ["press", "release", "press", "release"]
+
+
 def test_long_press_once() -> None:
     host = session(hold_ms=500)
     host.io.buttons[3].level = 0
