@@ -522,9 +522,20 @@ class Board:
         if not self.link.send(ftype, payload, now):
             self.flags |= FLAG_EVENTS_LOST
 
+    def _end_link(self, now):
+        """Reset the link for a new session (or none); button events still queued or
+        unacknowledged are lost with it: say so in the next IDENT (flag 0x10)."""
+        for frame in self.link.unacked:
+            if frame[1] == P.T_EVENT:
+                self.flags |= FLAG_EVENTS_LOST
+        for frame in self.link.pending:
+            if frame[0] == P.T_EVENT:
+                self.flags |= FLAG_EVENTS_LOST
+        self.link.reset(now)
+
     def _hello(self, payload, now):
         self._outputs_safe(now)
-        self.link.reset(now)
+        self._end_link(now)
         nonce = 0
         if len(payload) >= 3:
             nonce = (payload[1] << 8) | payload[2]
@@ -687,7 +698,7 @@ class Board:
         """The host went silent (or the link broke): coil off, arm cleared, fault LEDs."""
         self._outputs_safe(now)
         self.session = False
-        self.link.reset(now)
+        self._end_link(now)
         self.flags |= flag
         self.reported = 0
         self.faults += 1

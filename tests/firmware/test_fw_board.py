@@ -329,6 +329,35 @@ def test_a_short_press_after_the_bounce_window_counts_though_the_loop_ran_late()
     assert [k for _, k, _ in events(host)] == ["press", "release", "press", "release"]
 
 
+@pytest.mark.parametrize("end", ["hello", "host silence"])
+def test_a_press_lost_with_the_session_is_reported_in_the_next_ident(end) -> None:
+    # The press's EVENT is sent but never acknowledged (the host went away); a new session
+    # resets the link: the board says events were lost, so the table can ask again.
+    host = session(bounce_ms=20)
+    host.io.buttons[1].level = 0
+    host.advance(5)
+    assert [f.type for f in host.frames() if f.type == T.EVENT] == [T.EVENT]  # unacknowledged
+    if end == "host silence":
+        host.advance(1100, step=10)
+        assert not host.board.session
+    ident = host.hello()
+    assert ident.flags & L.FLAG_EVENTS_LOST
+    host.send(L.MsgType.PING)
+    host.messages()
+    host.io.buttons[1].level = 1
+    host.advance(30)
+    host.messages()
+    assert not host.hello().flags & L.FLAG_EVENTS_LOST  # every EVENT was acknowledged
+
+
+def test_a_new_session_after_every_event_was_acknowledged_reports_no_loss() -> None:
+    host = session(bounce_ms=20)
+    host.io.buttons[1].level = 0
+    host.advance(5)
+    host.messages()  # acknowledged
+    assert not host.hello().flags & L.FLAG_EVENTS_LOST
+
+
 def test_long_press_once() -> None:
     host = session(hold_ms=500)
     host.io.buttons[3].level = 0
