@@ -290,13 +290,19 @@ def test_a_press_shorter_than_one_loop_is_latched_by_the_pin_interrupt() -> None
     assert [(b, k) for b, k, _ in events(host)] == [("roll", "press"), ("roll", "release")]
 
 
-def test_a_late_loop_never_turns_a_releases_bounce_into_a_press() -> None:
+def roll_just_released() -> tuple[FwHost, list, object]:
+    """A latching board whose ROLL was pressed and released: a new bounce window opens."""
     host, watched = latching_board()
     roll = host.io.buttons[1]
     roll.level = 0
     host.advance(30)
     roll.level = 1
-    host.advance(1)  # the release is reported: a new bounce window opens
+    host.advance(1)  # the release is reported
+    return host, watched, roll
+
+
+def test_a_late_loop_never_turns_a_releases_bounce_into_a_press() -> None:
+    host, watched, roll = roll_just_released()
     watched[1][1](roll)  # a bounce closes the contact for a moment, the IRQ latches it
     host.advance(25, step=25)  # and the loop next samples only after the window (a stall)
     host.advance(30)
@@ -311,12 +317,7 @@ def test_a_short_press_after_the_bounce_window_counts_though_the_loop_ran_late()
     # The flake of tests/serial/test_serial_game.py under load: the loop sampled once more
     # inside the release's bounce window, then stalled; a whole (short) press came and went
     # after the window. The edge's own time says it is no bounce: it must count.
-    host, watched = latching_board()
-    roll = host.io.buttons[1]
-    roll.level = 0
-    host.advance(30)
-    roll.level = 1
-    host.advance(1)  # the release is reported: a new bounce window opens
+    host, watched, roll = roll_just_released()
     host.advance(1)  # the loop samples once more, inside the window
     host.io.clock.advance(25)  # then stalls (no tick) past the window's end
     roll.level = 0
