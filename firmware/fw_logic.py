@@ -121,13 +121,15 @@ class Button:
     edges are ignored for bounce_ms; a press held hold_ms is a long press.
 
     A press edge latched by the pin interrupt (edge()) counts even if the
-    contact opened again before the main loop sampled it, unless the loop's
-    previous sample was still inside the bounce window: then the edge may be
-    bounce (the loop ran late past the window's end) and only the level now
-    counts, so a late loop never turns a release's bounce into a press."""
+    contact opened again before the main loop sampled it, if the edge came
+    after the bounce window: the interrupt stamps the edge with the clock, so
+    a loop that ran late neither turns a release's bounce into a press (the
+    edge lies inside the window) nor loses a short press that came after the
+    window (judging by when the loop last sampled would lose it)."""
 
-    def __init__(self, pin):
+    def __init__(self, pin, ticks):
         self.pin = pin
+        self.ticks = ticks
         self.bounce_ms = DEFAULT_BOUNCE_MS
         self.hold_ms = DEFAULT_HOLD_MS
         self.state = False
@@ -137,22 +139,22 @@ class Button:
         self.held = False
         self.ignored = 0
         self.latched = False
-        self.sampled = None  # when the loop last sampled this button
+        self.edge_at = 0  # when the pin interrupt last saw a press edge
 
     def edge(self, *args):
-        """Pin IRQ on a press edge: remember it until the next sample."""
+        """Pin IRQ on a press edge: remember it, and when, until the next sample.
+        (ticks_ms() allocates nothing: safe in an interrupt handler.)"""
+        self.edge_at = self.ticks()
         self.latched = True
 
     def sample(self, now, diff):
         raw = self.pin.value() == 0
         if self.latched:
             self.latched = False
-            # the edge came after the previous sample; a press shorter than one loop
-            # still counts, if that sample was past the bounce window
-            prev = self.sampled
-            if self.last is None or prev is None or diff(prev, self.last) >= self.bounce_ms:
+            # a press shorter than one loop still counts, if its edge came after the
+            # bounce window (an edge inside it may be bounce)
+            if self.last is None or diff(self.edge_at, self.last) >= self.bounce_ms:
                 raw = raw or not self.state
-        self.sampled = now
         settled = self.last is None or diff(now, self.last) >= self.bounce_ms
         if raw != self.raw:
             self.raw = raw
@@ -462,7 +464,7 @@ class Board:
         self.solenoid = Solenoid(
             io.coil, self.diff, min_cooldown_ms, getattr(io, "coil_timer", None), io.ticks_ms
         )
-        self.buttons = [Button(pin) for pin in io.buttons]
+        self.buttons = [Button(pin, io.ticks_ms) for pin in io.buttons]
         watch = getattr(io, "watch_press", None)
         if watch is not None:
             for b in self.buttons:
@@ -520,9 +522,20 @@ class Board:
         if not self.link.send(ftype, payload, now):
             self.flags |= FLAG_EVENTS_LOST
 
+    def _end_link(self, now):
+        """Reset the link for a new session (or none); button events still queued or
+        unacknowledged are lost with it: say so in the next IDENT (flag 0x10)."""
+        for frame in self.link.unacked:
+            if frame[1] == P.T_EVENT:
+                self.flags |= FLAG_EVENTS_LOST
+        for frame in self.link.pending:
+            if frame[0] == P.T_EVENT:
+                self.flags |= FLAG_EVENTS_LOST
+        self.link.reset(now)
+
     def _hello(self, payload, now):
         self._outputs_safe(now)
-        self.link.reset(now)
+        self._end_link(now)
         nonce = 0
         if len(payload) >= 3:
             nonce = (payload[1] << 8) | payload[2]
@@ -685,7 +698,7 @@ class Board:
         """The host went silent (or the link broke): coil off, arm cleared, fault LEDs."""
         self._outputs_safe(now)
         self.session = False
-        self.link.reset(now)
+        self._end_link(now)
         self.flags |= flag
         self.reported = 0
         self.faults += 1

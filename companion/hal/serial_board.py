@@ -339,6 +339,9 @@ class BoardLink:
         self.status = "not connected yet"
         self.connects = 0
         self.disconnects = 0
+        #: IDENTs that said button events were lost (queue full, or left unacknowledged when
+        #: a session ended): presses the table may never have seen.
+        self.events_lost = 0
         # Recordings keep their last RECORD_LIMIT entries (hal.display.Recent): a table's
         # link runs for a season of games, and a flaky cable must not grow the service.
         self.errors_from_board: list[tuple[str, int, int]] = Recent()
@@ -374,6 +377,7 @@ class BoardLink:
         return {
             "connects": self.connects,
             "disconnects": self.disconnects,
+            "events_lost": self.events_lost,
             "retransmits": self._link.retransmits,
             "duplicates": self._link.duplicates,
             "out_of_order": self._link.out_of_order,
@@ -780,7 +784,11 @@ class BoardLink:
         if ident.flags & L.FLAG_WATCHDOG_RESET:
             notes.append("the board was reset by its watchdog")
         if ident.flags & L.FLAG_EVENTS_LOST:
-            notes.append("the board dropped button events (queue full)")
+            self.events_lost += 1
+            notes.append(
+                "the board dropped button events (queue full, or not acknowledged when the "
+                "last session ended)"
+            )
         for note in notes:
             log.warning("I/O board: %s", note)
             self.notices.append(note)
@@ -1282,6 +1290,14 @@ class SerialHardware(Hardware):
     def wait_connected(self, timeout: float | None) -> bool:
         """Wait (at most *timeout* s; None means 10 s) until the board is back."""
         return self.link.wait_connected(timeout)
+
+    @property
+    def input_gaps(self) -> int:
+        """How often button presses may have been lost: sessions that ended (presses while
+        the board was away, or still unacknowledged) plus IDENTs saying events were dropped.
+        It only grows; a table that sees it change since it asked for a press asks again,
+        even when the board left and came back between two of its polls."""
+        return self.link.disconnects + self.link.events_lost
 
     @property
     def link_status(self) -> str:

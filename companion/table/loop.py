@@ -428,11 +428,18 @@ class TableLoop(FirePath):
         if pressing:
             self.operator.press(operator_presses or sorted(buttons)[0])
         listening = self.terminal is not None and not pressing
+        gaps = getattr(self.hw, "input_gaps", 0)
         while True:
             self.heartbeat()
-            if not getattr(self.hw, "connected", True):  # the I/O board is away: pause
+            away = not getattr(self.hw, "connected", True)
+            if away:  # the I/O board is away: pause
                 self.pause_for_board()
-                if pressing:  # the press may have been lost with the board
+            if away or getattr(self.hw, "input_gaps", 0) != gaps:
+                # a press may have been lost with the board (also when it left and came
+                # back between two polls, or said it dropped events): ask again
+                gaps = getattr(self.hw, "input_gaps", 0)
+                self.view.message(f"the I/O board may have missed a press: {prompt}")
+                if pressing:
                     self.operator.press(operator_presses or sorted(buttons)[0])
                 continue
             event = self.hw.next_input(timeout=0 if listening else POLL_S)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 import time
 
-from serial_helpers import LinkSettings, next_event, virtual_hw, wait_until
+from serial_helpers import LinkFaults, LinkSettings, next_event, virtual_hw, wait_until
 
 from companion.hal import (
     ArenaDisplay,
@@ -274,3 +274,16 @@ def test_an_armed_trigger_press_fires_on_the_link_thread_that_read_it() -> None:
         vb.tap("trigger", 0.01)  # fired once, not armed again: nothing more
         assert hw.eliminator.fire(next_event(hw, "press", "trigger")).reason is Refusal.NOT_ARMED
         assert len(vb.pulses) == 1 and firing_threads == ["io-board-link"]
+
+
+def test_a_press_lost_with_the_session_is_reported_and_counted_as_an_input_gap() -> None:
+    faults = LinkFaults()
+    faults.blackout("to_host", 1.5, anchor="trigger")  # the press's EVENT never gets through
+    with virtual_hw(faults=faults) as hw:
+        gaps = hw.input_gaps
+        hw.virtual_board.tap("trigger", 0.01)
+        wait_until(lambda: hw.link.connects == 2, timeout=6.0)
+        assert hw.board.flags & L.FLAG_EVENTS_LOST
+        assert hw.link.events_lost == 1 and hw.link.stats["events_lost"] == 1
+        assert any("dropped button events" in n for n in hw.link.notices)
+        assert hw.input_gaps == gaps + 2  # the session that ended, and the lost events
