@@ -4,13 +4,18 @@ page, text for the terminal."""
 from __future__ import annotations
 
 import io
+from functools import lru_cache
 from typing import TextIO
 
 import segno
 
 
+@lru_cache(maxsize=32)
 def qr_svg(link: str) -> str:
-    """An inline SVG of ``link`` for the host page."""
+    """An inline SVG of ``link`` for the host page. Encoding a code is most of the work of
+    a host page (segno tries every mask), and the page is drawn again on every frame, so a
+    link's code is made once; a new code (a revoke, a new game) is a new link. The cache is
+    bounded: a season of games does not grow it."""
     return segno.make(link, error="m").svg_inline(scale=3, border=2, dark="#000", light="#fff")
 
 

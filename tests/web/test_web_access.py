@@ -135,3 +135,24 @@ def test_tokens_are_compared_in_constant_time(mocker):
     pairing = Pairing(4)
     pairing.role_of("guess")
     assert spy.call_count == 6  # every token, no early exit
+
+
+def test_the_host_page_encodes_each_pairing_code_once_not_on_every_frame(mocker):
+    """Each frame redraws the host page; encoding its QR codes every time was three
+    quarters of the server's work while phones played (py-spy of bench/web_latency.py)."""
+    import segno
+
+    from companion.web.qr import qr_svg
+
+    qr_svg.cache_clear()
+    made = mocker.spy(segno, "make")
+    with phone_table("battle-royale", people=set()) as r:  # bots: the frames go on
+        roles = len(r.site.pairing.roles) - 1  # every role's code but the host's own
+        first = r.site.pairing_box()
+        assert made.call_count == roles
+        r.wait(lambda: r.site.hub.frame.seq > 3)  # the table moved on: new frames
+        assert r.site.pairing_box() == first
+        assert made.call_count == roles
+        r.site.revoke("seat-0")  # a new code is a new link: encoded once
+        assert r.site.pairing_box() != first
+        assert made.call_count == roles + 1
