@@ -13,6 +13,7 @@ import sys
 
 from companion import __version__
 from companion.commands.arguments import (
+    BOT_LEVELS,
     bots_option,
     data_file,
     non_negative_int,
@@ -291,7 +292,7 @@ def _demo_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--bots-level",
-        choices=("easy", "normal", "strong"),
+        choices=BOT_LEVELS,
         help="the search bot plays every seat at this level (docs/bots.md); default: the "
         "game's own table bot",
     )

@@ -227,6 +227,13 @@ def test_the_cli_and_help_stay_light(code: str) -> None:
     assert result.stdout.strip() == ""
 
 
+def test_the_parsers_offer_the_search_bots_levels() -> None:
+    from companion.commands.arguments import BOT_LEVELS
+    from companion.games.search.bot import LEVELS
+
+    assert tuple(LEVELS) == BOT_LEVELS
+
+
 def test_the_cli_offers_the_log_levels_of_companion_logs() -> None:
     from companion.cli import LOG_LEVELS
     from companion.logs import LEVELS

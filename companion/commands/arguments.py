@@ -51,6 +51,11 @@ def data_file(text: str) -> str:
     return text
 
 
+#: The search bot's levels (``companion.games.search.bot.LEVELS``), written out so that
+#: building a parser does not import the search (a test keeps them equal).
+BOT_LEVELS = ("easy", "normal", "strong")
+
+
 class BotCount(int):
     """``--bots N[:LEVEL]``: an int (how many seats bots play, as before) that also keeps
     the search bot's ``level`` (``None``: the game's own table bot)."""
@@ -65,19 +70,17 @@ class BotCount(int):
 
 def bots_option(text: str) -> BotCount:
     """argparse type of ``--bots``: ``3`` or ``3:normal`` (levels easy, normal, strong)."""
-    from companion.games.search.bot import LEVELS
-
     count, _, level = text.partition(":")
     try:
         n = int(count)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"{text!r}: expected N or N:LEVEL (LEVEL: {', '.join(LEVELS)})"
+            f"{text!r}: expected N or N:LEVEL (LEVEL: {', '.join(BOT_LEVELS)})"
         ) from None
     if n < 0:
         raise argparse.ArgumentTypeError(f"must be 0 or more, got {n}")
-    if level and level not in LEVELS:
+    if level and level not in BOT_LEVELS:
         raise argparse.ArgumentTypeError(
-            f"unknown bot level {level!r}; levels: {', '.join(LEVELS)}"
+            f"unknown bot level {level!r}; levels: {', '.join(BOT_LEVELS)}"
         )
     return BotCount(n, level or None)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from companion.commands.arguments import data_file
+from companion.commands.arguments import BOT_LEVELS, data_file
 from companion.commands.errors import CommandError
 from companion.commands.web_option import (
     add_web_arguments,
@@ -71,7 +71,7 @@ def configure_parser(sp: argparse.ArgumentParser) -> None:
     )
     fight.add_argument(
         "--bot-level",
-        choices=("easy", "normal", "strong"),
+        choices=BOT_LEVELS,
         help="the search bot plays the bots' fighters at this level (docs/bots.md); "
         "default: the simple bot",
     )

@@ -425,8 +425,9 @@ class TableLoop(FirePath):
             and self.operator is not None
             and (self.terminal is None or (seat is not None and self.seat_is_bot(seat)))
         )
+        operator_button = operator_presses or sorted(buttons)[0]
         if pressing:
-            self.operator.press(operator_presses or sorted(buttons)[0])
+            self.operator.press(operator_button)
         listening = self.terminal is not None and not pressing
         gaps = getattr(self.hw, "input_gaps", 0)
         while True:
@@ -440,7 +441,7 @@ class TableLoop(FirePath):
                 gaps = getattr(self.hw, "input_gaps", 0)
                 self.view.message(f"the I/O board may have missed a press: {prompt}")
                 if pressing:
-                    self.operator.press(operator_presses or sorted(buttons)[0])
+                    self.operator.press(operator_button)
                 continue
             event = self.hw.next_input(timeout=0 if listening else POLL_S)
             if event is not None:
