@@ -146,19 +146,30 @@ def test_a_spike_on_the_trigger_pin_is_not_a_press(mock_factory) -> None:
         assert not ever_high(solenoid)
 
 
-def test_a_bouncing_press_counts_once_while_the_contact_still_bounces(mock_factory) -> None:
+def bouncing_press(mock_factory: MockFactory) -> bool:
+    """Close the red button with bounce, fire, bounce while held, release; check that the
+    press counted once. False: this thread was held up long enough that an "open" moment
+    lasted the release time, a real release (and the next close a real second press)."""
     with open_hardware(GLITCH_CONFIG) as hw:
         trigger, solenoid = pins(mock_factory, GLITCH_CONFIG)
         hw.eliminator.arm("boom")
         seen = Event()
+        longest_open = 0.0
+
+        def open_briefly(pause: float) -> None:
+            nonlocal longest_open
+            opened = time.monotonic()
+            trigger.drive_high()
+            if pause:
+                time.sleep(pause)
+            trigger.drive_low()
+            longest_open = max(longest_open, time.monotonic() - opened)
 
         def bounce() -> None:  # closed 3 ms, open 0.2 ms, until the press has been counted
-            while not seen.is_set():
-                trigger.drive_low()
-                time.sleep(0.003)
-                trigger.drive_high()
-                time.sleep(0.0002)
             trigger.drive_low()
+            while not seen.is_set():
+                time.sleep(0.003)
+                open_briefly(0.0002)
 
         bouncer = Thread(target=bounce)
         bouncer.start()
@@ -169,15 +180,26 @@ def test_a_bouncing_press_counts_once_while_the_contact_still_bounces(mock_facto
             bouncer.join()
         assert press is not None and press.is_trigger_press
         assert hw.eliminator.fire(press).fired
-        for _ in range(10):  # more bounce while it is held: nothing new
-            trigger.drive_high()
-            trigger.drive_low()
-        assert hw.next_input(timeout=0.1) is None
+        for _ in range(10):  # more bounce while it is held: no second press
+            open_briefly(0)
+        held = []
+        while (event := hw.next_input(timeout=0.1)) is not None:
+            held.append(event.kind)
         release = trigger_release(hw, trigger)
+        if longest_open >= GLITCH_CONFIG.bounce_s:
+            return False
+        assert set(held) <= {"long_press"}  # held past hold_s is a long press, not a press
         assert release.t > press.t
         assert hw.next_input(timeout=0.05) is None
         assert len(high_periods(solenoid)) == 1
         assert hw.trigger.debouncer.contact("trigger").bounces >= 10
+        return True
+
+
+def test_a_bouncing_press_counts_once_while_the_contact_still_bounces(mock_factory) -> None:
+    # The contact is driven from threads in real time: a run in which a busy machine held
+    # this process up for the release time is tried again (it pressed twice, for real).
+    assert any(bouncing_press(mock_factory) for _ in range(5)), "held up in every try"
 
 
 @pytest.mark.parametrize("pulse_ms", [20, 60])
