@@ -47,8 +47,9 @@ ENV = {
     "PYTHONPATH": str(ROOT),
 }
 SERVE_IMPORTS = (
-    "import companion.cli, companion.commands.serve, companion.hal.gpio, "
-    "companion.hal.serial_board; companion.cli.build_parser().parse_args(['serve'])"
+    "import companion.cli, companion.logs, companion.commands.serve, companion.data, "
+    "companion.hal.gpio, companion.hal.serial_board; "
+    "companion.cli.build_parser().parse_args(['serve'])"
 )
 CASES: dict[str, list[str]] = {
     "bare": [sys.executable, "-c", "pass"],
