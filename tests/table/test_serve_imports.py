@@ -2,10 +2,11 @@
 
 The service starts in a fresh process on each backend of a Raspberry Pi table, gpio on
 gpiozero's mock pins and serial against the virtual board, with no terminal (as under
-systemd); at its ``ready`` log line the process writes down ``sys.modules`` and stops
-itself with SIGTERM. Its start-up needs the hardware, the configuration and the game, not
-the dashboard's rich (imported once the table is ready, for the first game's view), the
-search bot (an assist table has no bots), the web view, other games or the other backend.
+systemd), and resumes the game a first start began; at its ``ready`` log line the process
+writes down ``sys.modules`` and stops itself with SIGTERM. Its start-up needs the hardware,
+the configuration and the game, not the dashboard's rich (imported once the table is
+ready, for the first game's view), the search bot (an assist table has no bots), the web
+view, other games or the other backend.
 ``bench/import_time.py`` times these imports: its ``serve`` case must import at least what
 the service has imported by then, so that it measures the whole start-up.
 """
@@ -28,14 +29,14 @@ import logging, os, signal, sys
 
 class AtReady(logging.Handler):
     def emit(self, record):
-        if "ready" in record.getMessage():
+        if sys.argv[2] in record.getMessage():
             with open(sys.argv[1], "w") as out:
                 out.write("\\n".join(sorted(sys.modules)))
             os.kill(os.getpid(), signal.SIGTERM)
 
 logging.getLogger("companion.commands.serve").addHandler(AtReady())
 from companion.cli import main
-sys.exit(main(sys.argv[2:]))
+sys.exit(main(sys.argv[3:]))
 """
 
 #: Imported by no serve start-up (``companion.games.kampf_der_gladiatoren`` and the other
@@ -62,14 +63,13 @@ def env() -> dict[str, str]:
     return environ
 
 
-def modules_at_ready(tmp_path: Path, hardware: str) -> set[str]:
-    """``sys.modules`` of ``companion serve`` (this ``[hardware]``) at its ready line."""
-    config = tmp_path / "table.toml"
-    config.write_text(f'[game]\nmode = "assist"\n\n[hardware]\n{hardware}\n')
+def serve_until(tmp_path: Path, config: Path, line: str) -> tuple[set[str], str]:
+    """``sys.modules`` of ``companion serve --config config`` when it logs ``line``, and
+    what it logged; then it is stopped as systemd stops it."""
     found = tmp_path / "modules.txt"
     args = ["serve", "--config", str(config), "--journal-dir", str(tmp_path / "journals")]
     done = subprocess.run(
-        [sys.executable, "-c", AT_READY, str(found), *args],
+        [sys.executable, "-c", AT_READY, str(found), line, *args],
         cwd=ROOT,
         env={**env(), "GPIOZERO_PIN_FACTORY": "mock"},
         stdin=subprocess.DEVNULL,
@@ -78,7 +78,18 @@ def modules_at_ready(tmp_path: Path, hardware: str) -> set[str]:
         timeout=60,
     )
     assert done.returncode == 128 + signal.SIGTERM, done.stderr
-    return set(found.read_text().split())
+    return set(found.read_text().split()), done.stderr
+
+
+def modules_at_ready(tmp_path: Path, hardware: str) -> set[str]:
+    """``sys.modules`` of ``companion serve`` (this ``[hardware]``) at its ready line, as it
+    resumes the game a first start began (stopped once its journal was written)."""
+    config = tmp_path / "table.toml"
+    config.write_text(f'[game]\nmode = "assist"\n\n[hardware]\n{hardware}\n')
+    serve_until(tmp_path, config, "journal: ")
+    modules, log = serve_until(tmp_path, config, "ready")
+    assert "resuming the unfinished game" in log
+    return modules
 
 
 def imported_by(code: str) -> set[str]:
