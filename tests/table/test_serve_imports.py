@@ -158,3 +158,27 @@ def test_the_import_benchmark_imports_what_serve_has_imported_when_ready(
     ours = {m for m in ready if m.split(".")[0] in ("companion", "gpiozero", "serial", "cobs")}
     missing = sorted(m for m in ours - bench if not m.startswith("gpiozero.pins."))
     assert missing == []
+
+
+@pytest.mark.slow
+def test_the_printed_dashboard_imports_no_live_display(tmp_path: Path) -> None:
+    """Without a terminal (systemd) serve prints its dashboard: a whole game imports rich's
+    console but not its live display (``Live``, ``Layout``), which only a terminal redraws."""
+    journals = str(tmp_path)
+    code = (
+        "import sys\nfrom companion.cli import main\n"
+        f"code = main(['serve', '--autoplay', '--games', '1', '--journal-dir', {journals!r}])\n"
+        "print(code, ' '.join(m for m in ('rich.console', 'rich.live', 'rich.layout') "
+        "if m in sys.modules), file=sys.stderr)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=env(),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,  # no terminal
+        text=True,
+        timeout=120,
+    )
+    assert "Turn 1" in done.stdout  # the dashboard was printed
+    assert done.stderr.splitlines()[-1] == "0 rich.console", done.stderr[-2000:]
