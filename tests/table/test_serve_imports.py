@@ -57,10 +57,21 @@ NOT_AT_READY = (
 OTHER_BACKEND = {"gpio": ("serial", "cobs"), "serial": ("gpiozero", "colorzero")}
 
 
-def env() -> dict[str, str]:
+def python(code: str, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """``python -c code args`` from this checkout, outside systemd, with gpiozero's mock
+    pins, no terminal (as under systemd) and no standard input."""
     environ = {k: v for k, v in os.environ.items() if k not in ("NOTIFY_SOCKET", "JOURNAL_STREAM")}
     environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), environ.get("PYTHONPATH")]))
-    return environ
+    environ["GPIOZERO_PIN_FACTORY"] = "mock"
+    return subprocess.run(
+        [sys.executable, "-c", code, *args],
+        cwd=ROOT,
+        env=environ,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def serve_until(tmp_path: Path, config: Path, line: str) -> tuple[set[str], str]:
@@ -68,15 +79,7 @@ def serve_until(tmp_path: Path, config: Path, line: str) -> tuple[set[str], str]
     what it logged; then it is stopped as systemd stops it."""
     found = tmp_path / "modules.txt"
     args = ["serve", "--config", str(config), "--journal-dir", str(tmp_path / "journals")]
-    done = subprocess.run(
-        [sys.executable, "-c", AT_READY, str(found), line, *args],
-        cwd=ROOT,
-        env={**env(), "GPIOZERO_PIN_FACTORY": "mock"},
-        stdin=subprocess.DEVNULL,
-        capture_output=True,  # no terminal, as under systemd
-        text=True,
-        timeout=60,
-    )
+    done = python(AT_READY, str(found), line, *args)
     assert done.returncode == 128 + signal.SIGTERM, done.stderr
     return set(found.read_text().split()), done.stderr
 
@@ -93,14 +96,7 @@ def modules_at_ready(tmp_path: Path, hardware: str) -> set[str]:
 
 
 def imported_by(code: str) -> set[str]:
-    done = subprocess.run(
-        [sys.executable, "-c", f"{code}\nimport sys; print(' '.join(sys.modules))"],
-        cwd=ROOT,
-        env=env(),
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = python(f"{code}\nimport sys; print(' '.join(sys.modules))")
     assert done.returncode == 0, done.stderr
     return set(done.stdout.split())
 
@@ -171,14 +167,6 @@ def test_the_printed_dashboard_imports_no_live_display(tmp_path: Path) -> None:
         "print(code, ' '.join(m for m in ('rich.console', 'rich.live', 'rich.layout') "
         "if m in sys.modules), file=sys.stderr)"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        env=env(),
-        stdin=subprocess.DEVNULL,
-        capture_output=True,  # no terminal
-        text=True,
-        timeout=120,
-    )
+    done = python(code, timeout=120)
     assert "Turn 1" in done.stdout  # the dashboard was printed
     assert done.stderr.splitlines()[-1] == "0 rich.console", done.stderr[-2000:]
