@@ -18,9 +18,15 @@ Cases:
 - ``cli``: ``import companion.cli``;
 - ``serve``: the serve path with both backends of a Raspberry Pi table: the command line
   and its parser (which ``companion serve`` builds too), ``companion.commands.serve`` and
-  the ``gpio`` and ``serial`` backends (gpiozero and pyserial included). Checked against
-  ``python -X importtime -m companion serve`` on gpiozero's mock pins: these are the
-  modules it has imported when it logs ``ready``, give or take the pin factory.
+  the ``gpio`` and ``serial`` backends (gpiozero and pyserial included): every module
+  ``companion serve`` has imported when it logs ``ready`` on either backend, give or take
+  the pin factory (``tests/table/test_serve_imports.py`` checks that, and what serve
+  must not import by then);
+- ``dashboard``: ``serve`` and then what the first game's dashboard imports right after
+  ``ready`` (rich, ``companion.ui``): what the process has paid once it draws the table,
+  with or without a terminal (without one, under systemd, it prints the dashboard);
+- ``libraries``: only the serve path's libraries, gpiozero and pyserial (with its port
+  finder and cobs): the part of ``serve`` that is not the companion's own.
 
 Targets (issue 18): ``serve`` <= 0.12 s CPU beyond bare; ``help`` <= 1.5x bare.
 Find what a case costs with ``python -X importtime -c "import companion.cli"``.
@@ -47,14 +53,21 @@ ENV = {
     "PYTHONPATH": str(ROOT),
 }
 SERVE_IMPORTS = (
-    "import companion.cli, companion.commands.serve, companion.hal.gpio, "
-    "companion.hal.serial_board; companion.cli.build_parser().parse_args(['serve'])"
+    "import companion.cli, companion.logs, companion.commands.serve, companion.data, "
+    "companion.hal.gpio, companion.hal.serial_board; "
+    "companion.cli.build_parser().parse_args(['serve'])"
 )
+DASHBOARD_IMPORTS = (
+    SERVE_IMPORTS + "; import companion.ui.dashboard, rich.console; rich.console.Console()"
+)
+LIBRARY_IMPORTS = "import gpiozero, serial, serial.tools.list_ports, cobs.cobs"
 CASES: dict[str, list[str]] = {
     "bare": [sys.executable, "-c", "pass"],
     "help": [sys.executable, "-c", "import sys; from companion.cli import main; sys.exit(main())"],
     "cli": [sys.executable, "-c", "import companion.cli"],
     "serve": [sys.executable, "-c", SERVE_IMPORTS],
+    "dashboard": [sys.executable, "-c", DASHBOARD_IMPORTS],
+    "libraries": [sys.executable, "-c", LIBRARY_IMPORTS],
 }
 HELP_ARGV = {"help": ["--help"]}
 TARGETS = {"serve_beyond_bare_s": 0.12, "help_ratio": 1.5}
@@ -118,7 +131,7 @@ def main() -> int:
     print(f"{args.runs} rounds; 1-minute load average {result['load_average_1min']}")
     for name, c in result["cases"].items():
         print(
-            f"{name:6} median {c['median_s'] * 1000:7.1f} ms CPU   beyond bare "
+            f"{name:9} median {c['median_s'] * 1000:7.1f} ms CPU   beyond bare "
             f"{c['beyond_bare_s'] * 1000:7.1f} ms   x{c['ratio']:.2f} bare"
         )
     print(

@@ -82,7 +82,7 @@ def test_import_time_bench_json() -> None:
     result = run_bench("--runs", "1", "--json", script="import_time.py")
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout)
-    assert set(summary["cases"]) == {"bare", "help", "cli", "serve"}
+    assert set(summary["cases"]) == {"bare", "help", "cli", "serve", "dashboard", "libraries"}
     assert all(c["median_s"] > 0 for c in summary["cases"].values())
     assert summary["targets"] == {"serve_beyond_bare_s": 0.12, "help_ratio": 1.5}
 

@@ -21,8 +21,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-
-from rich.console import Console
+from typing import TYPE_CHECKING
 
 from companion.commands.at_table import open_table_hardware, start_journal
 from companion.commands.errors import EXIT_INTERRUPTED, CommandError
@@ -48,7 +47,9 @@ from companion.table.journal import (
 from companion.table.journals import archive, find_unfinished, prune, set_aside
 from companion.table.people import SimOperator
 from companion.table.session import GAME, GameSession, PendingResume, SessionSettings, load_resume
-from companion.ui.dashboard import Dashboard
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 log = logging.getLogger(__name__)
 
@@ -146,9 +147,15 @@ def _after_game(path: Path | None, journals: Path, keep: int) -> None:
         )
 
 
+def _console() -> Console:
+    """The console the dashboard (and the web view's links) are drawn on."""
+    from rich.console import Console
+
+    return Console()
+
+
 def run(args: argparse.Namespace) -> int:
     started = time.monotonic()
-    console = Console()
     path = find_table_config(args.config).path
     try:
         table = load_table_config(path) if path else default_table_config()
@@ -174,6 +181,9 @@ def run(args: argparse.Namespace) -> int:
     first_journal = Path(args.journal) if args.journal else None
     notifier = Notifier.from_environ()
     web_asked = web_request(args, config.players, ())
+    # rich is imported for something to draw: the web view's links (on a terminal), else
+    # the first game's dashboard, once the table is ready
+    console = _console() if web_asked is not None else None
     if first_journal is not None and first_journal.exists() and not args.new:
         pending = _load_file(first_journal)  # a named journal: continue that game
         first_journal = None
@@ -188,7 +198,7 @@ def run(args: argparse.Namespace) -> int:
                 config,
                 hw,
                 assist=True,
-                out=sys.stdout if console.is_terminal else None,
+                out=sys.stdout if console is not None and console.is_terminal else None,
                 pairing_dir=journals.parent / "web-pairing",
             ) as web,
         ):
@@ -208,6 +218,9 @@ def run(args: argparse.Namespace) -> int:
                 time.monotonic() - started,
             )
             notifier.ready(f"{table.hardware.profile} hardware, {config.players} players")
+            from companion.ui.dashboard import Dashboard
+
+            console = console or _console()
             people = random.Random(0)  # the simulated people's choices, across games
             sleep = clock.sleep if clock is not None else time.sleep
             live = console.is_terminal and not args.autoplay

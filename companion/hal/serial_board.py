@@ -52,7 +52,6 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import serial
-from serial.tools import list_ports
 
 from companion.hal import link as L
 from companion.hal.config import HardwareConfig
@@ -167,6 +166,8 @@ def find_pico_port(
     plugged in the ids do not say which one drives the table: then, unless
     *serial_number* picks one, this raises :exc:`BoardNotFound` naming them all.
     """
+    from serial.tools import list_ports  # only here: to find the board by its USB ids
+
     ports = sorted(
         (p for p in (comports or list_ports.comports)() if p.vid == vid and p.pid == pid),
         key=lambda p: p.device,

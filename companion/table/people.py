@@ -19,7 +19,6 @@
 from __future__ import annotations
 
 import atexit
-import getpass
 import queue
 import random
 import sys
@@ -167,6 +166,8 @@ class TerminalInput:
     def _read(self) -> None:
         try:
             if self.interactive:
+                import getpass  # a person at a terminal only (termios)
+
                 install_completion()
                 while True:
                     self._wanted.wait()

@@ -40,7 +40,6 @@ from companion.games.battle_royale.assist import (
 from companion.games.battle_royale.events import Event
 from companion.games.core.errors import IllegalActionError
 from companion.games.registry import Game, get_game
-from companion.games.search.bot import LEVELS as BOT_LEVELS
 from companion.table.journal import (
     FORMAT,
     JournalContents,
@@ -413,8 +412,11 @@ def _header_problem(header: dict[str, Any]) -> str | None:
     for flag in ("seeded_dice", "demo"):
         if session.get(flag) is not None and not isinstance(session.get(flag), bool):
             return bad(f"session.{flag}", "true or false")
-    if session.get("bot_level") is not None and session["bot_level"] not in BOT_LEVELS:
-        return bad("session.bot_level", f"null or one of {', '.join(BOT_LEVELS)}")
+    if session.get("bot_level") is not None:
+        from companion.games.search.bot import LEVELS  # only a game with bots imports the search
+
+        if session["bot_level"] not in LEVELS:
+            return bad("session.bot_level", f"null or one of {', '.join(LEVELS)}")
     return None
 
 

@@ -29,16 +29,18 @@ from __future__ import annotations
 import time
 from collections import deque
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.columns import Columns
 from rich.console import Console, Group, RenderableType
 from rich.control import Control
-from rich.layout import Layout
-from rich.live import Live
 from rich.panel import Panel
 from rich.segment import ControlType
 from rich.text import Text
+
+if TYPE_CHECKING:
+    from rich.layout import Layout
+    from rich.live import Live
 
 LOG_LINES = 10
 PROMPT_STYLE = "bold cyan"
@@ -129,6 +131,8 @@ class TableScreen:
 
     def __enter__(self) -> TableScreen:
         if self.live:
+            from rich.live import Live  # a terminal to redraw: printed views need neither
+
             self._live = Live(
                 self.screen(),
                 console=self.console,
@@ -240,6 +244,8 @@ class TableScreen:
         there)."""
         if not self.typing:
             return self.render()
+        from rich.layout import Layout
+
         height = self.console.height
         whole = Layout()
         whole.split_column(
@@ -250,6 +256,8 @@ class TableScreen:
 
     def render(self, height: int | None = None) -> Layout:
         """The whole view fitted to ``height`` rows (default: the console's)."""
+        from rich.layout import Layout
+
         height = height or self.console.height
         width = self.console.width
         prompt = self._prompt_block(width)
