@@ -2,7 +2,9 @@
 
 Opens the hardware once, then plays game after game: the buttons drive it, the
 screen (if any) shows the live dashboard, and a new game starts when CONFIRM is
-pressed after the last one ended. SIGTERM (``systemctl stop``) switches the
+pressed after the last one ended. Under systemd, where standard output is the
+journal, no board is drawn: the table's messages go to the log
+(:class:`companion.table.log_view.LogView`). SIGTERM (``systemctl stop``) switches the
 solenoid and every LED off and exits with status 143.
 
 What an operator needs later goes through :mod:`logging` (the journal under
@@ -28,6 +30,7 @@ from companion.commands.errors import EXIT_INTERRUPTED, CommandError
 from companion.commands.web_option import battle_royale_game, web_request, web_view
 from companion.dice import Roller
 from companion.hal import HardwareConfigError, ManualClock
+from companion.logs import stream_is_journal
 from companion.notify import Notifier
 from companion.table.assist import AssistTable
 from companion.table.config import (
@@ -45,6 +48,7 @@ from companion.table.journal import (
     new_journal_path,
 )
 from companion.table.journals import archive, find_unfinished, prune, set_aside
+from companion.table.log_view import LogView
 from companion.table.people import SimOperator
 from companion.table.session import GAME, GameSession, PendingResume, SessionSettings, load_resume
 
@@ -218,12 +222,15 @@ def run(args: argparse.Namespace) -> int:
                 time.monotonic() - started,
             )
             notifier.ready(f"{table.hardware.profile} hardware, {config.players} players")
-            from companion.ui.dashboard import Dashboard
+            # under systemd standard output is the journal: the board is not for the log
+            to_log = stream_is_journal(sys.stdout)
+            if not to_log:
+                from companion.ui.dashboard import Dashboard
 
-            console = console or _console()
+                console = console or _console()
             people = random.Random(0)  # the simulated people's choices, across games
             sleep = clock.sleep if clock is not None else time.sleep
-            live = console.is_terminal and not args.autoplay
+            live = console is not None and console.is_terminal and not args.autoplay
             for number in itertools.count(1):
                 if session is None:
                     path = first_journal or new_journal_path(GAME, "assist", journals)
@@ -238,8 +245,10 @@ def run(args: argparse.Namespace) -> int:
                 if web is not None and number > 1:
                     web.new_game(config.players)  # new tokens every game
                 notifier.status(f"game {number}, journal {session.journal_path}")
-                with Dashboard(
-                    console, hw, live=live, title=f"Battle Royale, game {number}"
+                with (
+                    LogView()
+                    if to_log
+                    else Dashboard(console, hw, live=live, title=f"Battle Royale, game {number}")
                 ) as view:
                     session.journal.notify = view.message
                     # a new operator per game: its record of presses ends with the game

@@ -158,8 +158,9 @@ def test_the_import_benchmark_imports_what_serve_has_imported_when_ready(
 
 @pytest.mark.slow
 def test_the_printed_dashboard_imports_no_live_display(tmp_path: Path) -> None:
-    """Without a terminal (systemd) serve prints its dashboard: a whole game imports rich's
-    console but not its live display (``Live``, ``Layout``), which only a terminal redraws."""
+    """Without a terminal (standard output a pipe or a file) serve prints its dashboard: a
+    whole game imports rich's console but not its live display (``Live``, ``Layout``), which
+    only a terminal redraws."""
     journals = str(tmp_path)
     code = (
         "import sys\nfrom companion.cli import main\n"
@@ -170,3 +171,34 @@ def test_the_printed_dashboard_imports_no_live_display(tmp_path: Path) -> None:
     done = python(code, timeout=120)
     assert "Turn 1" in done.stdout  # the dashboard was printed
     assert done.stderr.splitlines()[-1] == "0 rich.console", done.stderr[-2000:]
+
+
+@pytest.mark.slow
+def test_under_systemd_the_board_goes_nowhere_and_rich_is_never_imported(tmp_path: Path) -> None:
+    """Standard output is the journal (``$JOURNAL_STREAM`` names it, as systemd sets it): a
+    whole game draws no board into the log, imports no rich, and logs what it logs."""
+    out, err = tmp_path / "stdout", tmp_path / "stderr"
+    code = (
+        "import sys\nfrom companion.cli import main\n"
+        "code = main(['--log-level', 'debug', 'serve', '--autoplay', '--games', '1',"
+        " '--journal-dir', sys.argv[1]])\n"
+        "print('exit', code, 'rich' in sys.modules, file=sys.stderr)"
+    )
+    environ = {k: v for k, v in os.environ.items() if k not in ("NOTIFY_SOCKET",)}
+    environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), environ.get("PYTHONPATH")]))
+    with out.open("w") as stdout, err.open("w") as stderr:
+        info = os.fstat(stdout.fileno())
+        environ["JOURNAL_STREAM"] = f"{info.st_dev}:{info.st_ino}"
+        subprocess.run(
+            [sys.executable, "-c", code, str(tmp_path / "journals")],
+            cwd=ROOT,
+            env=environ,
+            stdin=subprocess.DEVNULL,
+            stdout=stdout,
+            stderr=stderr,
+            timeout=120,
+        )
+    log = err.read_text()
+    assert log.splitlines()[-1] == "exit 0 False", log[-2000:]
+    assert out.read_text() == ""  # nothing drawn into the journal
+    assert "game 1 over after" in log and "waiting: " in log  # the log, with the prompts
