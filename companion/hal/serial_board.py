@@ -314,6 +314,7 @@ class BoardLink:
             window=settings.window,
             rto_s=settings.rto_s,
             max_retries=settings.max_retries,
+            ack_later=True,  # acknowledged once per read, or by the answer sent meanwhile
         )
         self._decoder = L.FrameDecoder()
         # frames read but not handled yet: handled in order, also by a fire() on this thread
@@ -476,6 +477,8 @@ class BoardLink:
             try:
                 armed = self.send(L.MsgType.ARM, L.ARM.pack(token, ARM_WINDOW_MS))
                 fired = armed and self.send(L.MsgType.FIRE, L.FIRE.pack(token, pulse_ms, deadline))
+                if fired:  # the EVENT's ACK, if ARM + FIRE wait for room (it rides on them)
+                    self._link.flush_ack()
             finally:
                 batch, self._batch = self._batch, None
             if batch and not self._write_now(b"".join(batch)):
@@ -849,6 +852,9 @@ class BoardLink:
             if isinstance(item, L.Frame):
                 self._last_rx = now
                 self._frame(item, now)
+        if self._link.ack_owed:  # not carried by an answer: one ACK for what was read
+            with self._wlock:
+                self._link.flush_ack()
         return now
 
     def _read_until(self, done: threading.Event, timeout: float) -> None:

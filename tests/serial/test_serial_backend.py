@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 import time
 
+import serial
 from serial_helpers import LinkFaults, LinkSettings, next_event, virtual_hw, wait_until
 
 from companion.hal import (
@@ -274,6 +275,73 @@ def test_an_armed_trigger_press_fires_on_the_link_thread_that_read_it() -> None:
         vb.tap("trigger", 0.01)  # fired once, not armed again: nothing more
         assert hw.eliminator.fire(next_event(hw, "press", "trigger")).reason is Refusal.NOT_ARMED
         assert len(vb.pulses) == 1 and firing_threads == ["io-board-link"]
+
+
+def test_an_armed_press_is_answered_by_arm_and_fire_in_one_write_carrying_the_ack() -> None:
+    """The red button's EVENT is answered by ARM + FIRE in one write to the board, which
+    acknowledge the EVENT themselves: no ACK frame goes ahead of them (one write, one
+    wake-up of the board on the way to the coil)."""
+    with virtual_hw() as hw:
+        vb = hw.virtual_board
+        hw.eliminator.arm("boom")
+        hw.link.flush(1.0)
+        writes: list[list[L.Frame]] = []
+        events: list[int] = []
+        ser = hw.link._ser
+        write, message = ser.write, hw.link._message
+
+        def recording_write(data: bytes) -> int | None:
+            writes.append([f for f in L.FrameDecoder().feed(data) if isinstance(f, L.Frame)])
+            return write(data)
+
+        def recording_message(frame: L.Frame, now: float) -> None:
+            if frame.type == L.MsgType.EVENT:
+                events.append(frame.seq)
+                writes.append([])  # where the EVENT was read
+            message(frame, now)
+
+        ser.write = recording_write
+        hw.link._message = recording_message  # type: ignore[method-assign]
+        vb.tap("trigger", 0.01)
+        wait_until(lambda: len(vb.pulses) == 1)
+        assert events, "the press's EVENT"
+        after_event = writes[writes.index([]) + 1 :]
+        first = after_event[0]
+        assert [f.type for f in first] == [L.MsgType.ARM, L.MsgType.FIRE]
+        assert all(f.ack == events[0] for f in first)  # the EVENT acknowledged on them
+        press = next_event(hw, "press", "trigger")
+        assert hw.eliminator.fire(press).fired
+
+
+def test_a_press_is_delivered_before_it_is_acknowledged() -> None:
+    """A write to the board that fails after its bytes went out (pyserial raises a write
+    timeout after a complete write when the link thread was held up past it, as under
+    heavy load) loses no press: the EVENT is handed to the table before the host writes its
+    acknowledgement. Acknowledged first, the press was gone: the board had its ACK and
+    never sent it again, the host dropped the link before handing it on, and no IDENT said
+    an event was lost (the flake in test_a_whole_game_with_one_percent_bad_bytes)."""
+    with virtual_hw() as hw:
+        assert hw.link.query(1.0) is not None  # the start-up's answers are in
+        time.sleep(0.05)
+        ser = hw.link._ser
+        write = ser.write
+        failed: list[bytes] = []
+        event_seq = hw.virtual_board.board.link.tx_next  # the press's EVENT will have it
+
+        def write_then_time_out(data: bytes) -> int | None:
+            written = write(data)
+            frames = [f for f in L.FrameDecoder().feed(data) if isinstance(f, L.Frame)]
+            acks = [f.ack for f in frames if f.type == L.MsgType.ACK]
+            if not failed and any((ack - event_seq) & 0xFF < 128 for ack in acks):
+                failed.append(data)  # the write that acknowledges the press's EVENT
+                raise serial.SerialTimeoutException("Write timeout")
+            return written
+
+        ser.write = write_then_time_out
+        hw.virtual_board.tap("roll", 0.01)
+        assert next_event(hw, "press", "roll", timeout=3.0)
+        wait_until(lambda: hw.link.connects == 2, timeout=3.0)
+        assert failed and hw.link.disconnects == 1
 
 
 def test_a_press_lost_with_the_session_is_reported_and_counted_as_an_input_gap() -> None:
