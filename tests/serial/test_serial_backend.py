@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 import time
 
+import pytest
 import serial
 from serial_helpers import LinkFaults, LinkSettings, next_event, virtual_hw, wait_until
 
@@ -311,6 +312,30 @@ def test_an_armed_press_is_answered_by_arm_and_fire_in_one_write_carrying_the_ac
         assert all(f.ack == events[0] for f in first)  # the EVENT acknowledged on them
         press = next_event(hw, "press", "trigger")
         assert hw.eliminator.fire(press).fired
+
+
+def test_the_link_thread_runs_at_realtime_priority_where_allowed() -> None:
+    """The link thread reads the red button's EVENT and fires an armed press itself: it asks
+    for SCHED_FIFO as the gpio backend's button thread does, and says what it got."""
+    import os
+    import sys
+
+    from companion.hal.realtime import BUTTON_THREAD_PRIORITY, SWITCH_INTERVAL_S
+
+    before = sys.getswitchinterval()
+    with virtual_hw() as hw:
+        thread = hw.link._thread
+        policy = os.sched_getscheduler(thread.native_id)
+        if hw.link.scheduling.startswith("SCHED_FIFO"):
+            assert policy == os.SCHED_FIFO
+            assert os.sched_getparam(thread.native_id).sched_priority == BUTTON_THREAD_PRIORITY
+        else:  # not permitted here: it says so, with the reason
+            assert policy == os.SCHED_OTHER and "refused" in hw.link.scheduling
+        assert sys.getswitchinterval() == pytest.approx(min(before, SWITCH_INTERVAL_S))
+    assert sys.getswitchinterval() == before
+    with virtual_hw(settings=LinkSettings(realtime_priority=None)) as hw:
+        assert os.sched_getscheduler(hw.link._thread.native_id) == os.SCHED_OTHER
+        assert hw.link.scheduling.startswith("SCHED_OTHER (real-time priority not asked")
 
 
 def test_a_press_is_delivered_before_it_is_acknowledged() -> None:
