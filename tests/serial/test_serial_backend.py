@@ -380,3 +380,31 @@ def test_a_press_lost_with_the_session_is_reported_and_counted_as_an_input_gap()
         assert hw.link.events_lost == 1 and hw.link.stats["events_lost"] == 1
         assert any("dropped button events" in n for n in hw.link.notices)
         assert hw.input_gaps == gaps + 2  # the session that ended, and the lost events
+
+
+def test_the_virtual_boards_loop_takes_the_priority_it_is_given_and_stamps_the_pty() -> None:
+    """The benchmark's stand-in for a microcontroller of its own: the board's loop on
+    SCHED_FIFO where allowed (and back), and where a press crossed the pty."""
+    import os
+
+    with virtual_hw() as hw:
+        vb = hw.virtual_board
+        thread = vb._fw_thread
+        got = vb.set_firmware_priority(10)
+        if got.startswith("SCHED_FIFO"):
+            assert os.sched_getscheduler(thread.native_id) == os.SCHED_FIFO
+        else:  # not permitted here: it says so
+            assert "refused" in got
+        assert vb.set_firmware_priority(None) == "SCHED_OTHER"
+        assert os.sched_getscheduler(thread.native_id) == os.SCHED_OTHER
+        hw.eliminator.arm("boom")
+        hw.link.flush(1.0)
+        edge = vb.press("trigger")
+        rise = vb.wait_rise(edge, 2.0)
+        assert rise is not None
+        stamps = vb.press_stamps(edge, rise)
+        assert stamps["edge"] == edge and stamps["rise"] == rise
+        # the EVENT went out after the edge, the ARM + FIRE came in before the gate went high
+        assert stamps["to_host"] and stamps["to_board"]
+        assert edge <= stamps["to_host"][0] <= stamps["to_board"][-1] <= rise
+        vb.release("trigger")
