@@ -20,6 +20,14 @@ thread`` runs the board in this process instead (as before).
 The cool-downs (host and board) are switched off through the explicit benchmark
 override, never through the configuration, and the pulse is 1 ms.
 
+The host's link thread runs at the scheduling the serial backend gets (``SCHED_FIFO``
+where allowed, as the gpio backend's button thread), and the interpreter's switch interval
+is the backend's (0.2 ms). While the presses run, the board process puts the firmware's
+loop on ``SCHED_FIFO`` too (where allowed): a real board's loop has a microcontroller to
+itself, and this machine's other work must not stand in for a board the table does not
+have. ``--no-realtime`` puts both back on the normal policy, for comparison;
+``--switch-interval-ms`` sets another switch interval.
+
 Then it shows alternating arena frames through ``hw.display.show`` for a few
 seconds and counts the images the board applied per second; and it times the host's
 codec on a MATRIX frame (CRC-16, COBS, encode, decode).
@@ -27,14 +35,16 @@ codec on a MATRIX frame (CRC-16, COBS, encode, decode).
 Usage::
 
     python bench/serial_latency.py [--presses N] [--fps-seconds S] [--board process|thread]
-                                   [--profile] [--hops] [--strict]
+                                   [--profile] [--hops] [--no-realtime]
+                                   [--switch-interval-ms MS] [--strict]
 
 ``--profile`` samples both processes with py-spy (``pip install py-spy``) during the
 presses and reports where the active time goes, by module. ``--hops`` stamps each hop
-of every press on the host's side (``time.monotonic()``, the board's clock too):
-board edge -> the host has read and decoded the EVENT -> ARM + FIRE written (the
-guard, on the link thread) -> the board's gate high, and says where the median and
-the slowest 1 % went. Prints median, p99 and max latency, the frame rate, the codec
+of every press (``time.monotonic()``, the same clock in both processes): board edge ->
+the board's loop wrote the EVENT -> the host's link thread has read and decoded it ->
+ARM + FIRE written (the guard, on the link thread) -> the board's loop was handed them
+-> the board's gate high, and says where the median and the slowest 1 % went. Prints
+median, p99 and max latency, the frame rate, the codec
 timings, then a one-line JSON summary. With ``--strict`` the exit status is 1 if p99
 is above the 5 ms target.
 """
@@ -61,15 +71,24 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a check
 
 from companion.hal import FireResult, Hardware, HardwareConfig  # noqa: E402
 from companion.hal import link as L  # noqa: E402
-from companion.hal.serial_board import open_serial, open_virtual_board_hardware  # noqa: E402
+from companion.hal.realtime import SWITCH_INTERVAL_S  # noqa: E402
+from companion.hal.serial_board import (  # noqa: E402
+    LinkSettings,
+    open_serial,
+    open_virtual_board_hardware,
+)
 
 TARGET_P99_MS = 5.0
+#: The virtual board's loop while the presses run (a microcontroller has its core to itself).
+BOARD_PRIORITY = 10
 
 
 HOPS = (
-    ("edge", "decoded", "board edge -> EVENT read and decoded by the host's link thread"),
+    ("edge", "sent", "board edge -> EVENT written by the board's firmware loop"),
+    ("sent", "decoded", "EVENT written -> read and decoded by the host's link thread"),
     ("decoded", "written", "EVENT -> the guard -> ARM + FIRE written, on the link thread"),
-    ("written", "rise", "ARM + FIRE written -> the board's gate high"),
+    ("written", "read", "ARM + FIRE written -> read by the board's firmware loop"),
+    ("read", "rise", "ARM + FIRE read -> the board's gate high"),
 )
 
 
@@ -99,8 +118,20 @@ class Hops:
     def press(self) -> None:
         self.current = {}
 
-    def done(self, edge: float, rise: float) -> None:
-        self.rows.append({**self.current, "edge": edge, "rise": rise})
+    def done(self, stamps: dict) -> None:
+        """The board's stamps of the press: edge, rise, and its writes to the host and reads
+        from it in between. The EVENT is the board's last write before the host decoded it;
+        the ARM + FIRE the board's last read before its gate went high."""
+        row = {**self.current, "edge": stamps["edge"], "rise": stamps["rise"]}
+        if "decoded" in row:
+            sent = [t for t in stamps["to_host"] if t <= row["decoded"]]
+            if sent:
+                row["sent"] = sent[-1]
+        if "written" in row:
+            read = [t for t in stamps["to_board"] if t >= row["written"]]
+            if read:
+                row["read"] = read[-1]
+        self.rows.append(row)
 
     def summary(self) -> dict:
         rows = [r for r in self.rows if all(a in r and b in r for a, b, _ in HOPS)]
@@ -145,15 +176,18 @@ class ThreadBoard:
     def __init__(self, hw: Hardware) -> None:
         self.vb = hw.virtual_board
 
-    def fire(self, timeout: float) -> tuple[float, float | None]:
+    def fire_stamps(self, timeout: float) -> dict:
         edge = self.vb.press("trigger")
-        return edge, self.vb.wait_rise(edge, timeout)
+        return self.vb.press_stamps(edge, self.vb.wait_rise(edge, timeout))
 
     def release(self, name: str) -> float:
         return self.vb.release(name)
 
     def counts(self) -> dict[str, int]:
         return {"matrix_images": len(self.vb.matrix_images), "pulses": len(self.vb.pulses)}
+
+    def set_firmware_priority(self, priority: int | None) -> str:
+        return self.vb.set_firmware_priority(priority)
 
 
 def measure_latency(
@@ -171,7 +205,8 @@ def measure_latency(
         fired.clear()
         if hops is not None:
             hops.press()
-        edge, rise = board.fire(2.0)  # type: ignore[attr-defined]
+        stamps = board.fire_stamps(2.0)  # type: ignore[attr-defined]
+        edge, rise = stamps["edge"], stamps["rise"]
         handled = fired.wait(2.0)
         if rise is None:  # counted, not hidden: the press did not fire within 2 s
             reason = results[-1].reason if handled and results else "no press event"
@@ -180,7 +215,7 @@ def measure_latency(
         else:
             latencies_ms.append((rise - edge) * 1000)
             if hops is not None:
-                hops.done(edge, rise)
+                hops.done(stamps)
         time.sleep(bounce_s)
         board.release("trigger")  # type: ignore[attr-defined]
         time.sleep(bounce_s + 0.002)
@@ -358,29 +393,49 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--profile", action="store_true", help="sample both sides with py-spy")
     parser.add_argument("--hops", action="store_true", help="stamp every hop of each press")
+    parser.add_argument(
+        "--no-realtime",
+        action="store_true",
+        help="comparison: the host's link thread and the board's loop on the normal policy",
+    )
+    parser.add_argument(
+        "--switch-interval-ms",
+        type=float,
+        help="comparison: the interpreter's switch interval while measuring (the backend "
+        "sets 0.2 ms)",
+    )
     parser.add_argument("--strict", action="store_true", help="exit 1 if p99 is above the target")
     args = parser.parse_args(argv)
     if args.presses < 1:
         parser.error("--presses must be at least 1")
     config = HardwareConfig(profile="serial", pulse_ms=1, bounce_ms=args.bounce_ms)
+    settings = LinkSettings(realtime_priority=None) if args.no_realtime else None
     child = None
     if args.board == "process":
         from companion.hal.virtual_board import VirtualBoardProcess
 
         child = VirtualBoardProcess(min_cooldown_ms=0)
-        hw = open_serial(config, port=child.port, unsafe_cooldown_override_s=0.0)
+        hw = open_serial(config, port=child.port, unsafe_cooldown_override_s=0.0, settings=settings)
         board: object = child
     else:
-        hw = open_virtual_board_hardware(config, unsafe_cooldown_override_s=0.0)
+        hw = open_virtual_board_hardware(config, unsafe_cooldown_override_s=0.0, settings=settings)
         board = ThreadBoard(hw)
     profile = None
     load_before = os.getloadavg()[0]
+    if args.switch_interval_ms is not None:
+        sys.setswitchinterval(args.switch_interval_ms / 1000)
     try:
+        # the board's loop stands for a microcontroller of its own: real-time priority while
+        # the presses run (not while the frame rate is measured: that loop is then busy)
+        board_scheduling = board.set_firmware_priority(  # type: ignore[attr-defined]
+            None if args.no_realtime else BOARD_PRIORITY
+        )
         profiler = Profiler() if args.profile else None
         hops = Hops(hw) if args.hops else None
         latency = measure_latency(hw, board, args.presses, args.bounce_ms / 1000, hops)
         if profiler is not None:
             profile = profiler.stop()
+        board.set_firmware_priority(None)  # type: ignore[attr-defined]
         fps = measure_fps(hw, board, args.fps_seconds)
         stats = hw.link.stats
     finally:
@@ -392,6 +447,10 @@ def main(argv: list[str] | None = None) -> int:
         "bench": "serial_latency",
         "backend": "serial (pyserial) on a pty to the virtual board (firmware on CPython)",
         "board": "own process" if args.board == "process" else "a thread of the host process",
+        # the host's link thread (the red button's EVENT, ARM + FIRE): SCHED_FIFO where allowed
+        "link_thread": hw.link.scheduling,  # type: ignore[attr-defined]
+        "board_loop": board_scheduling,
+        "switch_interval_ms": args.switch_interval_ms or SWITCH_INTERVAL_S * 1000,
         "machine": {
             "python": platform.python_version(),
             "processor": platform.machine(),
@@ -411,7 +470,9 @@ def main(argv: list[str] | None = None) -> int:
     }
     print(
         f"red button edge -> coil on, {latency['presses']} presses ({latency['fired']} fired), "
-        f"board in {summary['board']}: median {latency['median_ms']:.3f} ms, "
+        f"board in {summary['board']} (its loop {board_scheduling}), host link thread "
+        f"{summary['link_thread']}: "
+        f"median {latency['median_ms']:.3f} ms, "
         f"p99 {latency['p99_ms']:.3f} ms, max {latency['max_ms']:.3f} ms "
         f"(target p99 <= {TARGET_P99_MS} ms)"
     )

@@ -56,16 +56,12 @@ from companion.hal.display import MemoryArenaDisplay
 from companion.hal.events import InputHub, InputKind
 from companion.hal.hardware import Hardware
 from companion.hal.leds import StatusLedsBase
-from companion.hal.realtime import BUTTON_THREAD_PRIORITY
+from companion.hal.realtime import BUTTON_THREAD_PRIORITY, SWITCH_INTERVAL_S
 from companion.hal.safety import SolenoidGuard
 
 __all__ = ["SWITCH_INTERVAL_S", "GpioButtons", "GpioStatusLeds", "GpioTrigger", "open_gpio"]
 
 log = logging.getLogger(__name__)
-
-#: The interpreter's switch interval while the gpio backend is open (Python's default
-#: is 5 ms): how long a thread busy with CPU work keeps the button thread waiting.
-SWITCH_INTERVAL_S = 0.0002
 
 
 class GpioTrigger:

@@ -450,6 +450,11 @@ class ReliableLink:
     :param urgent: types that wait in a lane of their own, sent before anything else
         that waits (in their own order): the solenoid's commands do not queue behind
         LED images.
+    :param ack_later: acknowledge received frames only when :meth:`flush_ack` is called
+        (once per batch of frames read), or with the next sequenced frame sent before
+        then, which carries the same cumulative ACK: the answer to a frame (ARM + FIRE to
+        the red button's EVENT) leaves in one write without an ACK frame ahead of it, and
+        the peer is woken once, not twice. Without it every frame is acknowledged at once.
 
     Methods take the current time *now* in seconds; nothing here sleeps.
     """
@@ -464,6 +469,7 @@ class ReliableLink:
         queue_max: int = 512,
         coalesce: Iterable[int] = (MsgType.MATRIX, MsgType.STATUS, MsgType.PING),
         urgent: Iterable[int] = (MsgType.ARM, MsgType.DISARM, MsgType.FIRE, MsgType.QUERY),
+        ack_later: bool = False,
     ) -> None:
         if not 1 <= window <= 64:
             raise ValueError("window must be 1..64")
@@ -474,6 +480,7 @@ class ReliableLink:
         self.queue_max = queue_max
         self.coalesce = frozenset(int(t) for t in coalesce)
         self.urgent = frozenset(int(t) for t in urgent)
+        self.ack_later = ack_later
         self.retransmits = 0
         self.duplicates = 0
         self.out_of_order = 0
@@ -488,6 +495,7 @@ class ReliableLink:
         self._urgent: deque[tuple[int, bytes]] = deque()
         self._timer = now
         self._retries = 0
+        self._ack_owed = False
         self.last_send = now
 
     @property
@@ -533,7 +541,25 @@ class ReliableLink:
             self._retries = 0
         self._in_flight.append((seq, ftype, payload))
         self.last_send = now
+        self._ack_owed = False  # this frame carries the acknowledgement
         self._write(encode_frame(ftype, payload, seq=seq, ack=self.ack))
+
+    def _acknowledge(self) -> None:
+        if self.ack_later:
+            self._ack_owed = True
+        else:
+            self._write(encode_frame(MsgType.ACK, ack=self.ack))
+
+    @property
+    def ack_owed(self) -> bool:
+        """Whether a received frame waits for its acknowledgement (*ack_later*)."""
+        return self._ack_owed
+
+    def flush_ack(self) -> None:
+        """Send the acknowledgement still owed (*ack_later*), if any."""
+        if self._ack_owed:
+            self._ack_owed = False
+            self._write(encode_frame(MsgType.ACK, ack=self.ack))
 
     def receive(self, frame: Frame, now: float) -> Frame | None:
         """Handle an ACK or sequenced frame; return it if it is new and in order."""
@@ -542,13 +568,13 @@ class ReliableLink:
             return None
         if frame.seq == self._expected:
             self._expected = (self._expected + 1) & 0xFF
-            self._write(encode_frame(MsgType.ACK, ack=self.ack))
+            self._acknowledge()
             return frame
         if (self._expected - 1 - frame.seq) & 0xFF < 128:
             self.duplicates += 1  # our acknowledgement was lost: say it again
         else:
             self.out_of_order += 1  # a frame before it was lost: tell where we are
-        self._write(encode_frame(MsgType.ACK, ack=self.ack))
+        self._acknowledge()
         return None
 
     def _acknowledged(self, ack: int, now: float) -> None:
@@ -598,5 +624,6 @@ class ReliableLink:
         self._timer = now
         for seq, ftype, payload in self._in_flight:
             self.retransmits += 1
+            self._ack_owed = False
             self._write(encode_frame(ftype, payload, seq=seq, ack=self.ack))
         self.last_send = now

@@ -5,8 +5,9 @@ has to be scheduled again when the timer expires. Under Linux's normal policy
 (``SCHED_OTHER``) a busy process on the same core can keep it waiting for
 milliseconds; a thread on ``SCHED_FIFO`` runs as soon as it is woken, ahead of
 every normal thread, and its timers get no slack. The gpio backend puts its
-button thread there (:data:`BUTTON_THREAD_PRIORITY`, low among real-time
-priorities, so kernel threads that need more keep it). The thread only waits,
+button thread there, and the serial backend its link thread (which reads the
+board's button events and fires an armed press itself) (:data:`BUTTON_THREAD_PRIORITY`,
+low among real-time priorities, so kernel threads that need more keep it). The thread only waits,
 decides a few edges and switches the coil, so it cannot starve the machine
 (and the kernel's real-time throttling would stop it at 95 % of a core).
 
@@ -21,10 +22,20 @@ from __future__ import annotations
 
 import os
 
-__all__ = ["BUTTON_THREAD_PRIORITY", "make_this_thread_realtime", "thread_scheduling"]
+__all__ = [
+    "BUTTON_THREAD_PRIORITY",
+    "SWITCH_INTERVAL_S",
+    "make_this_thread_realtime",
+    "thread_scheduling",
+]
 
-#: The ``SCHED_FIFO`` priority of the gpio backend's button thread (1 is the lowest).
+#: The ``SCHED_FIFO`` priority of the thread between the red button and the coil: the gpio
+#: backend's button thread, the serial backend's link thread (1 is the lowest).
 BUTTON_THREAD_PRIORITY = 10
+
+#: The interpreter's switch interval while a hardware backend is open (Python's default
+#: is 5 ms): how long a thread busy with CPU work keeps the red button's thread waiting.
+SWITCH_INTERVAL_S = 0.0002
 
 
 def make_this_thread_realtime(priority: int) -> str:

@@ -34,7 +34,12 @@ not understand is refused with a message saying what to flash), keeps the
 link alive, retransmits, and reconnects with back-off after an unplug. While
 the board is away :attr:`SerialHardware.connected` is False, the guard
 refuses to fire, and the table should pause (``hw.wait_connected``). Every
-wait is bounded; the thread is a daemon and stops on close.
+wait is bounded; the thread is a daemon and stops on close. It is the red
+button's thread on this backend, so it asks for real-time scheduling
+(``SCHED_FIFO``, :data:`~companion.hal.realtime.BUTTON_THREAD_PRIORITY`, as the
+gpio backend's button thread; :attr:`BoardLink.scheduling` says what it got),
+and while the backend is open the interpreter's switch interval is at most
+:data:`~companion.hal.realtime.SWITCH_INTERVAL_S`.
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ import enum
 import logging
 import random
 import struct
+import sys
 import threading
 import time
 from collections import deque
@@ -60,6 +66,11 @@ from companion.hal.display import MemoryArenaDisplay, Recent
 from companion.hal.events import BUTTON_NAMES, InputEvent, InputHub
 from companion.hal.hardware import Hardware
 from companion.hal.leds import StatusLedsBase
+from companion.hal.realtime import (
+    BUTTON_THREAD_PRIORITY,
+    SWITCH_INTERVAL_S,
+    make_this_thread_realtime,
+)
 from companion.hal.safety import SolenoidDriverError, SolenoidGuard
 
 __all__ = [
@@ -242,6 +253,9 @@ class LinkSettings:
     #: after the deadline, how long to wait for an answer still on its way
     fire_reply_margin_s: float = 0.05
     close_flush_s: float = 0.3
+    #: the link thread's ``SCHED_FIFO`` priority where allowed (None: the normal policy):
+    #: it reads the red button's EVENT and fires an armed press itself
+    realtime_priority: int | None = BUTTON_THREAD_PRIORITY
 
 
 class _HandshakeFailed(Exception):
@@ -314,6 +328,7 @@ class BoardLink:
             window=settings.window,
             rto_s=settings.rto_s,
             max_retries=settings.max_retries,
+            ack_later=True,  # acknowledged once per read, or by the answer sent meanwhile
         )
         self._decoder = L.FrameDecoder()
         # frames read but not handled yet: handled in order, also by a fire() on this thread
@@ -338,6 +353,9 @@ class BoardLink:
         self.ident: L.BoardIdent | None = None
         self.failure: Exception | None = None
         self.status = "not connected yet"
+        #: The link thread's scheduling once it runs (``"SCHED_FIFO 10"``, or
+        #: ``"SCHED_OTHER (...)"`` with why real-time priority was not granted).
+        self.scheduling: str | None = None
         self.connects = 0
         self.disconnects = 0
         #: IDENTs that said button events were lost (queue full, or left unacknowledged when
@@ -476,6 +494,8 @@ class BoardLink:
             try:
                 armed = self.send(L.MsgType.ARM, L.ARM.pack(token, ARM_WINDOW_MS))
                 fired = armed and self.send(L.MsgType.FIRE, L.FIRE.pack(token, pulse_ms, deadline))
+                if fired:  # the EVENT's ACK, if ARM + FIRE wait for room (it rides on them)
+                    self._link.flush_ack()
             finally:
                 batch, self._batch = self._batch, None
             if batch and not self._write_now(b"".join(batch)):
@@ -667,6 +687,20 @@ class BoardLink:
     # -- the thread ---------------------------------------------------------------------
 
     def _run(self) -> None:
+        priority = self.settings.realtime_priority
+        if priority is None:
+            self.scheduling = "SCHED_OTHER (real-time priority not asked for)"
+        else:
+            self.scheduling = make_this_thread_realtime(priority)
+        if self.scheduling.startswith("SCHED_OTHER") and priority is not None:
+            log.info(
+                "I/O board link thread: %s; the red button is slower under load "
+                "(allow real-time priority: LimitRTPRIO=%d, docs/pi-service.md)",
+                self.scheduling,
+                priority,
+            )
+        else:
+            log.info("I/O board link thread: %s", self.scheduling)
         low, high = self.settings.backoff_s
         delay = low
         attempts = 0
@@ -849,6 +883,9 @@ class BoardLink:
             if isinstance(item, L.Frame):
                 self._last_rx = now
                 self._frame(item, now)
+        if self._link.ack_owed:  # not carried by an answer: one ACK for what was read
+            with self._wlock:
+                self._link.flush_ack()
         return now
 
     def _read_until(self, done: threading.Event, timeout: float) -> None:
@@ -1394,6 +1431,13 @@ def open_serial(
     cooldown = max(cooldown, ident.cooldown_ms / 1000)
     state = _BoardButtons()
     coil = BoardSolenoid(link, config.pulse_ms)
+    # a thread of the service busy with short bursts of CPU work holds the link thread (the
+    # red button's EVENT, the ARM + FIRE) up for one switch interval at most while open
+    switch_interval = sys.getswitchinterval()
+
+    def restore_switch_interval() -> None:
+        sys.setswitchinterval(switch_interval)
+
     guard = BoardSolenoidGuard(
         coil,
         link=link,
@@ -1415,11 +1459,12 @@ def open_serial(
             eliminator=guard,
             status_leds=SerialStatusLeds(tuple(config.pins.turn), DIE_FACES, link),
             display=SerialArenaDisplay(link, clock=clock, record=True),
-            closers=[link.close, *closers],
+            closers=[link.close, restore_switch_interval, *closers],
         )
     except BaseException:
         link.close()
         raise
+    sys.setswitchinterval(min(switch_interval, SWITCH_INTERVAL_S))
     link.on_event = hw._board_event
     link.on_connect = hw._reconnected
     hw._reconnected(ident)

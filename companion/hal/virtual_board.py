@@ -241,6 +241,8 @@ class _VirtualUsb:
         while self._inbound and self._inbound[0][0] <= now:
             chunks.append(self._inbound.popleft()[1])
         self._flush(now)
+        if chunks:
+            self.board.traffic.append((now, "to_board", sum(map(len, chunks))))
         return b"".join(chunks)
 
     def write(self, data: bytes | bytearray) -> None:
@@ -355,6 +357,7 @@ class VirtualBoard:
         self._slave: int | None = None
         self._pty_lock = threading.Lock()  # the firmware's loop reads and writes the pty
         self._fw_thread: threading.Thread | None = None
+        self.firmware_priority: int | None = None  # see set_firmware_priority
         self._fw_stop = threading.Event()
         self._usb: _VirtualUsb | None = None
         self.board: Any = None  # the firmware's fw_logic.Board while running
@@ -373,6 +376,9 @@ class VirtualBoard:
         #: Pixel writes: (monotonic s, "matrix" or "status", pixels in logical order).
         self.pixel_frames: list[tuple[float, str, tuple[tuple[int, ...], ...]]] = Recent()
         self.edges: list[tuple[float, str, bool]] = Recent()  # (time, button, closed)
+        #: The recent bytes over the pty: (monotonic s, "to_host" (written by the firmware's
+        #: loop) or "to_board" (handed to the firmware), how many); for the benchmark's hops.
+        self.traffic: deque[tuple[float, str, int]] = deque(maxlen=256)
         self.dropped_writes = 0
         self.errors: list[BaseException] = Recent()
         self._atexit = False
@@ -487,6 +493,7 @@ class VirtualBoard:
                     return
                 except OSError:
                     return
+                self.traffic.append((time.monotonic(), "to_host", written))
                 data = data[written:]
 
     # -- firmware -----------------------------------------------------------------------
@@ -517,8 +524,24 @@ class VirtualBoard:
         )
         self._fw_thread.start()
 
+    def set_firmware_priority(self, priority: int | None) -> str:
+        """Run the firmware's loop on ``SCHED_FIFO`` at *priority* where allowed (None: the
+        normal policy again), now and after every restart; returns what it runs at.
+
+        A real board's loop has a microcontroller to itself: the host's load never delays
+        it. A benchmark of the host's path gives the virtual board's loop real-time priority
+        so that this machine's other work does not stand in for a board the table does not
+        have (the loop waits on the pty and wakes 1000 times a second at most)."""
+        self.firmware_priority = priority
+        thread = self._fw_thread
+        if thread is None or thread.native_id is None or not thread.is_alive():
+            return "not running"
+        return _set_thread_priority(thread.native_id, priority)
+
     def _fw_run(self, io: Any, board: Any) -> None:
         self.chip.bind()  # the watchdog and coil timers the firmware makes are this chip's
+        if self.firmware_priority is not None:
+            _set_thread_priority(threading.get_native_id(), self.firmware_priority)
         try:
             fw_app.run(io, board)
         except machine.ResetRequested:
@@ -625,6 +648,20 @@ class VirtualBoard:
                 if remaining <= 0:
                     return None
                 self._coil_changed.wait(remaining)
+
+    def press_stamps(self, edge: float, rise: float | None) -> dict[str, Any]:
+        """How the press whose contact closed at *edge* (and whose gate went high at *rise*,
+        if it did) crossed the pty: the times the firmware's loop wrote bytes to the host
+        (``to_host``: the EVENT, ACKs) and was handed bytes from it (``to_board``: the ARM +
+        FIRE, ACKs) between the two, from :attr:`traffic`."""
+        end = time.monotonic() if rise is None else rise
+        traffic = [(t, way) for t, way, _ in list(self.traffic) if edge <= t <= end]
+        return {
+            "edge": edge,
+            "rise": rise,
+            "to_host": [t for t, way in traffic if way == "to_host"],
+            "to_board": [t for t, way in traffic if way == "to_board"],
+        }
 
     @property
     def armed(self) -> bool:
@@ -761,6 +798,18 @@ class VirtualBoard:
         return board.buttons[list(BUTTON_PINS).index(name)].ignored
 
 
+def _set_thread_priority(native_id: int, priority: int | None) -> str:
+    """Thread *native_id* on ``SCHED_FIFO`` *priority* (None: ``SCHED_OTHER``); what it got."""
+    try:
+        if priority is None:
+            os.sched_setscheduler(native_id, os.SCHED_OTHER, os.sched_param(0))
+            return "SCHED_OTHER"
+        os.sched_setscheduler(native_id, os.SCHED_FIFO, os.sched_param(priority))
+    except (AttributeError, OSError) as exc:
+        return f"SCHED_OTHER (real-time priority refused: {exc})"
+    return f"SCHED_FIFO {priority}"
+
+
 def open_virtual_board(**kwargs: Any) -> tuple[VirtualBoard, str]:
     """Start a :class:`VirtualBoard` (keyword arguments as its constructor);
     return it and the path of its serial port."""
@@ -893,8 +942,11 @@ def serve(argv: list[str] | None = None) -> int:
 
     * ``press NAME`` / ``release NAME``: a contact edge: ``{"edge": t}``;
     * ``fire TIMEOUT``: closes the red button's contact and waits for the coil:
-      ``{"edge": t, "rise": t or null}``;
+      ``{"edge": t, "rise": t or null, "to_host": [t, ...], "to_board": [t, ...]}``
+      (:meth:`VirtualBoard.press_stamps`);
     * ``counts``: ``{"pulses": n, "firmware_pulses": n, "matrix_images": n}``;
+    * ``priority N``: the firmware's loop on ``SCHED_FIFO`` N (0: the normal policy), see
+      :meth:`VirtualBoard.set_firmware_priority`: ``{"scheduling": "SCHED_FIFO N"}``;
     * ``quit`` (or the end of input): unplugs the board and exits.
     """
     import argparse
@@ -925,7 +977,10 @@ def serve(argv: list[str] | None = None) -> int:
                     say({"edge": board.edge(words[1], command == "press")})
                 elif command == "fire":
                     edge = board.press("trigger")
-                    say({"edge": edge, "rise": board.wait_rise(edge, float(words[1]))})
+                    say(board.press_stamps(edge, board.wait_rise(edge, float(words[1]))))
+                elif command == "priority":
+                    priority = int(words[1]) or None
+                    say({"scheduling": board.set_firmware_priority(priority)})
                 elif command == "counts":
                     firmware = board.board.solenoid.pulses if board.board is not None else 0
                     say(
@@ -988,12 +1043,20 @@ class VirtualBoardProcess:
 
     def fire(self, timeout: float = 2.0) -> tuple[float, float | None]:
         """Close the red button's contact; (edge, coil on) on the board's side, in monotonic s."""
-        reply = self._ask(f"fire {timeout}")
+        reply = self.fire_stamps(timeout)
         return reply["edge"], reply["rise"]
+
+    def fire_stamps(self, timeout: float = 2.0) -> dict[str, Any]:
+        """:meth:`fire` with where the press crossed the pty (:meth:`VirtualBoard.press_stamps`)."""
+        return self._ask(f"fire {timeout}")
 
     def counts(self) -> dict[str, int]:
         """Coil pulses at the pin and in the firmware, arena images applied."""
         return self._ask("counts")
+
+    def set_firmware_priority(self, priority: int | None) -> str:
+        """:meth:`VirtualBoard.set_firmware_priority` in the board's process."""
+        return self._ask(f"priority {priority or 0}")["scheduling"]
 
     def close(self) -> None:
         if self._child.poll() is None:

@@ -426,10 +426,12 @@ class TableLoop(FirePath):
             and (self.terminal is None or (seat is not None and self.seat_is_bot(seat)))
         )
         operator_button = operator_presses or sorted(buttons)[0]
+        # counted before the operator presses: a press lost with a session that ended
+        # while it was on its way is a gap too
+        gaps = getattr(self.hw, "input_gaps", 0)
         if pressing:
             self.operator.press(operator_button)
         listening = self.terminal is not None and not pressing
-        gaps = getattr(self.hw, "input_gaps", 0)
         while True:
             self.heartbeat()
             away = not getattr(self.hw, "connected", True)

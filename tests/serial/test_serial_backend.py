@@ -6,6 +6,8 @@ from __future__ import annotations
 import threading
 import time
 
+import pytest
+import serial
 from serial_helpers import LinkFaults, LinkSettings, next_event, virtual_hw, wait_until
 
 from companion.hal import (
@@ -276,6 +278,97 @@ def test_an_armed_trigger_press_fires_on_the_link_thread_that_read_it() -> None:
         assert len(vb.pulses) == 1 and firing_threads == ["io-board-link"]
 
 
+def test_an_armed_press_is_answered_by_arm_and_fire_in_one_write_carrying_the_ack() -> None:
+    """The red button's EVENT is answered by ARM + FIRE in one write to the board, which
+    acknowledge the EVENT themselves: no ACK frame goes ahead of them (one write, one
+    wake-up of the board on the way to the coil)."""
+    with virtual_hw() as hw:
+        vb = hw.virtual_board
+        hw.eliminator.arm("boom")
+        hw.link.flush(1.0)
+        writes: list[list[L.Frame]] = []
+        events: list[int] = []
+        ser = hw.link._ser
+        write, message = ser.write, hw.link._message
+
+        def recording_write(data: bytes) -> int | None:
+            writes.append([f for f in L.FrameDecoder().feed(data) if isinstance(f, L.Frame)])
+            return write(data)
+
+        def recording_message(frame: L.Frame, now: float) -> None:
+            if frame.type == L.MsgType.EVENT:
+                events.append(frame.seq)
+                writes.append([])  # where the EVENT was read
+            message(frame, now)
+
+        ser.write = recording_write
+        hw.link._message = recording_message  # type: ignore[method-assign]
+        vb.tap("trigger", 0.01)
+        wait_until(lambda: len(vb.pulses) == 1)
+        assert events, "the press's EVENT"
+        after_event = writes[writes.index([]) + 1 :]
+        first = after_event[0]
+        assert [f.type for f in first] == [L.MsgType.ARM, L.MsgType.FIRE]
+        assert all(f.ack == events[0] for f in first)  # the EVENT acknowledged on them
+        press = next_event(hw, "press", "trigger")
+        assert hw.eliminator.fire(press).fired
+
+
+def test_the_link_thread_runs_at_realtime_priority_where_allowed() -> None:
+    """The link thread reads the red button's EVENT and fires an armed press itself: it asks
+    for SCHED_FIFO as the gpio backend's button thread does, and says what it got."""
+    import os
+    import sys
+
+    from companion.hal.realtime import BUTTON_THREAD_PRIORITY, SWITCH_INTERVAL_S
+
+    before = sys.getswitchinterval()
+    with virtual_hw() as hw:
+        thread = hw.link._thread
+        policy = os.sched_getscheduler(thread.native_id)
+        if hw.link.scheduling.startswith("SCHED_FIFO"):
+            assert policy == os.SCHED_FIFO
+            assert os.sched_getparam(thread.native_id).sched_priority == BUTTON_THREAD_PRIORITY
+        else:  # not permitted here: it says so, with the reason
+            assert policy == os.SCHED_OTHER and "refused" in hw.link.scheduling
+        assert sys.getswitchinterval() == pytest.approx(min(before, SWITCH_INTERVAL_S))
+    assert sys.getswitchinterval() == before
+    with virtual_hw(settings=LinkSettings(realtime_priority=None)) as hw:
+        assert os.sched_getscheduler(hw.link._thread.native_id) == os.SCHED_OTHER
+        assert hw.link.scheduling.startswith("SCHED_OTHER (real-time priority not asked")
+
+
+def test_a_press_is_delivered_before_it_is_acknowledged() -> None:
+    """A write to the board that fails after its bytes went out (pyserial raises a write
+    timeout after a complete write when the link thread was held up past it, as under
+    heavy load) loses no press: the EVENT is handed to the table before the host writes its
+    acknowledgement. Acknowledged first, the press was gone: the board had its ACK and
+    never sent it again, the host dropped the link before handing it on, and no IDENT said
+    an event was lost (the flake in test_a_whole_game_with_one_percent_bad_bytes)."""
+    with virtual_hw() as hw:
+        assert hw.link.query(1.0) is not None  # the start-up's answers are in
+        time.sleep(0.05)
+        ser = hw.link._ser
+        write = ser.write
+        failed: list[bytes] = []
+        event_seq = hw.virtual_board.board.link.tx_next  # the press's EVENT will have it
+
+        def write_then_time_out(data: bytes) -> int | None:
+            written = write(data)
+            frames = [f for f in L.FrameDecoder().feed(data) if isinstance(f, L.Frame)]
+            acks = [f.ack for f in frames if f.type == L.MsgType.ACK]
+            if not failed and any((ack - event_seq) & 0xFF < 128 for ack in acks):
+                failed.append(data)  # the write that acknowledges the press's EVENT
+                raise serial.SerialTimeoutException("Write timeout")
+            return written
+
+        ser.write = write_then_time_out
+        hw.virtual_board.tap("roll", 0.01)
+        assert next_event(hw, "press", "roll", timeout=3.0)
+        wait_until(lambda: hw.link.connects == 2, timeout=3.0)
+        assert failed and hw.link.disconnects == 1
+
+
 def test_a_press_lost_with_the_session_is_reported_and_counted_as_an_input_gap() -> None:
     faults = LinkFaults()
     faults.blackout("to_host", 1.5, anchor="trigger")  # the press's EVENT never gets through
@@ -287,3 +380,31 @@ def test_a_press_lost_with_the_session_is_reported_and_counted_as_an_input_gap()
         assert hw.link.events_lost == 1 and hw.link.stats["events_lost"] == 1
         assert any("dropped button events" in n for n in hw.link.notices)
         assert hw.input_gaps == gaps + 2  # the session that ended, and the lost events
+
+
+def test_the_virtual_boards_loop_takes_the_priority_it_is_given_and_stamps_the_pty() -> None:
+    """The benchmark's stand-in for a microcontroller of its own: the board's loop on
+    SCHED_FIFO where allowed (and back), and where a press crossed the pty."""
+    import os
+
+    with virtual_hw() as hw:
+        vb = hw.virtual_board
+        thread = vb._fw_thread
+        got = vb.set_firmware_priority(10)
+        if got.startswith("SCHED_FIFO"):
+            assert os.sched_getscheduler(thread.native_id) == os.SCHED_FIFO
+        else:  # not permitted here: it says so
+            assert "refused" in got
+        assert vb.set_firmware_priority(None) == "SCHED_OTHER"
+        assert os.sched_getscheduler(thread.native_id) == os.SCHED_OTHER
+        hw.eliminator.arm("boom")
+        hw.link.flush(1.0)
+        edge = vb.press("trigger")
+        rise = vb.wait_rise(edge, 2.0)
+        assert rise is not None
+        stamps = vb.press_stamps(edge, rise)
+        assert stamps["edge"] == edge and stamps["rise"] == rise
+        # the EVENT went out after the edge, the ARM + FIRE came in before the gate went high
+        assert stamps["to_host"] and stamps["to_board"]
+        assert edge <= stamps["to_host"][0] <= stamps["to_board"][-1] <= rise
+        vb.release("trigger")

@@ -107,6 +107,31 @@ class Wire:
         return out
 
 
+def test_an_acknowledgement_owed_rides_on_the_next_frame_or_goes_once() -> None:
+    """ack_later (the host's link): a received frame is acknowledged by the next sequenced
+    frame sent, which carries the same cumulative ACK (no ACK frame ahead of it), or by one
+    ACK frame for everything read when flush_ack() is called."""
+    wire = Wire()
+    link = L.ReliableLink(wire, ack_later=True)
+    event = L.Frame(T.EVENT, 0, 255, L.EVENT.pack(0, 1, 5))
+    assert link.receive(event, 0.0) == event
+    assert wire.take() == [] and link.ack_owed
+    link.send(T.ARM, bytes(6), 0.0)
+    link.send(T.FIRE, bytes(10), 0.0)
+    sent = wire.take()
+    assert [(f.type, f.ack) for f in sent] == [(T.ARM, 0), (T.FIRE, 0)] and not link.ack_owed
+    link.flush_ack()
+    assert wire.take() == []  # already carried
+    for seq in (1, 2):
+        link.receive(L.Frame(T.EVENT, seq, 255, L.EVENT.pack(0, 2, 6)), 0.0)
+    link.receive(L.Frame(T.EVENT, 1, 255, L.EVENT.pack(0, 2, 6)), 0.0)  # a duplicate
+    assert wire.take() == []
+    link.flush_ack()
+    assert [(f.type, f.ack) for f in wire.take()] == [(T.ACK, 2)]  # one for all three
+    link.flush_ack()
+    assert wire.take() == [] and link.duplicates == 1
+
+
 def test_window_queue_and_cumulative_ack() -> None:
     wire = Wire()
     link = L.ReliableLink(wire, window=3)
