@@ -203,65 +203,79 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         return []
 
     def _choices(self) -> list[A.Action]:
-        phase = self.phase
-        if phase == "pick_ability":
-            taken = set(self.abilities.values())
-            return [A.PickAbility(c) for c in self.revealed_abilities if c not in taken]
-        if phase == "turn_start":
-            play = self._play_actions
-            acts: list[A.Action] = [play[c] for c, n in self.hands[self.active].items() if n]
-            if self.config.special_actions:
-                acts += self._special_actions(before_doom=True)
-            return acts
-        if phase == "move":
-            acts = self._start_figure_actions()
-            acts.append(_END_MOVEMENT)
-            return acts
-        if phase == "figure":
-            fig = self.figure
-            card = self.card_in_play()
-            if fig is None or card is None:
-                return []
-            acts = []
-            if fig[2] < card.steps:
-                present, visited = self.present, fig[3]
-                acts = [
-                    act
-                    for act, n in _STEP_ACTIONS[card.diagonal][fig[0]]
-                    if present[n] and n not in visited
-                ]
-            if fig[2] >= 1:
-                acts.append(_STOP)
-            return acts
-        if phase == "push":
-            cell, _, protected, _ = self.push_stack[-1]
-            names = self.colours
-            return [A.Push.shared(names[k]) for k in self._push_candidates(cell, protected)]
-        if phase == "after_move":
-            return [A.Continue.shared(), *self._special_actions(before_doom=True)]
-        if phase == "reroll_choice":
-            return [A.Continue.shared(), *self._special_actions(before_doom=False)]
-        if phase == "choose":
-            return self._choose_actions()
-        if phase == "move_eliminator":
-            return [_MOVE_ELIMINATOR[p] for p in self.eliminator_targets()]
-        if phase == "capture":
-            seat, allowed, optional = self.br_queue[0]
-            cell = self.br_cell
-            assert cell is not None
-            row, names = self.counts[cell], self.colours
-            acts = [A.Capture.shared(names[k]) for k in allowed if row[k] > 0]
-            return acts + ([A.DeclineCapture.shared()] if optional else [])
-        if phase in CORRECTION_PHASES:
-            return [A.EndCorrections.shared(), *self._correction_actions()]
-        return []
+        """The phase's own lister (a table look-up: a long ``if phase ==`` chain was a
+        tenth of the bytecodes a bot's move ran)."""
+        lister = _CHOICES.get(self.phase)
+        return [] if lister is None else lister(self)
+
+    def _pick_choices(self) -> list[A.Action]:
+        taken = set(self.abilities.values())
+        return [A.PickAbility(c) for c in self.revealed_abilities if c not in taken]
+
+    def _turn_start_choices(self) -> list[A.Action]:
+        play = self._play_actions
+        acts: list[A.Action] = [play[c] for c, n in self.hands[self.active].items() if n]
+        if self.config.special_actions:
+            acts += self._special_actions(before_doom=True)
+        return acts
+
+    def _move_choices(self) -> list[A.Action]:
+        acts = self._start_figure_actions()
+        acts.append(_END_MOVEMENT)
+        return acts
+
+    def _figure_choices(self) -> list[A.Action]:
+        fig = self.figure
+        card = self.card_in_play()
+        if fig is None or card is None:
+            return []
+        acts = []
+        if fig[2] < card.steps:
+            present, visited = self.present, fig[3]
+            acts = [
+                act
+                for act, n in _STEP_ACTIONS[card.diagonal][fig[0]]
+                if present[n] and n not in visited
+            ]
+        if fig[2] >= 1:
+            acts.append(_STOP)
+        return acts
+
+    def _push_choices(self) -> list[A.Action]:
+        cell, _, protected, _ = self.push_stack[-1]
+        names = self.colours
+        return [A.Push.shared(names[k]) for k in self._push_candidates(cell, protected)]
+
+    def _after_move_choices(self) -> list[A.Action]:
+        return [A.Continue.shared(), *self._special_actions(before_doom=True)]
+
+    def _reroll_choices(self) -> list[A.Action]:
+        return [A.Continue.shared(), *self._special_actions(before_doom=False)]
+
+    def _eliminator_choices(self) -> list[A.Action]:
+        return [_MOVE_ELIMINATOR[p] for p in self.eliminator_targets()]
+
+    def _capture_choices(self) -> list[A.Action]:
+        seat, allowed, optional = self.br_queue[0]
+        cell = self.br_cell
+        assert cell is not None
+        row, names = self.counts[cell], self.colours
+        acts = [A.Capture.shared(names[k]) for k in allowed if row[k] > 0]
+        return acts + ([A.DeclineCapture.shared()] if optional else [])
+
+    def _correction_choices(self) -> list[A.Action]:
+        return [A.EndCorrections.shared(), *self._correction_actions()]
 
     def _playable_choices(self) -> list[A.Action] | None:
         """Corrections are offered only after a blast (and a special action by hand),
         where a bot just ends them: the hundreds of corrections are not listed for it."""
-        if self.phase in CORRECTION_PHASES:
-            return [A.EndCorrections.shared()]
-        return None if self.is_chance_node else self._choices()
+        phase = self.phase
+        if phase in CORRECTION_PHASES:
+            return [_END_CORRECTIONS]
+        if phase in CHANCE_PHASES:
+            return None
+        lister = _CHOICES.get(phase)
+        return [] if lister is None else lister(self)
 
     def _special_actions(self, before_doom: bool) -> list[A.Action]:
         if not self.config.special_actions or self.special_used:
@@ -990,12 +1004,28 @@ _STEP_TO = {d: tuple(step(c, d) for c in range(CELLS)) for d in DIRECTIONS}
 _MOVE_ELIMINATOR = tuple(A.MoveEliminator.shared(p) for p in range(CELLS))
 _END_MOVEMENT = A.EndMovement.shared()
 _SET_ELIMINATOR = tuple(A.SetEliminator(p) for p in range(CELLS))
+_END_CORRECTIONS = A.EndCorrections.shared()
 _STEPS = {d: A.Step(d) for d in DIRECTIONS}
 _STOP = A.StopFigure()
 #: ``[diagonal][cell]``: the step actions from a cell with the cell each leads to
 _STEP_ACTIONS = {
     diagonal: tuple(tuple((_STEPS[d], n) for d, n in neighbours(c, diagonal)) for c in range(CELLS))
     for diagonal in (False, True)
+}
+
+#: phase -> the method listing a decision's legal actions (:meth:`_choices`)
+_CHOICES = {
+    "pick_ability": BattleRoyaleState._pick_choices,
+    "turn_start": BattleRoyaleState._turn_start_choices,
+    "move": BattleRoyaleState._move_choices,
+    "figure": BattleRoyaleState._figure_choices,
+    "push": BattleRoyaleState._push_choices,
+    "after_move": BattleRoyaleState._after_move_choices,
+    "reroll_choice": BattleRoyaleState._reroll_choices,
+    "choose": BattleRoyaleState._choose_actions,
+    "move_eliminator": BattleRoyaleState._eliminator_choices,
+    "capture": BattleRoyaleState._capture_choices,
+    **dict.fromkeys(CORRECTION_PHASES, BattleRoyaleState._correction_choices),
 }
 
 
