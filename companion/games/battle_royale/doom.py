@@ -46,6 +46,7 @@ class DoomPhase(GameState):
     turn: int
     doom_stage: str | None
     _doom: dict[str, Fraction]
+    _doom_made: dict[type, list[tuple[A.Action, Fraction]]]  # outcomes made once a game
 
     END_RULE = "rule 12 (end of game)"
     NAME = "a Battle Royale"
@@ -79,7 +80,7 @@ class DoomPhase(GameState):
     def _doom_outcomes(
         self, action: type[A.DoomRoll | A.ExtraRoll]
     ) -> list[tuple[A.Action, Fraction]]:
-        made = self.__dict__.setdefault("_doom_made", {})
+        made = self._doom_made
         outcomes = made.get(action)
         if outcomes is None:  # made once per game: a roll after every turn
             outcomes = made[action] = [(action.shared(face), p) for face, p in self._doom.items()]

@@ -75,6 +75,52 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
 
     CHANCE_PHASES = CHANCE_PHASES
     ACTION = A.Action
+    #: The engine's own attributes live in slots. Speed: CPython keeps at most 30
+    #: attributes of an instance in its fast inline layout; past that every method call
+    #: on the state (``self._emit``, ``self._check_end`` ...) takes the slow generic
+    #: look-up. The core's few attributes stay in ``__dict__``.
+    __slots__ = (
+        "players",
+        "colours",
+        "neutral",
+        "capacity",
+        "_cards",
+        "_doom",
+        "_doom_made",
+        "present",
+        "counts",
+        "arena_total",
+        "reserve",
+        "box",
+        "prisoners",
+        "eliminator",
+        "draw_piles",
+        "_start_figures",
+        "_play_actions",
+        "_draw_actions",
+        "hands",
+        "discards",
+        "out",
+        "turn",
+        "start_player",
+        "active",
+        "revealed_abilities",
+        "draft_order",
+        "abilities",
+        "specials",
+        "special_used",
+        "card",
+        "figures_moved",
+        "moved",
+        "figure",
+        "push_stack",
+        "doom_stage",
+        "pending_face",
+        "br_cell",
+        "br_queue",
+        "corrections_return",
+        "_movable",
+    )
 
     def __init__(self, config: BattleRoyaleConfig | None = None) -> None:
         super().__init__(config or BattleRoyaleConfig())
@@ -89,6 +135,7 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         self.capacity = config.capacity
         self._cards: dict[str, ActionCard] = {c.id: c for c in config.data.deck}
         self._doom = config.doom_distribution()
+        self._doom_made: dict[type, list[tuple[A.Action, Fraction]]] = {}
         k = len(self.colours)
         fields = config.arena_layout.fields
         self.present = [cell in fields for cell in range(CELLS)]
