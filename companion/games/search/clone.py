@@ -16,6 +16,8 @@ from dataclasses import is_dataclass
 from types import MethodType
 from typing import Any, TypeVar
 
+from companion.games.core.actions import Action
+
 S = TypeVar("S")
 
 _ATOMS = (int, float, str, bool, bytes, type(None), frozenset)
@@ -29,6 +31,8 @@ _CONSTANT: dict[int, tuple[Any, ...]] = {}
 
 
 def _frozen(value: Any) -> bool:
+    if isinstance(value, Action):  # immutable, though not a frozen dataclass
+        return True
     params = getattr(type(value), "__dataclass_params__", None)
     return params is not None and params.frozen and is_dataclass(value)
 
