@@ -22,6 +22,7 @@ from companion.games.battle_royale.data import DOOM_ACTIONS
 from companion.games.battle_royale.layout import (
     CELLS,
     CENTRE,
+    FIELD_NAMES,
     NEIGHBOUR_CELLS,
     connected_to_centre,
     field_name,
@@ -89,7 +90,7 @@ class DoomPhase(GameState):
     def _choose_actions(self) -> list[A.Action]:
         """Rule 10: a free choice of the Doom actions (rule 13: no Battle Royale early)."""
         return [
-            A.ChooseAction(f)
+            A.ChooseAction.shared(f)
             for f in DOOM_ACTIONS
             if not (f == "battle_royale" and self.battle_royale_suspended())
         ]
@@ -186,14 +187,9 @@ class DoomPhase(GameState):
         """Rule 9: the Eliminator is under ``where`` (the centre, a hole): say so."""
 
     def _do_MoveEliminator(self, a: A.MoveEliminator) -> None:
-        old = self.eliminator
-        self.eliminator = a.position
-        self._emit(
-            "eliminator_moved",
-            f"Eliminator {field_name(old)} -> {field_name(a.position)}",
-            **{"from": field_name(old)},
-            to=field_name(a.position),
-        )
+        old, self.eliminator = FIELD_NAMES[self.eliminator], a.position
+        new = FIELD_NAMES[a.position]
+        self._emit("eliminator_moved", f"Eliminator {old} -> {new}", **{"from": old}, to=new)
         self._doom_done()
 
     def _doom_done(self) -> None:

@@ -273,9 +273,9 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
 
     def _figure_choices(self) -> list[A.Action]:
         fig = self.figure
-        card = self.card_in_play()
-        if fig is None or card is None:
+        if fig is None or self.card is None:
             return []
+        card = self._cards[self.card]
         acts = []
         if fig[2] < card.steps:
             present, visited = self.present, fig[3]
@@ -833,12 +833,13 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         self.arena_total[k] -= 1
         self.prisoners[seat][k] += 1
         self.br_queue.pop(0)
+        colour, name = self.colours[k], FIELD_NAMES[cell]
         self._emit(
             "captured",
-            f"{self.colours[seat]} captures {self.colours[k]} on {field_name(cell)}",
+            f"{self.colours[seat]} captures {colour} on {name}",
             seat=seat,
-            colour=self.colours[k],
-            field=field_name(cell),
+            colour=colour,
+            field=name,
         )
 
     def _do_Capture(self, a: A.Capture) -> None:
