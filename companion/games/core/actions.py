@@ -3,7 +3,7 @@ that reads an action back from a journal dict or from its notation, and the fiel
 converters the engines' codecs are built from.
 
 An engine defines its own ``Action`` subclass (which may show some fields specially in
-the notation), its action classes (frozen dataclasses with a ``kind``), a kind -> class
+the notation), its action classes (immutable records with a ``kind``), a kind -> class
 table and a field converter ``convert(cls, name, raw)`` that checks one value and returns
 it in its stored form; :class:`ActionCodec` does the rest.
 """
