@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import MISSING, FrozenInstanceError, dataclass, fields
-from operator import attrgetter
 from typing import Any, ClassVar, Generic, TypeVar, dataclass_transform
 
 A = TypeVar("A", bound="Action")
@@ -39,9 +38,11 @@ class Action:
 
     Each subclass is a dataclass as far as :func:`dataclasses.fields` and
     :func:`~dataclasses.is_dataclass` see (its fields, in order, with their defaults),
-    but its methods are this class's, shared by every action instead of generated and
-    compiled for each class (``dataclass()`` compiles six functions a class: 24 Battle
-    Royale actions took 20 ms to import). They behave as a frozen dataclass's do:
+    but its methods are made on first use, not at import: ``dataclass()`` compiles six
+    functions a class (24 Battle Royale actions took 20 ms to import); here the first
+    construction, comparison or hash of a class compiles its ``__init__``, ``__eq__`` and
+    ``__hash__`` at once (the code ``dataclass()`` would write), and classes never used
+    are never compiled. They behave as a frozen dataclass's do:
     ``StartFigure(6, "purple")``, keywords and defaults; equal when of the same class
     with equal fields, hashed as the tuple of the fields, shown as
     ``StartFigure(field=6, colour='purple')``; assigning a field raises
@@ -51,11 +52,10 @@ class Action:
     kind: ClassVar[str] = ""
     is_chance: ClassVar[bool] = False
     is_correction: ClassVar[bool] = False
-    #: the field names in order, their defaults, the fields as a tuple (for ``==`` and
-    #: ``hash``), whether ``__post_init__`` runs: set per subclass
+    #: the field names in order, their defaults, whether ``__post_init__`` runs: set per
+    #: subclass
     _names: ClassVar[tuple[str, ...]] = ()
     _defaults: ClassVar[dict[str, Any]] = {}
-    _values: ClassVar[Callable[[Any], tuple[Any, ...]]] = staticmethod(lambda action: ())
     _post_init: ClassVar[bool] = False
 
     def __init_subclass__(
@@ -77,10 +77,12 @@ class Action:
         dataclass(init=False, repr=False, eq=False)(cls)
         found = fields(cls)  # type: ignore[arg-type]
         assert all(f.default_factory is MISSING for f in found), "no default factories"
-        cls._names = names = tuple(f.name for f in found)
+        cls._names = tuple(f.name for f in found)
         cls._defaults = {f.name: f.default for f in found if f.default is not MISSING}
-        cls._values = staticmethod(_values_getter(names))
         cls._post_init = hasattr(cls, "__post_init__")
+        for name, method in _FIRST_USE.items():  # each class compiles its own on first use
+            if name not in cls.__dict__:
+                setattr(cls, name, method)
         if not own_doc:  # as dataclass() writes it: ``Step(direction: 'str')``
             shown = (
                 f"{f.name}: {f.type!r}" + ("" if f.default is MISSING else f" = {f.default!r}")
@@ -89,25 +91,17 @@ class Action:
             cls.__doc__ = f"{cls.__name__}({', '.join(shown)})"
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        names = self._names
-        if kwargs or len(args) != len(names):
-            args = _bind(type(self), args, kwargs)
-        for name, value in zip(names, args, strict=True):
-            _set(self, name, value)
-        if self._post_init:
-            self.__post_init__()  # type: ignore[attr-defined]
+        _compiled(type(self), "__init__")(self, *args, **kwargs)
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._names)
         return f"{type(self).__qualname__}({shown})"
 
     def __eq__(self, other: object) -> bool:
-        if other.__class__ is self.__class__:
-            return self._values(self) == other._values(other)  # type: ignore[attr-defined]
-        return NotImplemented
+        return _compiled(type(self), "__eq__")(self, other)  # type: ignore[no-any-return]
 
     def __hash__(self) -> int:
-        return hash(self._values(self))
+        return _compiled(type(self), "__hash__")(self)  # type: ignore[no-any-return]
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise FrozenInstanceError(f"cannot assign to field {name!r}")
@@ -152,46 +146,40 @@ class Action:
         return self.notation
 
 
-_set = object.__setattr__
-
-
-def _values_getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
-    """A function giving an action's fields as a tuple (what a dataclass compares and
-    hashes)."""
-    if len(names) > 1:
-        return attrgetter(*names)
-    if names:
-        one = attrgetter(names[0])
-        return lambda action: (one(action),)
-    return lambda action: ()
-
-
-def _bind(cls: type[Action], args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
-    """The field values from positional and keyword arguments and the defaults, refused
-    as a dataclass's ``__init__`` refuses them."""
-    names = cls._names
-    if len(args) > len(names):
-        raise TypeError(
-            f"{cls.__qualname__}.__init__() takes {len(names) + 1} positional arguments "
-            f"but {len(args) + 1} were given"
+def _compiled(cls: type[Action], name: str) -> Callable[..., Any]:
+    """The class's own method ``name``, compiled with its siblings on the first call of
+    any of them (what ``dataclass(frozen=True)`` generates, one ``exec`` a class)."""
+    if cls.__dict__.get(name) is _FIRST_USE[name]:
+        names = cls._names
+        fields_ = "".join(f"self.{n}," for n in names)
+        others = "".join(f"other.{n}," for n in names)
+        params = "".join(f", {n}=_dflt_{n}" if n in cls._defaults else f", {n}" for n in names)
+        sets = "".join(f"\n    _set(self, {n!r}, {n})" for n in names)
+        post = "\n    self.__post_init__()" if cls._post_init else ""
+        source = (
+            f"def __init__(self{params}):{sets}{post}\n    pass\n"
+            "def __eq__(self, other):\n"
+            "    if other.__class__ is self.__class__:\n"
+            f"        return ({fields_}) == ({others})\n"
+            "    return NotImplemented\n"
+            f"def __hash__(self):\n    return hash(({fields_}))\n"
         )
-    values = list(args)
-    for name in names[: len(args)]:
-        if name in kwargs:
-            raise TypeError(f"{cls.__qualname__}.__init__() got multiple values for {name!r}")
-    for name in names[len(args) :]:
-        if name in kwargs:
-            values.append(kwargs.pop(name))
-        elif name in cls._defaults:
-            values.append(cls._defaults[name])
-        else:
-            raise TypeError(f"{cls.__qualname__}.__init__() missing 1 required argument: {name!r}")
-    if kwargs:
-        raise TypeError(
-            f"{cls.__qualname__}.__init__() got an unexpected keyword argument "
-            f"{next(iter(kwargs))!r}"
-        )
-    return tuple(values)
+        scope: dict[str, Any] = {"_set": object.__setattr__}
+        scope.update({f"_dflt_{n}": v for n, v in cls._defaults.items()})
+        exec(source, scope)  # noqa: S102 - our own code, from the class's field names
+        for method_name, first in _FIRST_USE.items():
+            if cls.__dict__.get(method_name) is first:  # not one the class wrote itself
+                method = scope[method_name]
+                method.__qualname__ = f"{cls.__qualname__}.{method_name}"
+                setattr(cls, method_name, method)
+    return getattr(cls, name)  # type: ignore[no-any-return]
+
+
+_FIRST_USE = {
+    "__init__": Action.__init__,
+    "__eq__": Action.__eq__,
+    "__hash__": Action.__hash__,
+}
 
 
 def usage(cls: type[Action]) -> str:
