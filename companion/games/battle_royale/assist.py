@@ -189,6 +189,7 @@ class AssistState(DoomPhase):
         self.colours: tuple[str, ...] = config.colours
         self.neutral_colour: str | None = config.neutral_colour
         self._doom = config.doom_distribution()
+        self._doom_made = {}
         layout = config.arena_layout.fields
         self.present = [cell in layout for cell in range(CELLS)]
         self.eliminator = CENTRE

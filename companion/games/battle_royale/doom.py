@@ -22,6 +22,7 @@ from companion.games.battle_royale.data import DOOM_ACTIONS
 from companion.games.battle_royale.layout import (
     CELLS,
     CENTRE,
+    FIELD_NAMES,
     NEIGHBOUR_CELLS,
     connected_to_centre,
     field_name,
@@ -46,6 +47,7 @@ class DoomPhase(GameState):
     turn: int
     doom_stage: str | None
     _doom: dict[str, Fraction]
+    _doom_made: dict[type, list[tuple[A.Action, Fraction]]]  # outcomes made once a game
 
     END_RULE = "rule 12 (end of game)"
     NAME = "a Battle Royale"
@@ -79,7 +81,7 @@ class DoomPhase(GameState):
     def _doom_outcomes(
         self, action: type[A.DoomRoll | A.ExtraRoll]
     ) -> list[tuple[A.Action, Fraction]]:
-        made = self.__dict__.setdefault("_doom_made", {})
+        made = self._doom_made
         outcomes = made.get(action)
         if outcomes is None:  # made once per game: a roll after every turn
             outcomes = made[action] = [(action.shared(face), p) for face, p in self._doom.items()]
@@ -88,7 +90,7 @@ class DoomPhase(GameState):
     def _choose_actions(self) -> list[A.Action]:
         """Rule 10: a free choice of the Doom actions (rule 13: no Battle Royale early)."""
         return [
-            A.ChooseAction(f)
+            A.ChooseAction.shared(f)
             for f in DOOM_ACTIONS
             if not (f == "battle_royale" and self.battle_royale_suspended())
         ]
@@ -185,14 +187,9 @@ class DoomPhase(GameState):
         """Rule 9: the Eliminator is under ``where`` (the centre, a hole): say so."""
 
     def _do_MoveEliminator(self, a: A.MoveEliminator) -> None:
-        old = self.eliminator
-        self.eliminator = a.position
-        self._emit(
-            "eliminator_moved",
-            f"Eliminator {field_name(old)} -> {field_name(a.position)}",
-            **{"from": field_name(old)},
-            to=field_name(a.position),
-        )
+        old, self.eliminator = FIELD_NAMES[self.eliminator], a.position
+        new = FIELD_NAMES[a.position]
+        self._emit("eliminator_moved", f"Eliminator {old} -> {new}", **{"from": old}, to=new)
         self._doom_done()
 
     def _doom_done(self) -> None:

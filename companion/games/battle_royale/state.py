@@ -75,6 +75,52 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
 
     CHANCE_PHASES = CHANCE_PHASES
     ACTION = A.Action
+    #: The engine's own attributes live in slots. Speed: CPython keeps at most 30
+    #: attributes of an instance in its fast inline layout; past that every method call
+    #: on the state (``self._emit``, ``self._check_end`` ...) takes the slow generic
+    #: look-up. The core's few attributes stay in ``__dict__``.
+    __slots__ = (
+        "players",
+        "colours",
+        "neutral",
+        "capacity",
+        "_cards",
+        "_doom",
+        "_doom_made",
+        "present",
+        "counts",
+        "arena_total",
+        "reserve",
+        "box",
+        "prisoners",
+        "eliminator",
+        "draw_piles",
+        "_start_figures",
+        "_play_actions",
+        "_draw_actions",
+        "hands",
+        "discards",
+        "out",
+        "turn",
+        "start_player",
+        "active",
+        "revealed_abilities",
+        "draft_order",
+        "abilities",
+        "specials",
+        "special_used",
+        "card",
+        "figures_moved",
+        "moved",
+        "figure",
+        "push_stack",
+        "doom_stage",
+        "pending_face",
+        "br_cell",
+        "br_queue",
+        "corrections_return",
+        "_movable",
+    )
 
     def __init__(self, config: BattleRoyaleConfig | None = None) -> None:
         super().__init__(config or BattleRoyaleConfig())
@@ -89,6 +135,7 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         self.capacity = config.capacity
         self._cards: dict[str, ActionCard] = {c.id: c for c in config.data.deck}
         self._doom = config.doom_distribution()
+        self._doom_made: dict[type, list[tuple[A.Action, Fraction]]] = {}
         k = len(self.colours)
         fields = config.arena_layout.fields
         self.present = [cell in fields for cell in range(CELLS)]
@@ -203,65 +250,79 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         return []
 
     def _choices(self) -> list[A.Action]:
-        phase = self.phase
-        if phase == "pick_ability":
-            taken = set(self.abilities.values())
-            return [A.PickAbility(c) for c in self.revealed_abilities if c not in taken]
-        if phase == "turn_start":
-            play = self._play_actions
-            acts: list[A.Action] = [play[c] for c, n in self.hands[self.active].items() if n]
-            if self.config.special_actions:
-                acts += self._special_actions(before_doom=True)
-            return acts
-        if phase == "move":
-            acts = self._start_figure_actions()
-            acts.append(_END_MOVEMENT)
-            return acts
-        if phase == "figure":
-            fig = self.figure
-            card = self.card_in_play()
-            if fig is None or card is None:
-                return []
-            acts = []
-            if fig[2] < card.steps:
-                present, visited = self.present, fig[3]
-                acts = [
-                    act
-                    for act, n in _STEP_ACTIONS[card.diagonal][fig[0]]
-                    if present[n] and n not in visited
-                ]
-            if fig[2] >= 1:
-                acts.append(_STOP)
-            return acts
-        if phase == "push":
-            cell, _, protected, _ = self.push_stack[-1]
-            names = self.colours
-            return [A.Push.shared(names[k]) for k in self._push_candidates(cell, protected)]
-        if phase == "after_move":
-            return [A.Continue.shared(), *self._special_actions(before_doom=True)]
-        if phase == "reroll_choice":
-            return [A.Continue.shared(), *self._special_actions(before_doom=False)]
-        if phase == "choose":
-            return self._choose_actions()
-        if phase == "move_eliminator":
-            return [_MOVE_ELIMINATOR[p] for p in self.eliminator_targets()]
-        if phase == "capture":
-            seat, allowed, optional = self.br_queue[0]
-            cell = self.br_cell
-            assert cell is not None
-            row, names = self.counts[cell], self.colours
-            acts = [A.Capture.shared(names[k]) for k in allowed if row[k] > 0]
-            return acts + ([A.DeclineCapture.shared()] if optional else [])
-        if phase in CORRECTION_PHASES:
-            return [A.EndCorrections.shared(), *self._correction_actions()]
-        return []
+        """The phase's own lister (a table look-up: a long ``if phase ==`` chain was a
+        tenth of the bytecodes a bot's move ran)."""
+        lister = _CHOICES.get(self.phase)
+        return [] if lister is None else lister(self)
+
+    def _pick_choices(self) -> list[A.Action]:
+        taken = set(self.abilities.values())
+        return [A.PickAbility(c) for c in self.revealed_abilities if c not in taken]
+
+    def _turn_start_choices(self) -> list[A.Action]:
+        play = self._play_actions
+        acts: list[A.Action] = [play[c] for c, n in self.hands[self.active].items() if n]
+        if self.config.special_actions:
+            acts += self._special_actions(before_doom=True)
+        return acts
+
+    def _move_choices(self) -> list[A.Action]:
+        acts = self._start_figure_actions()
+        acts.append(_END_MOVEMENT)
+        return acts
+
+    def _figure_choices(self) -> list[A.Action]:
+        fig = self.figure
+        if fig is None or self.card is None:
+            return []
+        card = self._cards[self.card]
+        acts = []
+        if fig[2] < card.steps:
+            present, visited = self.present, fig[3]
+            acts = [
+                act
+                for act, n in _STEP_ACTIONS[card.diagonal][fig[0]]
+                if present[n] and n not in visited
+            ]
+        if fig[2] >= 1:
+            acts.append(_STOP)
+        return acts
+
+    def _push_choices(self) -> list[A.Action]:
+        cell, _, protected, _ = self.push_stack[-1]
+        names = self.colours
+        return [A.Push.shared(names[k]) for k in self._push_candidates(cell, protected)]
+
+    def _after_move_choices(self) -> list[A.Action]:
+        return [A.Continue.shared(), *self._special_actions(before_doom=True)]
+
+    def _reroll_choices(self) -> list[A.Action]:
+        return [A.Continue.shared(), *self._special_actions(before_doom=False)]
+
+    def _eliminator_choices(self) -> list[A.Action]:
+        return [_MOVE_ELIMINATOR[p] for p in self.eliminator_targets()]
+
+    def _capture_choices(self) -> list[A.Action]:
+        seat, allowed, optional = self.br_queue[0]
+        cell = self.br_cell
+        assert cell is not None
+        row, names = self.counts[cell], self.colours
+        acts = [A.Capture.shared(names[k]) for k in allowed if row[k] > 0]
+        return acts + ([A.DeclineCapture.shared()] if optional else [])
+
+    def _correction_choices(self) -> list[A.Action]:
+        return [A.EndCorrections.shared(), *self._correction_actions()]
 
     def _playable_choices(self) -> list[A.Action] | None:
         """Corrections are offered only after a blast (and a special action by hand),
         where a bot just ends them: the hundreds of corrections are not listed for it."""
-        if self.phase in CORRECTION_PHASES:
-            return [A.EndCorrections.shared()]
-        return None if self.is_chance_node else self._choices()
+        phase = self.phase
+        if phase in CORRECTION_PHASES:
+            return [_END_CORRECTIONS]
+        if phase in CHANCE_PHASES:
+            return None
+        lister = _CHOICES.get(phase)
+        return [] if lister is None else lister(self)
 
     def _special_actions(self, before_doom: bool) -> list[A.Action]:
         if not self.config.special_actions or self.special_used:
@@ -772,12 +833,13 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         self.arena_total[k] -= 1
         self.prisoners[seat][k] += 1
         self.br_queue.pop(0)
+        colour, name = self.colours[k], FIELD_NAMES[cell]
         self._emit(
             "captured",
-            f"{self.colours[seat]} captures {self.colours[k]} on {field_name(cell)}",
+            f"{self.colours[seat]} captures {colour} on {name}",
             seat=seat,
-            colour=self.colours[k],
-            field=field_name(cell),
+            colour=colour,
+            field=name,
         )
 
     def _do_Capture(self, a: A.Capture) -> None:
@@ -990,12 +1052,28 @@ _STEP_TO = {d: tuple(step(c, d) for c in range(CELLS)) for d in DIRECTIONS}
 _MOVE_ELIMINATOR = tuple(A.MoveEliminator.shared(p) for p in range(CELLS))
 _END_MOVEMENT = A.EndMovement.shared()
 _SET_ELIMINATOR = tuple(A.SetEliminator(p) for p in range(CELLS))
+_END_CORRECTIONS = A.EndCorrections.shared()
 _STEPS = {d: A.Step(d) for d in DIRECTIONS}
 _STOP = A.StopFigure()
 #: ``[diagonal][cell]``: the step actions from a cell with the cell each leads to
 _STEP_ACTIONS = {
     diagonal: tuple(tuple((_STEPS[d], n) for d, n in neighbours(c, diagonal)) for c in range(CELLS))
     for diagonal in (False, True)
+}
+
+#: phase -> the method listing a decision's legal actions (:meth:`_choices`)
+_CHOICES = {
+    "pick_ability": BattleRoyaleState._pick_choices,
+    "turn_start": BattleRoyaleState._turn_start_choices,
+    "move": BattleRoyaleState._move_choices,
+    "figure": BattleRoyaleState._figure_choices,
+    "push": BattleRoyaleState._push_choices,
+    "after_move": BattleRoyaleState._after_move_choices,
+    "reroll_choice": BattleRoyaleState._reroll_choices,
+    "choose": BattleRoyaleState._choose_actions,
+    "move_eliminator": BattleRoyaleState._eliminator_choices,
+    "capture": BattleRoyaleState._capture_choices,
+    **dict.fromkeys(CORRECTION_PHASES, BattleRoyaleState._correction_choices),
 }
 
 

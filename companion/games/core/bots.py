@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any, Protocol, TypeVar
 
 from companion.games.core.actions import Action
+from companion.games.core.state import GAME_OVER, GameState
 
 T = TypeVar("T")
 S = TypeVar("S")
@@ -54,11 +55,25 @@ def play_out(state: S, bot: Bot, choose_outcome: ChooseOutcome, max_actions: int
     """Play ``state`` to its end: ``bot`` decides in every seat, ``choose_outcome`` picks
     each chance node's outcome from its ``(action, probability)`` list."""
     game: Any = state
-    for _ in range(max_actions):
-        if game.is_terminal:
-            return state
-        if game.is_chance_node:
-            game.apply(choose_outcome(game.chance_outcomes()))
-        else:
-            game.apply(bot.choose(game))
+    cls = type(game)
+    if cls.is_terminal is GameState.is_terminal and cls.is_chance_node is GameState.is_chance_node:
+        # the core's own tests, read from the phase: the same answers without two property
+        # calls an action (3% of a random Battle Royale game, callgrind)
+        chance = game.CHANCE_PHASES
+        for _ in range(max_actions):
+            phase = game.phase
+            if phase == GAME_OVER:
+                return state
+            if phase in chance:
+                game.apply(choose_outcome(game.chance_outcomes()))
+            else:
+                game.apply(bot.choose(game))
+    else:
+        for _ in range(max_actions):
+            if game.is_terminal:
+                return state
+            if game.is_chance_node:
+                game.apply(choose_outcome(game.chance_outcomes()))
+            else:
+                game.apply(bot.choose(game))
     raise RuntimeError(f"game not finished after {max_actions} actions")

@@ -9,11 +9,9 @@ message.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
@@ -26,6 +24,11 @@ Parse = Callable[[Any, str], T]
 
 @cache
 def _builtin(name: str, parse: Parse[Any]) -> Any:
+    # imported on the first read, not with the engines: importlib.resources brings
+    # tempfile, shutil, bz2 and lzma (7 ms), json its decoder
+    import json
+    from importlib import resources
+
     text = resources.files("companion.data").joinpath(name).read_text("utf-8")
     return parse(json.loads(text), f"companion/data/{name}")
 
@@ -63,6 +66,8 @@ def read_json(path: str | Path, what: str) -> Any:
         raise DataError(f"cannot read {what} data file {p}: {exc.strerror}") from None
     except UnicodeDecodeError:
         raise DataError(f"{p}: not a text file (expected JSON in UTF-8)") from None
+    import json  # on the first read (see _builtin)
+
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:

@@ -16,6 +16,8 @@ from dataclasses import is_dataclass
 from types import MethodType
 from typing import Any, TypeVar
 
+from companion.games.core.actions import Action
+
 S = TypeVar("S")
 
 _ATOMS = (int, float, str, bool, bytes, type(None), frozenset)
@@ -29,6 +31,8 @@ _CONSTANT: dict[int, tuple[Any, ...]] = {}
 
 
 def _frozen(value: Any) -> bool:
+    if isinstance(value, Action):  # immutable, though not a frozen dataclass
+        return True
     params = getattr(type(value), "__dataclass_params__", None)
     return params is not None and params.frozen and is_dataclass(value)
 
@@ -83,21 +87,32 @@ def clone(state: S) -> S:
     """An independent copy of ``state``: applying actions to it leaves ``state`` unchanged."""
     new = object.__new__(type(state))
     memo: dict[int, Any] = {id(state): new}
-    for key, value in vars(state).items():
+    attributes = [*vars(state).items(), *_slot_items(state)]
+    for key, value in attributes:
         if isinstance(value, _ATOMS):
             pass
         elif key in _SHARED or _frozen(value):
             memo[id(value)] = value
-    out = new.__dict__
-    for key, value in vars(state).items():
+    for key, value in attributes:
         if key in _RESET:
-            out[key] = _RESET[key]
+            value = _RESET[key]
         elif key in _EMPTY:
-            out[key] = []
+            value = []
         elif key == "history":
-            out[key] = list(value)
-        elif key in _SHARED:
-            out[key] = value
-        else:
-            out[key] = _copy(value, memo)
+            value = list(value)
+        elif key not in _SHARED:
+            value = _copy(value, memo)
+        object.__setattr__(new, key, value)
     return new
+
+
+def _slot_items(state: Any) -> list[tuple[str, Any]]:
+    """The attributes a state keeps in ``__slots__`` (an engine may, for speed), set ones."""
+    missing = object()
+    items = []
+    for cls in type(state).__mro__:
+        for name in cls.__dict__.get("__slots__", ()):
+            value = getattr(state, name, missing)
+            if value is not missing:
+                items.append((name, value))
+    return items
