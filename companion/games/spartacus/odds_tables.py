@@ -67,6 +67,11 @@ class Side:
     weights: np.ndarray  # (N,) int64: the ordered rolls that give it
     plus: np.ndarray  # (P, 6): the roll a part becomes with a new die 1..6
     minus: np.ndarray  # (N, 6): the part left when a die showing 1..6 is rerolled, -1 if none
+    # (N, 6): the parts left by rerolling each face the roll shows, lowest face first, then
+    # -1; the rolls are ordered by how many faces they show (most first), so ``shown[s]``
+    # rolls have an s-th face: a prefix
+    by_face: np.ndarray
+    shown: tuple[int, ...]
 
 
 def _keys(counts: np.ndarray, base: int) -> np.ndarray:
@@ -81,14 +86,18 @@ def _sorted_rolls(n: int) -> np.ndarray:
 
 @cache
 def side(n: int) -> Side:
-    """The rolls of ``n`` dice in the order of :func:`companion.games.spartacus.odds.multisets`
-    (lexicographic, highest faces first)."""
+    """The rolls of ``n`` dice, those showing the most different faces first (then
+    lexicographic, highest faces first, as :func:`companion.games.spartacus.odds.multisets`)."""
     faces = _sorted_rolls(n)
     counts = (faces[:, :, None] == FACE_RANGE).sum(axis=1)
+    distinct = (counts > 0).sum(axis=1)
+    by_distinct = np.argsort(-distinct, kind="stable")
+    faces, counts, distinct = faces[by_distinct], counts[by_distinct], distinct[by_distinct]
     fact = np.array([factorial(i) for i in range(n + 1)], dtype=np.int64)
     weights = factorial(n) // fact[counts].prod(axis=1)
     if n == 0:
-        return Side(0, faces, counts, weights, np.zeros((0, 6), np.intp), np.full((1, 6), -1))
+        none = np.full((1, 6), -1)
+        return Side(0, faces, counts, weights, np.zeros((0, 6), np.intp), none, none, ())
     part_faces = _sorted_rolls(n - 1)
     part_counts = (part_faces[:, :, None] == FACE_RANGE).sum(axis=1)
     unit = np.eye(6, dtype=np.int64)
@@ -101,7 +110,10 @@ def side(n: int) -> Side:
     less = _keys(counts[:, None, :] - unit, n + 1)  # (N, 6): a key, or junk where absent
     found = np.searchsorted(part_keys, less, sorter=part_order).clip(0, len(part_keys) - 1)
     minus = np.where(counts > 0, part_order[found], -1)
-    return Side(n, faces, counts, weights, plus, minus)
+    order = np.argsort(counts == 0, axis=1, kind="stable")  # the faces shown, lowest first
+    by_face = np.take_along_axis(minus, order, axis=1)
+    shown = tuple(int((distinct > k).sum()) for k in range(int(distinct.max())))
+    return Side(n, faces, counts, weights, plus, minus, by_face, shown)
 
 
 def ability_values(s: Side, abilities: Sequence[Ability], effect: str) -> np.ndarray:
@@ -348,15 +360,17 @@ def _states(n: int, opt: np.ndarray) -> np.ndarray:
 def _flow(mass: np.ndarray, s: Side, axis: int) -> np.ndarray:
     """States along ``axis`` (the rolls, then the parts, then zeros) to final rolls: a kept
     roll's mass 6 times, plus the mass of every part the roll comes from (the roll less one
-    of its faces, that face being the new die)."""
+    of the faces it shows, that face being the new die). The rolls showing an s-th face are
+    a prefix (:func:`side`): no work for the faces a roll does not show."""
     n = len(s.faces)
     out = (mass[:n] if axis == 0 else mass[:, :n]) * 6
     if mass.shape[axis] > n + 1:
-        parts = np.where(s.minus >= 0, n + s.minus, -1)
-        tmp = np.empty_like(out)
-        for f in range(6):
-            np.take(mass, parts[:, f], axis=axis, out=tmp, mode="wrap")  # -1: the zeros
-            out += tmp
+        for k, rows in enumerate(s.shown):
+            add = np.take(mass, n + s.by_face[:rows, k], axis=axis)
+            if axis == 0:
+                out[:rows] += add
+            else:
+                out[:, :rows] += add
     return out
 
 
