@@ -240,38 +240,36 @@ def _choices(
     u = wounds + (bias - to_att)[None, :]  # the value of a pair of final rolls, >= 0
     if 36 * int(u.max()) * 64 + 63 >= 1 << 16:
         raise ValueError("too many wounds for the tables of exact odds")
+    u = u.view(np.uint16)
     # attack states (kept rolls, then parts) x defence rolls: 6 x value over the attack die
     pa = len(att.plus) if a_opt.shape[1] else 0
-    ka = np.empty((na + pa, nd), dtype=np.int16)
+    ka = np.empty((na + pa, nd), dtype=np.uint16)
     np.multiply(u, 6, out=ka[:na])
     if pa:
-        _sum_rows(u, att.plus, out=ka[na:])
-    kat = np.ascontiguousarray(ka.T)  # defence rolls x attack states
-    # the defender's best answer to each attack state: 8 x value + k (0 keeps, k its k-th
+        _sum_over_new_die(u, att.plus, 0, out=ka[na:])
+    # the defender's best answer to each attack state: 64 x value + k (0 keeps, k its k-th
     # option); the minimum, so a later option must be strictly better
     d_order, d_many = _most_options_first(d_opt)
-    answer = np.take(kat, d_order, axis=0)
-    answer *= 48
+    key = np.take(ka, d_order, axis=1)  # attack states x defence rolls (in d_order)
+    key *= 6 * 64
+    buf = np.empty(key.size, dtype=key.dtype)
     if d_opt.shape[1]:
-        reroll = _sum_rows(kat, dfn.plus)
-        reroll *= 8
-        for k, rows in enumerate(d_many):
-            cand = np.take(reroll, d_opt[d_order[:rows], k], axis=0)
+        reroll = _sum_over_new_die(ka, dfn.plus, 1)  # attack states x defence parts
+        reroll <<= 6
+        for k, cols in enumerate(d_many):
+            cand = buf[: len(key) * cols].reshape(len(key), cols)
+            np.take(reroll, d_opt[d_order[:cols], k], axis=1, out=cand, mode="clip")
             cand += k + 1
-            np.minimum(answer[:rows], cand, out=answer[:rows])
+            np.minimum(key[:, :cols], cand, out=key[:, :cols])
+        del reroll
     # the attacker's choice: value << 6 | (7 - j) << 3 | the defender's answer to it; the
     # maximum, so a later option must be strictly better
-    ans = np.ascontiguousarray(answer.T).view(np.uint16)  # attack states x defence rolls
-    key = ans << 3  # = value << 6 | slot << 3: the slot moves down below the option
-    slot = ans & 7
-    slot *= 7
-    key -= slot
-    del slot
     a_order, a_many = _most_options_first(a_opt)
     best = np.take(key, a_order, axis=0)
     best |= 7 << 3
     for j, rows in enumerate(a_many):
-        cand = np.take(key, na + a_opt[a_order[:rows], j], axis=0)
+        cand = buf[: rows * nd].reshape(rows, nd)
+        np.take(key, na + a_opt[a_order[:rows], j], axis=0, out=cand, mode="clip")
         cand |= (6 - j) << 3
         np.maximum(best[:rows], cand, out=best[:rows])
     return best, a_order, d_order
@@ -285,12 +283,15 @@ def _most_options_first(opt: np.ndarray) -> tuple[np.ndarray, list[int]]:
     return order, [int((many > k).sum()) for k in range(opt.shape[1])]
 
 
-def _sum_rows(rows: np.ndarray, plus: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    """``out[p] = sum(rows[plus[p, x]] for x in 0..5)``: a part's row over its new die."""
-    out = np.take(rows, plus[:, 0], axis=0, out=out, mode="wrap")
+def _sum_over_new_die(
+    table: np.ndarray, plus: np.ndarray, axis: int, out: np.ndarray | None = None
+) -> np.ndarray:
+    """A part's entries over its new die along ``axis``: for rows,
+    ``out[p] = sum(table[plus[p, x]] for x in 0..5)``."""
+    out = np.take(table, plus[:, 0], axis=axis, out=out, mode="clip")
     tmp = np.empty_like(out)
     for x in range(1, 6):
-        np.take(rows, plus[:, x], axis=0, out=tmp, mode="wrap")
+        np.take(table, plus[:, x], axis=axis, out=tmp, mode="clip")
         out += tmp
     return out
 
