@@ -254,7 +254,14 @@ def _choices(
     key *= 6 * 64
     buf = np.empty(key.size, dtype=key.dtype)
     if d_opt.shape[1]:
-        reroll = _sum_over_new_die(ka, dfn.plus, 1)  # attack states x defence parts
+        # attack states x defence parts: the parts' columns from the final rolls' (the
+        # columns are gathered for the attack rolls only; the attack parts' rows follow)
+        per_roll = _sum_over_new_die(u, dfn.plus, 1)
+        reroll = np.empty((len(ka), per_roll.shape[1]), dtype=np.uint16)
+        np.multiply(per_roll, 6, out=reroll[:na])
+        if pa:
+            _sum_over_new_die(per_roll, att.plus, 0, out=reroll[na:])
+        del per_roll
         reroll <<= 6
         for k, cols in enumerate(d_many):
             cand = buf[: len(key) * cols].reshape(len(key), cols)
@@ -324,7 +331,9 @@ def _count(
     np.add(code, (np.arange(nd) * 64)[None, :], out=at)
     index += np.take(d_state, at)
     del code, at  # the tables are large at 8 dice: each goes as soon as it is used
-    weight = np.multiply.outer(att.weights[a_order].astype(np.float64), dfn.weights[d_order])
+    weight = np.multiply.outer(
+        att.weights[a_order].astype(np.float64), dfn.weights[d_order].astype(np.float64)
+    )
     mass = np.bincount(index.ravel(), weights=weight.ravel(), minlength=(sa + 1) * (sd + 1))
     del index, weight
     mass = mass.reshape(sa + 1, sd + 1)  # a row and a column of zeros at the end
