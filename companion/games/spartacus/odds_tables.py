@@ -28,16 +28,21 @@ same new die, rerolling a lower face leaves a higher roll, which never compares 
 higher face is dropped when a lower one gives pair and triple abilities at least as good
 for every new die; a 6 is dropped when keeping does.
 
-Where the time goes (issue 18, 8 against 8 dice with abilities and both rerolls, stage
-timers on the shared machine): about 65% counting (the weights of 1,656,369 pairs of rolls
-into the 2,080 x 2,080 grid of chosen state pairs, then the two flows to the final rolls,
-in float64 because the totals reach 6^16 x 36), about 22% the choices, 8% the table of
-outcomes. Why not less: a choice needs the pair of rolls (the same attack roll rerolls
-against one defence roll and keeps against another, ruling C7b), and the sorted rolls
-(counts of each face) are already the smallest description of a roll that decides it;
-counting then needs the weight of every pair of chosen states, since the outcome of a
-state pair depends on both. A constant factor is what is left: tried and measured in
-``bench/spartacus.py``'s ``before_after``.
+Where the time goes (issue 18, 8 against 8 dice with abilities, extra wound and both
+rerolls; py-spy): building the index of the chosen state pair of each of the 1,656,369
+pairs of rolls about 14%, counting their weights into the 2,080 x 2,080 grid of state
+pairs (float64: the totals reach 6^16 x 36) 13%, the flows from the states to the final
+rolls and the count by outcome 26%, the choices 24%, the rest (rolls, outcome table,
+options) 10%. The flows go a block of final attack rolls at a time through buffers
+allocated once (fresh pages cost as much as the arithmetic at this size) and only over the
+faces a roll shows (:func:`side` puts the rolls showing more faces first). Why not less:
+a choice needs the pair of rolls (the same attack roll rerolls against one defence roll and
+keeps against another, ruling C7b; the defender's answer needs only the attack state and
+the defence roll, and is worked out per those), and counting needs the weight of every pair
+of chosen states, since the outcome of a state pair depends on both: at 8 against 8, 74% of
+the pairs (90% of the weight) reroll on both sides, 15% only the defence, 9% only the
+attack, 2% neither, so splitting the pairs by who rerolls saves little. Tried and measured
+in ``bench/spartacus.py``'s ``before_after``.
 """
 
 from __future__ import annotations
