@@ -81,32 +81,38 @@ def test_c14_exact_odds_equal_brute_force_larger(n_att, n_def, mods, att_rr, def
 
 
 ABILITIES = tuple(DATA.abilities.values())
+ABILITY_LISTS = st.lists(st.sampled_from(ABILITIES), max_size=2, unique_by=lambda a: a.id)
+REROLLS = st.sampled_from([(True, True), (True, False), (False, True), (False, False)])
 
 
-@pytest.mark.slow
-@settings(max_examples=25, deadline=None)
-@given(
-    n_att=st.integers(1, 3),
-    n_def=st.integers(1, 2),
-    attack=st.lists(st.sampled_from(ABILITIES), max_size=2, unique_by=lambda a: a.id),
-    defence=st.lists(st.sampled_from(ABILITIES), max_size=2, unique_by=lambda a: a.id),
-    extra=st.integers(0, 1),
-    ignore_def=st.integers(0, 2),
-    ignore_att=st.integers(0, 1),
-    rerolls=st.sampled_from([(True, True), (True, False), (False, True), (False, False)]),
-)
-def test_c14_any_abilities_and_equipment_equal_brute_force(
-    n_att, n_def, attack, defence, extra, ignore_def, ignore_att, rerolls
-) -> None:
-    """Every vocabulary ability on either side (pairs, triples, one face; extra, counter and
-    ignored wounds), equipment and rerolls: the odds' tables against every ordered roll."""
-    mods = Modifiers(
+def _modifiers(attack, defence, extra, ignore_def, ignore_att) -> Modifiers:
+    return Modifiers(
         tuple(a for a in attack if a.roll == "attack"),
         tuple(a for a in defence if a.roll == "defence"),
         extra_wound=extra,
         ignore_defender=ignore_def,
         ignore_attacker=ignore_att,
     )
+
+
+# every vocabulary ability on either side (pairs, triples, one face; extra, counter and
+# ignored wounds) and equipment
+ANY_MODIFIERS = st.builds(
+    _modifiers,
+    ABILITY_LISTS,
+    ABILITY_LISTS,
+    st.integers(0, 1),
+    st.integers(0, 2),
+    st.integers(0, 1),
+)
+
+
+@pytest.mark.slow
+@settings(max_examples=25, deadline=None)
+@given(n_att=st.integers(1, 3), n_def=st.integers(1, 2), mods=ANY_MODIFIERS, rerolls=REROLLS)
+def test_c14_any_abilities_and_equipment_equal_brute_force(n_att, n_def, mods, rerolls) -> None:
+    """Every vocabulary ability on either side (pairs, triples, one face; extra, counter and
+    ignored wounds), equipment and rerolls: the odds' tables against every ordered roll."""
     att_rr, def_rr = rerolls
     odds = attack_odds(n_att, n_def, mods, attack_reroll=att_rr, defence_reroll=def_rr)
     assert odds.joint == brute_force(
@@ -140,26 +146,17 @@ def _joint_from_choices(
 @given(
     n_att=st.integers(1, 3),
     n_def=st.integers(1, 3),
-    attack=st.lists(st.sampled_from(ABILITIES), max_size=2, unique_by=lambda a: a.id),
-    defence=st.lists(st.sampled_from(ABILITIES), max_size=2, unique_by=lambda a: a.id),
-    extra=st.integers(0, 1),
-    ignore_def=st.integers(0, 1),
-    rerolls=st.sampled_from([(True, True), (True, False), (False, True), (False, False)]),
+    mods=ANY_MODIFIERS,
+    rerolls=REROLLS,
     block_bytes=st.sampled_from([1, 200, 1 << 19]),
 )
 def test_c14_odds_in_blocks_equal_the_choices_counted_pair_by_pair(
-    n_att, n_def, attack, defence, extra, ignore_def, rerolls, block_bytes
+    n_att, n_def, mods, rerolls, block_bytes
 ) -> None:
     """Issue 18: the tables flow the chosen states to the final rolls a block of final
     attack rolls at a time, and only over the faces each roll shows (rolls with few
     different faces, like 6-6-6, are last). Whatever the block (one roll, a few, all), the
     distribution is the one the reroll choices give pair by pair."""
-    mods = Modifiers(
-        tuple(a for a in attack if a.roll == "attack"),
-        tuple(a for a in defence if a.roll == "defence"),
-        extra_wound=extra,
-        ignore_defender=ignore_def,
-    )
     att_rr, def_rr = rerolls
     expected = _joint_from_choices(n_att, n_def, mods, att_rr, def_rr)
     with pytest.MonkeyPatch.context() as mp:
