@@ -13,14 +13,17 @@ from hypothesis import strategies as st
 from spx_helpers import DATA, fight, initiative, play, spec
 
 from companion.games.spartacus import actions as A
+from companion.games.spartacus import odds_tables
 from companion.games.spartacus.combat import Faces, Modifiers, attack_outcome, sort_faces
 from companion.games.spartacus.odds import (
     attack_odds,
     attack_reroll_choice,
     brute_force,
+    clear_caches,
     defence_reroll_choice,
     monte_carlo,
     multiset_probability,
+    multisets,
     percent,
     replace_die,
     reroll_choices,
@@ -78,37 +81,105 @@ def test_c14_exact_odds_equal_brute_force_larger(n_att, n_def, mods, att_rr, def
 
 
 ABILITIES = tuple(DATA.abilities.values())
+ABILITY_LISTS = st.lists(st.sampled_from(ABILITIES), max_size=2, unique_by=lambda a: a.id)
+REROLLS = st.sampled_from([(True, True), (True, False), (False, True), (False, False)])
 
 
-@pytest.mark.slow
-@settings(max_examples=25, deadline=None)
-@given(
-    n_att=st.integers(1, 3),
-    n_def=st.integers(1, 2),
-    attack=st.lists(st.sampled_from(ABILITIES), max_size=2, unique_by=lambda a: a.id),
-    defence=st.lists(st.sampled_from(ABILITIES), max_size=2, unique_by=lambda a: a.id),
-    extra=st.integers(0, 1),
-    ignore_def=st.integers(0, 2),
-    ignore_att=st.integers(0, 1),
-    rerolls=st.sampled_from([(True, True), (True, False), (False, True), (False, False)]),
-)
-def test_c14_any_abilities_and_equipment_equal_brute_force(
-    n_att, n_def, attack, defence, extra, ignore_def, ignore_att, rerolls
-) -> None:
-    """Every vocabulary ability on either side (pairs, triples, one face; extra, counter and
-    ignored wounds), equipment and rerolls: the odds' tables against every ordered roll."""
-    mods = Modifiers(
+def _modifiers(attack, defence, extra, ignore_def, ignore_att) -> Modifiers:
+    return Modifiers(
         tuple(a for a in attack if a.roll == "attack"),
         tuple(a for a in defence if a.roll == "defence"),
         extra_wound=extra,
         ignore_defender=ignore_def,
         ignore_attacker=ignore_att,
     )
+
+
+# every vocabulary ability on either side (pairs, triples, one face; extra, counter and
+# ignored wounds) and equipment
+ANY_MODIFIERS = st.builds(
+    _modifiers,
+    ABILITY_LISTS,
+    ABILITY_LISTS,
+    st.integers(0, 1),
+    st.integers(0, 2),
+    st.integers(0, 1),
+)
+
+
+@pytest.mark.slow
+@settings(max_examples=25, deadline=None)
+@given(n_att=st.integers(1, 3), n_def=st.integers(1, 2), mods=ANY_MODIFIERS, rerolls=REROLLS)
+def test_c14_any_abilities_and_equipment_equal_brute_force(n_att, n_def, mods, rerolls) -> None:
+    """Every vocabulary ability on either side (pairs, triples, one face; extra, counter and
+    ignored wounds), equipment and rerolls: the odds' tables against every ordered roll."""
     att_rr, def_rr = rerolls
     odds = attack_odds(n_att, n_def, mods, attack_reroll=att_rr, defence_reroll=def_rr)
     assert odds.joint == brute_force(
         n_att, n_def, mods, attack_reroll=att_rr, defence_reroll=def_rr
     )
+
+
+def _joint_from_choices(
+    n_att: int, n_def: int, mods: Modifiers, att_rr: bool, def_rr: bool
+) -> dict[tuple[int, int], Fraction]:
+    """The joint distribution counted pair by pair of sorted rolls (each weighted by its
+    ordered rolls): the reroll choices of :func:`reroll_choices`, then the 36 new-die
+    outcomes one by one, without the tables' flows."""
+    counts: dict[tuple[int, int], int] = {}
+    for a, wa in multisets(n_att):
+        for d, wd in multisets(n_def):
+            a_face, d_face = reroll_choices(a, d, mods, att_rr, def_rr)
+            for x in range(1, 7):
+                fa = a if a_face is None else replace_die(a, a_face, x)
+                for y in range(1, 7):
+                    fd = d if d_face is None else replace_die(d, d_face, y)
+                    o = attack_outcome(fa, fd, mods)
+                    key = (o.to_defender, o.to_attacker)
+                    counts[key] = counts.get(key, 0) + wa * wd
+    den = 6**n_att * 6**n_def * 36
+    return {k: Fraction(w, den) for k, w in sorted(counts.items())}
+
+
+@pytest.mark.slow
+@settings(max_examples=15, deadline=None)
+@given(
+    n_att=st.integers(1, 3),
+    n_def=st.integers(1, 3),
+    mods=ANY_MODIFIERS,
+    rerolls=REROLLS,
+    block_bytes=st.sampled_from([1, 200, 1 << 19]),
+)
+def test_c14_odds_in_blocks_equal_the_choices_counted_pair_by_pair(
+    n_att, n_def, mods, rerolls, block_bytes
+) -> None:
+    """Issue 18: the tables flow the chosen states to the final rolls a block of final
+    attack rolls at a time, and only over the faces each roll shows (rolls with few
+    different faces, like 6-6-6, are last). Whatever the block (one roll, a few, all), the
+    distribution is the one the reroll choices give pair by pair."""
+    att_rr, def_rr = rerolls
+    expected = _joint_from_choices(n_att, n_def, mods, att_rr, def_rr)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(odds_tables, "BLOCK_BYTES", block_bytes)
+        clear_caches()
+        odds = attack_odds(n_att, n_def, mods, attack_reroll=att_rr, defence_reroll=def_rr)
+    clear_caches()
+    assert odds.joint == expected
+
+
+@pytest.mark.slow
+def test_c14_eight_against_eight_sums_to_one_whatever_the_blocks() -> None:
+    """The largest table the companion shows (8 against 8, abilities, equipment, both
+    rerolls: totals up to 6^16 x 36): every way is counted once, in blocks of any size."""
+    mods = Modifiers((SPARTACUS,), (AGRON,), extra_wound=1)
+    odds = attack_odds(8, 8, mods, attack_reroll=True, defence_reroll=True)
+    assert sum(odds.joint.values()) == 1
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(odds_tables, "BLOCK_BYTES", 50_000)
+        clear_caches()
+        again = attack_odds(8, 8, mods, attack_reroll=True, defence_reroll=True)
+    clear_caches()
+    assert again.joint == odds.joint
 
 
 @pytest.mark.slow

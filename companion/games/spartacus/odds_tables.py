@@ -28,16 +28,21 @@ same new die, rerolling a lower face leaves a higher roll, which never compares 
 higher face is dropped when a lower one gives pair and triple abilities at least as good
 for every new die; a 6 is dropped when keeping does.
 
-Where the time goes (issue 18, 8 against 8 dice with abilities and both rerolls, stage
-timers on the shared machine): about 65% counting (the weights of 1,656,369 pairs of rolls
-into the 2,080 x 2,080 grid of chosen state pairs, then the two flows to the final rolls,
-in float64 because the totals reach 6^16 x 36), about 22% the choices, 8% the table of
-outcomes. Why not less: a choice needs the pair of rolls (the same attack roll rerolls
-against one defence roll and keeps against another, ruling C7b), and the sorted rolls
-(counts of each face) are already the smallest description of a roll that decides it;
-counting then needs the weight of every pair of chosen states, since the outcome of a
-state pair depends on both. A constant factor is what is left: tried and measured in
-``bench/spartacus.py``'s ``before_after``.
+Where the time goes (issue 18, 8 against 8 dice with abilities, extra wound and both
+rerolls; py-spy): building the index of the chosen state pair of each of the 1,656,369
+pairs of rolls about 14%, counting their weights into the 2,080 x 2,080 grid of state
+pairs (float64: the totals reach 6^16 x 36) 13%, the flows from the states to the final
+rolls and the count by outcome 26%, the choices 24%, the rest (rolls, outcome table,
+options) 10%. The flows go a block of final attack rolls at a time through buffers
+allocated once (fresh pages cost as much as the arithmetic at this size) and only over the
+faces a roll shows (:func:`side` puts the rolls showing more faces first). Why not less:
+a choice needs the pair of rolls (the same attack roll rerolls against one defence roll and
+keeps against another, ruling C7b; the defender's answer needs only the attack state and
+the defence roll, and is worked out per those), and counting needs the weight of every pair
+of chosen states, since the outcome of a state pair depends on both: at 8 against 8, 74% of
+the pairs (90% of the weight) reroll on both sides, 15% only the defence, 9% only the
+attack, 2% neither, so splitting the pairs by who rerolls saves little. Tried and measured
+in ``bench/spartacus.py``'s ``before_after``.
 """
 
 from __future__ import annotations
@@ -67,6 +72,11 @@ class Side:
     weights: np.ndarray  # (N,) int64: the ordered rolls that give it
     plus: np.ndarray  # (P, 6): the roll a part becomes with a new die 1..6
     minus: np.ndarray  # (N, 6): the part left when a die showing 1..6 is rerolled, -1 if none
+    # (N, 6): the parts left by rerolling each face the roll shows, lowest face first, then
+    # -1; the rolls are ordered by how many faces they show (most first), so ``shown[s]``
+    # rolls have an s-th face: a prefix
+    by_face: np.ndarray
+    shown: tuple[int, ...]
 
 
 def _keys(counts: np.ndarray, base: int) -> np.ndarray:
@@ -81,14 +91,18 @@ def _sorted_rolls(n: int) -> np.ndarray:
 
 @cache
 def side(n: int) -> Side:
-    """The rolls of ``n`` dice in the order of :func:`companion.games.spartacus.odds.multisets`
-    (lexicographic, highest faces first)."""
+    """The rolls of ``n`` dice, those showing the most different faces first (then
+    lexicographic, highest faces first, as :func:`companion.games.spartacus.odds.multisets`)."""
     faces = _sorted_rolls(n)
     counts = (faces[:, :, None] == FACE_RANGE).sum(axis=1)
+    distinct = (counts > 0).sum(axis=1)
+    by_distinct = np.argsort(-distinct, kind="stable")
+    faces, counts, distinct = faces[by_distinct], counts[by_distinct], distinct[by_distinct]
     fact = np.array([factorial(i) for i in range(n + 1)], dtype=np.int64)
     weights = factorial(n) // fact[counts].prod(axis=1)
     if n == 0:
-        return Side(0, faces, counts, weights, np.zeros((0, 6), np.intp), np.full((1, 6), -1))
+        none = np.full((1, 6), -1)
+        return Side(0, faces, counts, weights, np.zeros((0, 6), np.intp), none, none, ())
     part_faces = _sorted_rolls(n - 1)
     part_counts = (part_faces[:, :, None] == FACE_RANGE).sum(axis=1)
     unit = np.eye(6, dtype=np.int64)
@@ -101,7 +115,10 @@ def side(n: int) -> Side:
     less = _keys(counts[:, None, :] - unit, n + 1)  # (N, 6): a key, or junk where absent
     found = np.searchsorted(part_keys, less, sorter=part_order).clip(0, len(part_keys) - 1)
     minus = np.where(counts > 0, part_order[found], -1)
-    return Side(n, faces, counts, weights, plus, minus)
+    order = np.argsort(counts == 0, axis=1, kind="stable")  # the faces shown, lowest first
+    by_face = np.take_along_axis(minus, order, axis=1)
+    shown = tuple(int((distinct > k).sum()) for k in range(int(distinct.max())))
+    return Side(n, faces, counts, weights, plus, minus, by_face, shown)
 
 
 def ability_values(s: Side, abilities: Sequence[Ability], effect: str) -> np.ndarray:
@@ -228,38 +245,43 @@ def _choices(
     u = wounds + (bias - to_att)[None, :]  # the value of a pair of final rolls, >= 0
     if 36 * int(u.max()) * 64 + 63 >= 1 << 16:
         raise ValueError("too many wounds for the tables of exact odds")
+    u = u.view(np.uint16)
     # attack states (kept rolls, then parts) x defence rolls: 6 x value over the attack die
     pa = len(att.plus) if a_opt.shape[1] else 0
-    ka = np.empty((na + pa, nd), dtype=np.int16)
+    ka = np.empty((na + pa, nd), dtype=np.uint16)
     np.multiply(u, 6, out=ka[:na])
     if pa:
-        _sum_rows(u, att.plus, out=ka[na:])
-    kat = np.ascontiguousarray(ka.T)  # defence rolls x attack states
-    # the defender's best answer to each attack state: 8 x value + k (0 keeps, k its k-th
+        _sum_over_new_die(u, att.plus, 0, out=ka[na:])
+    # the defender's best answer to each attack state: 64 x value + k (0 keeps, k its k-th
     # option); the minimum, so a later option must be strictly better
     d_order, d_many = _most_options_first(d_opt)
-    answer = np.take(kat, d_order, axis=0)
-    answer *= 48
+    key = np.take(ka, d_order, axis=1)  # attack states x defence rolls (in d_order)
+    key *= 6 * 64
+    buf = np.empty(key.size, dtype=key.dtype)
     if d_opt.shape[1]:
-        reroll = _sum_rows(kat, dfn.plus)
-        reroll *= 8
-        for k, rows in enumerate(d_many):
-            cand = np.take(reroll, d_opt[d_order[:rows], k], axis=0)
+        # attack states x defence parts: the parts' columns from the final rolls' (the
+        # columns are gathered for the attack rolls only; the attack parts' rows follow)
+        per_roll = _sum_over_new_die(u, dfn.plus, 1)
+        reroll = np.empty((len(ka), per_roll.shape[1]), dtype=np.uint16)
+        np.multiply(per_roll, 6, out=reroll[:na])
+        if pa:
+            _sum_over_new_die(per_roll, att.plus, 0, out=reroll[na:])
+        del per_roll
+        reroll <<= 6
+        for k, cols in enumerate(d_many):
+            cand = buf[: len(key) * cols].reshape(len(key), cols)
+            np.take(reroll, d_opt[d_order[:cols], k], axis=1, out=cand, mode="clip")
             cand += k + 1
-            np.minimum(answer[:rows], cand, out=answer[:rows])
+            np.minimum(key[:, :cols], cand, out=key[:, :cols])
+        del reroll
     # the attacker's choice: value << 6 | (7 - j) << 3 | the defender's answer to it; the
     # maximum, so a later option must be strictly better
-    ans = np.ascontiguousarray(answer.T).view(np.uint16)  # attack states x defence rolls
-    key = ans << 3  # = value << 6 | slot << 3: the slot moves down below the option
-    slot = ans & 7
-    slot *= 7
-    key -= slot
-    del slot
     a_order, a_many = _most_options_first(a_opt)
     best = np.take(key, a_order, axis=0)
     best |= 7 << 3
     for j, rows in enumerate(a_many):
-        cand = np.take(key, na + a_opt[a_order[:rows], j], axis=0)
+        cand = buf[: rows * nd].reshape(rows, nd)
+        np.take(key, na + a_opt[a_order[:rows], j], axis=0, out=cand, mode="clip")
         cand |= (6 - j) << 3
         np.maximum(best[:rows], cand, out=best[:rows])
     return best, a_order, d_order
@@ -273,12 +295,15 @@ def _most_options_first(opt: np.ndarray) -> tuple[np.ndarray, list[int]]:
     return order, [int((many > k).sum()) for k in range(opt.shape[1])]
 
 
-def _sum_rows(rows: np.ndarray, plus: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    """``out[p] = sum(rows[plus[p, x]] for x in 0..5)``: a part's row over its new die."""
-    out = np.take(rows, plus[:, 0], axis=0, out=out, mode="wrap")
+def _sum_over_new_die(
+    table: np.ndarray, plus: np.ndarray, axis: int, out: np.ndarray | None = None
+) -> np.ndarray:
+    """A part's entries over its new die along ``axis``: for rows,
+    ``out[p] = sum(table[plus[p, x]] for x in 0..5)``."""
+    out = np.take(table, plus[:, 0], axis=axis, out=out, mode="clip")
     tmp = np.empty_like(out)
     for x in range(1, 6):
-        np.take(rows, plus[:, x], axis=0, out=tmp, mode="wrap")
+        np.take(table, plus[:, x], axis=axis, out=tmp, mode="clip")
         out += tmp
     return out
 
@@ -311,17 +336,15 @@ def _count(
     np.add(code, (np.arange(nd) * 64)[None, :], out=at)
     index += np.take(d_state, at)
     del code, at  # the tables are large at 8 dice: each goes as soon as it is used
-    weight = np.multiply.outer(att.weights[a_order].astype(np.float64), dfn.weights[d_order])
+    weight = np.multiply.outer(
+        att.weights[a_order].astype(np.float64), dfn.weights[d_order].astype(np.float64)
+    )
     mass = np.bincount(index.ravel(), weights=weight.ravel(), minlength=(sa + 1) * (sd + 1))
     del index, weight
     mass = mass.reshape(sa + 1, sd + 1)  # a row and a column of zeros at the end
     if small:
         mass = mass.astype(np.uint32)
-    flowed = _flow(mass, att, 0)  # final attack rolls x defence states
-    del mass
-    final = _flow(flowed, dfn, 1)  # final attack x final defence rolls
-    del flowed
-    return _by_outcome(wounds, to_att, final)
+    return _flow_and_count(mass, att, dfn, wounds, to_att)
 
 
 def _by_outcome(
@@ -333,7 +356,41 @@ def _by_outcome(
     keys = wounds.astype(np.intp) * width
     keys += to_att
     totals = np.bincount(keys.ravel(), weights=weight.ravel())
+    return _totals(totals, width)
+
+
+def _totals(totals: np.ndarray, width: int) -> dict[tuple[int, int], int]:
     return {divmod(int(key), width): int(totals[key]) for key in np.flatnonzero(totals)}
+
+
+BLOCK_BYTES = 1 << 19  # a block of final attack rolls flows in the cache (half a MiB)
+
+
+def _flow_and_count(
+    mass: np.ndarray, att: Side, dfn: Side, wounds: np.ndarray, to_att: np.ndarray
+) -> dict[tuple[int, int], int]:
+    """The mass of the state pairs flows to the final rolls, a block of final attack rolls
+    at a time (the blocks' tables stay in the cache and their memory is reused: at 8 dice
+    fresh pages cost more than the arithmetic), and is counted by outcome."""
+    na, nd = len(att.faces), len(dfn.faces)
+    width = int(to_att.max()) + 1
+    size = (int(wounds.max()) + 1) * width
+    block = min(na, max(1, BLOCK_BYTES // (mass.shape[1] * mass.itemsize)))
+    rows_buf = np.empty((block, mass.shape[1]), dtype=mass.dtype)
+    flowed = np.empty_like(rows_buf)
+    cols_buf = np.empty(block * nd, dtype=mass.dtype)
+    final = np.empty((block, nd), dtype=mass.dtype)
+    keys = np.empty((block, nd), dtype=np.intp)
+    totals = np.zeros(size)
+    for lo in range(0, na, block):
+        hi = min(na, lo + block)
+        r = hi - lo
+        _flow(mass, att, 0, flowed[:r], rows_buf, lo, hi)  # final attack rolls x states
+        _flow(flowed[:r], dfn, 1, final[:r], cols_buf)  # x final defence rolls
+        np.multiply(wounds[lo:hi], width, out=keys[:r], dtype=np.intp)
+        keys[:r] += to_att
+        totals += np.bincount(keys[:r].ravel(), weights=final[:r].ravel(), minlength=size)
+    return _totals(totals, width)
 
 
 def _states(n: int, opt: np.ndarray) -> np.ndarray:
@@ -345,19 +402,40 @@ def _states(n: int, opt: np.ndarray) -> np.ndarray:
     return table
 
 
-def _flow(mass: np.ndarray, s: Side, axis: int) -> np.ndarray:
-    """States along ``axis`` (the rolls, then the parts, then zeros) to final rolls: a kept
-    roll's mass 6 times, plus the mass of every part the roll comes from (the roll less one
-    of its faces, that face being the new die)."""
+def _flow(
+    mass: np.ndarray,
+    s: Side,
+    axis: int,
+    out: np.ndarray,
+    buf: np.ndarray,
+    lo: int = 0,
+    hi: int | None = None,
+) -> None:
+    """States along ``axis`` (the rolls, then the parts, then zeros) to the final rolls
+    ``lo..hi`` (along axis 0; all of them along axis 1) in ``out``: a kept roll's mass 6
+    times, plus the mass of every part the roll comes from (the roll less one of the faces
+    it shows, that face being the new die). The rolls showing an s-th face are a prefix
+    (:func:`side`): no work for the faces a roll does not show. ``buf`` (as large as
+    ``out``) takes the gathers."""
     n = len(s.faces)
-    out = (mass[:n] if axis == 0 else mass[:, :n]) * 6
-    if mass.shape[axis] > n + 1:
-        parts = np.where(s.minus >= 0, n + s.minus, -1)
-        tmp = np.empty_like(out)
-        for f in range(6):
-            np.take(mass, parts[:, f], axis=axis, out=tmp, mode="wrap")  # -1: the zeros
-            out += tmp
-    return out
+    hi = n if hi is None else hi
+    np.multiply(mass[lo:hi] if axis == 0 else mass[:, :n], 6, out=out)
+    if mass.shape[axis] <= n + 1:  # no parts: every roll is kept
+        return
+    other = out.shape[1 - axis]
+    for k, rows in enumerate(s.shown):
+        top = min(hi, rows)
+        if top <= lo:
+            break
+        parts = n + s.by_face[lo:top, k]
+        if axis == 0:
+            add = buf[: top - lo]
+            np.take(mass, parts, axis=0, out=add, mode="clip")
+            out[: top - lo] += add
+        else:  # a contiguous view of the buffer, so take fills it in place
+            add = buf.reshape(-1)[: other * (top - lo)].reshape(other, top - lo)
+            np.take(mass, parts, axis=1, out=add, mode="clip")
+            out[:, : top - lo] += add
 
 
 def clear_caches() -> None:
