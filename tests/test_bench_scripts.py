@@ -232,3 +232,25 @@ def test_bots_bench_json() -> None:
         low, high = r["standings"][0]["wilson95"]
         assert 0 <= low <= r["standings"][0]["rate"] <= high <= 1
     assert summary["targets"]["normal_median_ms_max"] == 100.0
+
+
+def test_bench_run_states_each_games_targets_once() -> None:
+    """A game's section says each target beside whether it was met (a target whose name
+    starts like another's, odds and odds_vs_icepool, is said once, under its own)."""
+    from importlib.machinery import SourceFileLoader
+    from importlib.util import module_from_spec, spec_from_loader
+
+    loader = SourceFileLoader("bench_run", str(ROOT / "bench" / "run"))
+    spec = spec_from_loader("bench_run", loader)
+    assert spec is not None
+    run = module_from_spec(spec)
+    loader.exec_module(run)
+    result = {
+        "targets": {"odds_ms_max": 50.0, "odds_vs_icepool_ratio_max": 1.0},
+        "meets_targets": {"odds": True, "odds_vs_icepool": False},
+    }
+    assert run.targets_line(result) == [
+        "",
+        "Targets: `odds_ms_max` 50: met; `odds_vs_icepool_ratio_max` 1: **missed**.",
+    ]
+    assert run.targets_line({}) == []
