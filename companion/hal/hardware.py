@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from companion.hal.config import HardwareConfig
 from companion.hal.contracts import ArenaDisplay, Buttons, StatusLeds, Trigger
 from companion.hal.events import InputEvent, InputHub
-from companion.hal.safety import SolenoidGuard, install_stop_handlers, restore_handlers
+from companion.hal.safety import SolenoidGuard, StopHandlers, install_stop_handlers
 
 if TYPE_CHECKING:
     from companion.hal.sim import SimControls
@@ -79,7 +79,7 @@ class Hardware:
         self._closers = list(closers)
         self._closed = False
         self._close_lock = threading.Lock()
-        self._signal_previous: dict[int, Any] = {}
+        self._stop_handlers: StopHandlers | None = None
         eliminator.on_fault = self._driver_fault
         self.all_off()
 
@@ -102,7 +102,13 @@ class Hardware:
         """
         Return the next input event, oldest first, or :data:`None` after *timeout*
         seconds with none (``None`` waits for ever, ``0`` does not wait).
+
+        A stop signal that arrived while the main thread ran code whose exceptions CPython
+        drops (see :class:`~companion.hal.safety.StopHandlers`) is raised here, on the main
+        thread: the table waits here for every prompt, so a ``systemctl stop`` is never lost.
         """
+        if self._stop_handlers is not None:
+            self._stop_handlers.raise_if_stopped()
         return self._inputs.get(timeout)
 
     def drain_inputs(self) -> list[InputEvent]:
@@ -148,7 +154,7 @@ class Hardware:
     def __enter__(self) -> Hardware:
         if threading.current_thread() is threading.main_thread():
             # while close() runs, a second signal only switches the coil off again
-            self._signal_previous = install_stop_handlers(
+            self._stop_handlers = install_stop_handlers(
                 self.eliminator.off, quiet=lambda: self._closed
             )
         return self
@@ -162,8 +168,8 @@ class Hardware:
         try:
             self.close()
         finally:
-            restore_handlers(self._signal_previous)
-            self._signal_previous = {}
+            if self._stop_handlers is not None:
+                self._stop_handlers.restore()
 
     def __repr__(self) -> str:
         state = "closed" if self._closed else "open"

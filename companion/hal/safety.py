@@ -51,10 +51,10 @@ __all__ = [
     "STOP_SIGNALS",
     "SolenoidDriverError",
     "SolenoidGuard",
+    "StopHandlers",
     "SwitchOutput",
     "install_sigterm_handler",
     "install_stop_handlers",
-    "restore_handlers",
     "sigterm_raises_exit",
 ]
 
@@ -452,9 +452,65 @@ def _is_default(signum: int, handler: Any) -> bool:
     return handler == signal.SIG_DFL
 
 
+class StopHandlers:
+    """
+    The stop signals' handlers one piece of open hardware installed, and the stop they took.
+
+    Built by :func:`install_stop_handlers`. A handler raises its exception wherever the main
+    thread happens to be, and CPython runs handlers at any bytecode boundary, also inside
+    code whose exceptions it only prints and drops: a weak-reference callback (the import
+    system's module locks have one), a ``__del__`` method, a garbage-collection callback
+    ("Exception ignored in ..."). A ``systemctl stop`` that lands there would be lost and the
+    service would run on until systemd kills it. So the handler also remembers the stop,
+    and :meth:`raise_if_stopped`, called where the table waits for input
+    (:meth:`companion.hal.hardware.Hardware.next_input`), raises it again.
+    """
+
+    def __init__(self, off: Callable[[], None], quiet: Callable[[], bool]) -> None:
+        self._off = off
+        self._quiet = quiet
+        self.previous: dict[int, Any] = {}
+        #: The stop signal taken (its number), once one arrived; :data:`None` before.
+        self.received: int | None = None
+
+    def handle(self, signum: int, frame: object) -> None:
+        """The handler: the coil off first, then the stop raised (unless shutting down)."""
+        self._off()
+        if self._quiet():
+            return
+        self.received = signum
+        raise self._stop(signum)
+
+    def raise_if_stopped(self) -> None:
+        """
+        Raise the stop again if a stop signal arrived and the program still runs.
+
+        Only on the main thread (where the handler raised it) and only while not shutting
+        down (*quiet()* false); a stop that unwound the way it should never comes back here,
+        since nothing waits for input on the way out.
+        """
+        signum = self.received
+        if signum is None or self._quiet():
+            return
+        if threading.current_thread() is threading.main_thread():
+            raise self._stop(signum)
+
+    @staticmethod
+    def _stop(signum: int) -> BaseException:
+        if signum == signal.SIGINT:
+            return KeyboardInterrupt()
+        return SystemExit(128 + signum)
+
+    def restore(self) -> None:
+        """Put back the handlers this replaced (main thread only)."""
+        for signum, handler in self.previous.items():
+            signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
+        self.previous = {}
+
+
 def install_stop_handlers(
     off: Callable[[], None], *, quiet: Callable[[], bool] = lambda: False
-) -> dict[int, Any]:
+) -> StopHandlers:
     """
     Make the stop signals switch the coil off first, then stop the program the usual way.
 
@@ -469,34 +525,21 @@ def install_stop_handlers(
        command's own Ctrl-C path runs (its resume hint, exit status 130), or
        :exc:`SystemExit` with status ``128 + n`` for SIGTERM (143) and SIGHUP
        (129); unwinding runs the ``finally`` blocks and ``__exit__`` methods
-       that switch the LEDs and the display off.
+       that switch the LEDs and the display off. It also remembers the stop, for
+       :meth:`StopHandlers.raise_if_stopped` (a raise CPython dropped).
 
     While *quiet()* is true (the hardware is already shutting down) a signal
     only switches the coil off again, so a second Ctrl-C cannot cut the
     shut-down short. Must run on the main thread (:exc:`ValueError`
-    elsewhere). Returns the handlers it replaced, for :func:`restore_handlers`.
+    elsewhere). Returns the :class:`StopHandlers` (``restore()`` puts the
+    replaced handlers back).
     """
-
-    def handler(signum: int, frame: object) -> None:
-        off()
-        if quiet():
-            return
-        if signum == signal.SIGINT:
-            raise KeyboardInterrupt
-        raise SystemExit(128 + signum)
-
-    previous: dict[int, Any] = {}
+    handlers = StopHandlers(off, quiet)
     for signum in STOP_SIGNALS:
         current = signal.getsignal(signum)
         if _is_default(signum, current):
-            previous[signum] = signal.signal(signum, handler)
-    return previous
-
-
-def restore_handlers(previous: dict[int, Any]) -> None:
-    """Put back the handlers :func:`install_stop_handlers` replaced (main thread only)."""
-    for signum, handler in previous.items():
-        signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
+            handlers.previous[signum] = signal.signal(signum, handlers.handle)
+    return handlers
 
 
 def _raise_system_exit(signum: int, frame: object) -> None:

@@ -236,3 +236,53 @@ def test_benchmark_override_is_the_only_way_below_the_cool_down_floor(clock) -> 
         assert hw.eliminator.cooldown_s == 0.0
     with open_hardware(clock=clock) as hw:
         assert hw.eliminator.cooldown_s == 3.0
+
+
+class _Dropper:
+    """Raises *signum* in ``__del__``: CPython prints what a ``__del__`` raises and drops it."""
+
+    def __init__(self, signum: int) -> None:
+        self.signum = signum
+
+    def __del__(self) -> None:
+        signal.raise_signal(self.signum)
+
+
+@pytest.mark.parametrize(
+    ("signum", "raises"),
+    [(signal.SIGTERM, SystemExit), (signal.SIGHUP, SystemExit), (signal.SIGINT, KeyboardInterrupt)],
+    ids=["SIGTERM", "SIGHUP", "SIGINT"],
+)
+def test_a_stop_that_cpython_dropped_is_raised_where_the_table_waits(
+    clock, monkeypatch, signum, raises
+) -> None:
+    """A stop signal handled inside a ``__del__`` (or an import lock's weakref callback, as
+    a serve that got SIGTERM right after ``ready`` showed) is not lost: the coil goes off in
+    the handler and the next wait for input raises the stop again."""
+    dropped: list[type[BaseException]] = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda u: dropped.append(u.exc_type))
+    with open_hardware(clock=clock) as hw:
+        hw.sim.coil.on()
+        _Dropper(signum)  # dropped at once: its __del__ takes the signal, the raise is lost
+        assert dropped == [raises]
+        assert not hw.sim.coil_on
+        with pytest.raises(raises) as info:
+            hw.next_input(0)
+        if raises is SystemExit:
+            assert info.value.code == 128 + signum
+    assert hw.next_input(0) is None  # closed: the shut-down is not cut short
+
+
+def test_a_stop_is_raised_again_only_on_the_main_thread(clock, monkeypatch) -> None:
+    import threading
+
+    monkeypatch.setattr(sys, "unraisablehook", lambda u: None)  # the drop is the point
+    with open_hardware(clock=clock) as hw:
+        _Dropper(signal.SIGTERM)
+        seen: list[object] = []
+        other = threading.Thread(target=lambda: seen.append(hw.next_input(0)))
+        other.start()
+        other.join()
+        assert seen == [None]  # a relay thread reading inputs is not stopped by it
+        with pytest.raises(SystemExit):
+            hw.next_input(0)
