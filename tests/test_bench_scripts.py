@@ -132,13 +132,21 @@ SEASON_KEPT = (
 )
 
 
+BOTS_KEPT = "## Bots (search bot, docs/bots.md)\n\nCommand: `python bench/bots.py`. Kept.\n"
+
+
 @pytest.mark.slow
 def test_bench_run_writes_every_section(tmp_path) -> None:
-    """Every script still runs and renders (tiny sizes); the season's runs are kept (their
-    scripts are smoke-run by the --only season test below), their section carried over."""
+    """Every script still runs and renders (tiny sizes); the season's and the bots' runs are
+    kept (their scripts are smoke-run and rendered by the --only season test and the bots
+    test below), their sections carried over."""
     out = tmp_path / "performance.md"
-    out.write_text("# Performance\n\n" + SEASON_KEPT + "\n## Dice fairness\n\nold dice\n")
-    result = run_bench("--quick", "--keep", "season", "--out", str(out), script="run", timeout=115)
+    out.write_text(
+        "# Performance\n\n" + SEASON_KEPT + "\n## Dice fairness\n\nold dice\n\n" + BOTS_KEPT
+    )
+    result = run_bench(
+        "--quick", "--keep", "season", "bots", "--out", str(out), script="run", timeout=115
+    )
     assert result.returncode == 0, result.stderr
     text = out.read_text()
     for heading in (
@@ -154,6 +162,7 @@ def test_bench_run_writes_every_section(tmp_path) -> None:
     assert "python bench/" in text  # every figure names the command that reproduces it
     assert "\n\n" + SEASON_KEPT + "\n## " in text  # verbatim, between its neighbours
     assert "old dice" not in text and "season_startup.py" not in result.stderr  # not rerun
+    assert "\n\n" + BOTS_KEPT + "\n## " in text and "bots.py" not in result.stderr
 
 
 def test_bench_run_keep_season_needs_the_section(tmp_path) -> None:
@@ -214,11 +223,26 @@ def test_red_button_bench_with_six_pages_on_the_web_view() -> None:
     assert web["web_frames_seen"] > 0  # the six pages were live while the button was hit
 
 
+def load_bench_run():
+    """bench/run as a module (it has no .py suffix)."""
+    from importlib.machinery import SourceFileLoader
+    from importlib.util import module_from_spec, spec_from_loader
+
+    loader = SourceFileLoader("bench_run", str(ROOT / "bench" / "run"))
+    spec = spec_from_loader("bench_run", loader)
+    assert spec is not None
+    run = module_from_spec(spec)
+    loader.exec_module(run)
+    return run
+
+
 @pytest.mark.slow
 def test_bots_bench_json() -> None:
     result = run_bench("--quick", "--json", script="bots.py")
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout)
+    section = load_bench_run().render_bots({**summary, "_command": "python bench/bots.py"})
+    assert section[1] == "## Bots (search bot, docs/bots.md)" and len(section) > 10
     assert set(summary["timing"]) == {"battle-royale", "gladiatoren", "skirmish", "spartacus"}
     for levels in summary["timing"].values():
         assert set(levels) == {"easy", "normal", "strong"}
@@ -237,14 +261,7 @@ def test_bots_bench_json() -> None:
 def test_bench_run_states_each_games_targets_once() -> None:
     """A game's section says each target beside whether it was met (a target whose name
     starts like another's, odds and odds_vs_icepool, is said once, under its own)."""
-    from importlib.machinery import SourceFileLoader
-    from importlib.util import module_from_spec, spec_from_loader
-
-    loader = SourceFileLoader("bench_run", str(ROOT / "bench" / "run"))
-    spec = spec_from_loader("bench_run", loader)
-    assert spec is not None
-    run = module_from_spec(spec)
-    loader.exec_module(run)
+    run = load_bench_run()
     result = {
         "targets": {"odds_ms_max": 50.0, "odds_vs_icepool_ratio_max": 1.0},
         "meets_targets": {"odds": True, "odds_vs_icepool": False},
