@@ -66,7 +66,11 @@ def test_a_fight_played_from_two_phones_with_secret_nets(browser, tmp_path):
                         timeout=15000,
                     )
                 except playwright_api.TimeoutError:
-                    raise AssertionError("ROLL was never taken") from None
+                    raise AssertionError(
+                        f"ROLL was never taken (pressed at frame {seq}, prompt {prompt!r}; "
+                        f"the TV is at {shown(tv)}); the fight's last output:\n"
+                        + "".join(companion.output[-40:])
+                    ) from None
             elif not acted:
                 time.sleep(0.02)
         assert companion.close() == 0, "".join(companion.output[-30:])
