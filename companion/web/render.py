@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.web import pages
+from companion.web.boards import draw
 from companion.web.hub import Frame
 
 __all__ = ["Look", "render_part", "render_parts", "setup"]
@@ -47,16 +48,19 @@ def setup(look: Look) -> None:
     _look = look
 
 
-def render_part(frame: Frame, part: int | None, look: Look, game: Any = None) -> str:
+def render_part(
+    frame: Frame, part: int | None, look: Look, game: Any = None, board: str | None = None
+) -> str:
     """One ``<main>``: the table screen's (``None``) or seat ``part``'s; ``game`` is the
-    registry's game of ``look`` (looked up if not given)."""
+    registry's game of ``look`` (looked up if not given); ``board`` the board drawn for
+    the part's public view (drawn if not given)."""
     if game is None:
         from companion.games.registry import get_game
 
         game = get_game(look.game)
     if part is None:
-        return pages.table_main(frame, game, look.config, look.title)
-    return pages.seat_main(frame, part, game, look.config, look.title, look.buttons)
+        return pages.table_main(frame, game, look.config, look.title, board)
+    return pages.seat_main(frame, part, game, look.config, look.title, look.buttons, board)
 
 
 def render_parts(
@@ -67,4 +71,17 @@ def render_parts(
     look = look if look is not None else _look
     if look is None:
         raise RuntimeError("render_parts: no look (setup() was not called in this process)")
-    return {part: render_part(frame, part, look) for part in parts}
+    # the board is most of a page's work and the same on every page whose public view is
+    # the same (every page, in every game today): drawn once per frame
+    boards: list[tuple[Any, str]] = []
+
+    def board(part: int | None) -> str:
+        view = frame.view(part)
+        for public, drawn in boards:
+            if public == view["public"]:
+                return drawn
+        drawn = draw(view["game"], view["public"], look.config)
+        boards.append((view["public"], drawn))
+        return drawn
+
+    return {part: render_part(frame, part, look, board=board(part)) for part in parts}
