@@ -30,6 +30,7 @@ from companion.web.hub import Frame
 __all__ = ["Look", "render_part", "render_parts", "setup"]
 
 _look: Look | None = None  # the pages process's table (set by setup)
+_game: Any = None  # and its game, looked up (imported) once, when the process starts
 
 
 @dataclass(frozen=True)
@@ -43,9 +44,12 @@ class Look:
 
 
 def setup(look: Look) -> None:
-    """The pages process's initializer: the table whose frames it renders."""
-    global _look
-    _look = look
+    """The pages process's initializer: the table whose frames it renders (its game is
+    imported here, so the first frame waits for no import)."""
+    from companion.games.registry import get_game
+
+    global _look, _game
+    _look, _game = look, get_game(look.game)
 
 
 def render_part(
@@ -68,7 +72,9 @@ def render_parts(
 ) -> dict[int | None, str]:
     """Every part of ``parts`` for ``frame``; ``look`` defaults to the one :func:`setup`
     gave this process."""
-    look = look if look is not None else _look
+    game = None
+    if look is None:
+        look, game = _look, _game
     if look is None:
         raise RuntimeError("render_parts: no look (setup() was not called in this process)")
     # the board is most of a page's work and the same on every page whose public view is
@@ -84,4 +90,4 @@ def render_parts(
         boards.append((view["public"], drawn))
         return drawn
 
-    return {part: render_part(frame, part, look, board=board(part)) for part in parts}
+    return {part: render_part(frame, part, look, game, board(part)) for part in parts}
