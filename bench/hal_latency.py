@@ -76,10 +76,14 @@ rises. Notes on the ``web`` condition (issue 18; 1000 presses, 2 shared cores):
   overlapped a garbage collection (``gc.callbacks``).
 * after (the pages rendered in the web view's own pages process,
   :mod:`companion.web.render`): the web thread busy at the window's end in 0 of 1000
-  presses; due -> GIL taken median 0.06 ms, p99 0.13-0.20 ms (load 3.4-4.7); what is
-  left of the tail is the web thread's sends (each socket write lets go of the GIL and
-  takes it back before the woken button thread runs) and the machine's load (the other
-  conditions' tails at the same load).
+  presses; due -> GIL taken median 0.06-0.08 ms (was 0.33). Its p99 is 0.13-0.20 ms in
+  some runs and 0.7-1.8 ms in others (load 3-7), where ``unloaded`` has 0.12-0.35 ms at the
+  same load; at load 9.6: 3.96 ms against 0.12 ms. What is left is the web server's own
+  work in this process (per frame, six pages' JSON and HTTP writes on the web thread; the
+  executor's threads pickling the frame and reading the pages back): ``perf sched`` shows
+  the button thread woken on time, then sleeping on the GIL while a thread of the web view
+  holds it, longer the more that thread is preempted by other processes. The next step is
+  the web server in a process of its own (only the hub's frames leave the table's process).
 """
 
 from __future__ import annotations
