@@ -51,19 +51,45 @@ Usage::
 
     python bench/hal_latency.py [--presses N] [--conditions unloaded,busy,odds,bot,web]
         [--switch-interval-ms MS] [--queue-path] [--odds-in-thread] [--bot-in-thread]
-        [--no-realtime]
+        [--no-realtime] [--hops]
         [--journal-dir DIR] [--strict]
 
 ``--switch-interval-ms`` replaces the interval the gpio backend sets while open, and
 ``--queue-path`` makes the trigger press wait for the table loop's thread (the path
-before the edge path); these exist to measure the choices, not for tables. Prints a line
-per condition, then a one-line JSON summary. With ``--strict`` the exit status is 1 if a
-target is missed.
+before the edge path); these exist to measure the choices, not for tables. ``--hops``
+stamps each press's hops (below) and counts the garbage collections that overlapped the
+slowest 1 %. Prints a line per condition, then a one-line JSON summary. With ``--strict``
+the exit status is 1 if a target is missed.
+
+The hops of a press (``--hops``): the trigger pin falls (the edge thread) -> the
+debouncer records the edge -> the glitch window ends (``due``) -> the button thread runs
+again with the interpreter lock (its clock read in ``poll``: the timer's wake-up plus the
+wait for the GIL) -> ``emit`` (the press decided) -> ``trigger_edge`` -> the coil pin
+rises. Notes on the ``web`` condition (issue 18; 1000 presses, 2 shared cores):
+
+* before (the pages rendered on the web thread): at 971 of 1000 presses the web thread
+  was inside a stream's step (asyncio callback stamps) when the window ended, rendering
+  pages: 1.2 ms of CPU per page per frame, six pages, three frames per press (6.3 s of
+  CPU in an 11 s run). due -> GIL taken: median 0.33 ms, p99 0.70-3.6 ms; every other
+  hop under 0.05 ms at the median. ``perf sched`` showed the button thread woken on time,
+  running for 20 us, then sleeping on the GIL until the web thread let go. No slow press
+  overlapped a garbage collection (``gc.callbacks``).
+* after (the pages rendered in the web view's own pages process,
+  :mod:`companion.web.render`): the web thread busy at the window's end in 0 of 1000
+  presses; due -> GIL taken median 0.06-0.08 ms (was 0.33). Its p99 is 0.13-0.20 ms in
+  some runs and 0.7-1.8 ms in others (load 3-7), where ``unloaded`` has 0.12-0.35 ms at the
+  same load; at load 9.6: 3.96 ms against 0.12 ms. What is left is the web server's own
+  work in this process (per frame, six pages' JSON and HTTP writes on the web thread; the
+  executor's threads pickling the frame and reading the pages back): ``perf sched`` shows
+  the button thread woken on time, then sleeping on the GIL while a thread of the web view
+  holds it, longer the more that thread is preempted by other processes. The next step is
+  the web server in a process of its own (only the hub's frames leave the table's process).
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
@@ -190,6 +216,75 @@ def bot_position() -> Any:
     return state
 
 
+class Hops:
+    """``--hops``: each press's hops, stamped on the debouncer's clock (``time.monotonic``)
+    and by the mock pins, and the garbage collections (``gc.callbacks``) of the run."""
+
+    def __init__(self) -> None:
+        self.rows: list[dict[str, float]] = []
+        self.woke = 0.0  # the button thread's last clock reading: poll() after its wait
+        self.collections: list[tuple[float, float]] = []
+        self._gc_start = 0.0
+        gc.callbacks.append(self._gc)
+
+    def _gc(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._gc_start = time.monotonic()
+        else:
+            self.collections.append((self._gc_start, time.monotonic()))
+
+    def watch(self, debouncer: Any) -> None:
+        """Stamp the button thread's wake-ups and its press decisions (benchmark only)."""
+        clock, emit = debouncer._clock, debouncer._emit
+
+        def stamped_clock() -> float:
+            now = clock()
+            if threading.current_thread() is debouncer._thread:
+                self.woke = now
+            return now
+
+        def stamped_emit(kind: str, name: str) -> object:
+            decided = time.monotonic()
+            if kind == "press" and name == "trigger":
+                edge = debouncer.contact(name).last_edge
+                due = edge + debouncer.glitch_s
+                self.rows.append({"edge": edge, "due": due, "woke": self.woke, "emit": decided})
+            return emit(kind, name)
+
+        debouncer._clock, debouncer._emit = stamped_clock, stamped_emit
+
+    def pin(self, fell: float, rose: float) -> None:
+        if self.rows:
+            self.rows[-1].update(fell=fell, rose=rose)
+
+    def stop(self) -> None:
+        gc.callbacks.remove(self._gc)
+
+    def summary(self) -> dict[str, Any]:
+        """Median and p99 of each hop (ms); collections overlapping the slowest 1 %."""
+        rows = [r for r in self.rows if "rose" in r]
+        hops = {
+            "edge thread: pin fell -> edge recorded": ("fell", "edge"),
+            "timer wake-up + GIL: window end -> button thread runs": ("due", "woke"),
+            "deciding: -> press emitted": ("woke", "emit"),
+            "trigger_edge: -> coil pin high": ("emit", "rose"),
+            "beyond the glitch window: window end -> coil pin high": ("due", "rose"),
+        }
+        out: dict[str, Any] = {}
+        for label, (start, end) in hops.items():
+            values = sorted((r[end] - r[start]) * 1000 for r in rows)
+            out[label] = {
+                "median": round(statistics.median(values), 4),
+                "p99": round(percentile(values, 0.99), 4),
+            }
+        slowest = sorted(rows, key=lambda r: r["rose"] - r["due"])[-max(1, len(rows) // 100) :]
+        out["slowest 1% overlapping a gc"] = sum(
+            any(a < r["rose"] and b > r["fell"] for a, b in self.collections) for r in slowest
+        )
+        out["slowest 1%"] = len(slowest)
+        return out
+
+
 class Load:
     """The background load of one condition, started and stopped around the presses."""
 
@@ -298,8 +393,10 @@ def measure(
     odds_in_thread: bool = False,
     realtime: bool = True,
     bot_in_thread: bool = False,
+    hops: bool = False,
 ) -> dict[str, Any]:
     """Press the trigger *presses* times under *condition*; return the latency summary."""
+    stamps = Hops() if hops else None
     previous_factory = Device.pin_factory
     Device.pin_factory = factory = MockFactory(pin_class=StampedPin)
     config = HardwareConfig(
@@ -315,6 +412,8 @@ def measure(
                 sys.setswitchinterval(switch_interval_ms / 1000)
             switch_interval = sys.getswitchinterval()
             debouncer = hw.trigger.debouncer
+            if stamps is not None:
+                stamps.watch(debouncer)
             if not realtime and debouncer.scheduling.startswith("SCHED_FIFO"):
                 native_id = debouncer._thread.native_id  # comparison only
                 os.sched_setscheduler(native_id, os.SCHED_OTHER, os.sched_param(0))
@@ -350,6 +449,8 @@ def measure(
                         fell = next(t for t, v in reversed(trigger.changes) if not v)
                         rise = next(t for t, v in reversed(coil.changes) if v)
                         latencies_ms.append((rise - fell) * 1000)
+                        if stamps is not None:
+                            stamps.pin(fell, rise)
                         while len(table.fire_results) <= i:  # the fired record is written
                             time.sleep(0.0002)
                         trigger.drive_high()
@@ -374,6 +475,8 @@ def measure(
     finally:
         if session.journal is not None:
             session.journal.close()
+        if stamps is not None:
+            stamps.stop()
         factory.reset()
         Device.pin_factory = previous_factory
     latencies_ms.sort()
@@ -402,6 +505,7 @@ def measure(
         "bot_moves": load.bot_moves if condition == "bot" else None,
         "busy_processes": (os.cpu_count() or 1) if condition == "busy" else 0,
         "web_frames_seen": load.frames_seen if condition == "web" else None,
+        "hops_ms": stamps.summary() if stamps is not None else None,
     }
 
 
@@ -430,6 +534,7 @@ def main(argv: list[str] | None = None) -> int:
         default=HardwareConfig().glitch_ms,
         help="the glitch filter (default: the configuration's default)",
     )
+    parser.add_argument("--hops", action="store_true", help="stamp each press's hops")
     parser.add_argument("--journal-dir", help="where the journal goes (default: a temp dir)")
     parser.add_argument("--strict", action="store_true", help="exit 1 if a target is missed")
     args = parser.parse_args(argv)
@@ -452,6 +557,7 @@ def main(argv: list[str] | None = None) -> int:
                 args.odds_in_thread,
                 not args.no_realtime,
                 args.bot_in_thread,
+                args.hops,
             )
             for c in conditions
         }
@@ -465,6 +571,8 @@ def main(argv: list[str] | None = None) -> int:
             f"ms: {'met' if r['ok'] else 'MISSED'}); load before {r['loadavg_before']}; "
             f"button thread {r['button_thread']}"
         )
+        for label, value in (r["hops_ms"] or {}).items():
+            print(f"  {label}: {value}")
     summary = {
         "bench": "hal_latency",
         "path": "edge thread -> gpiozero DigitalInputDevice (MockFactory) -> FirstEdgeDebouncer -> "

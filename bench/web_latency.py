@@ -15,6 +15,7 @@ memory (VmRSS) is read while the six pages are open.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import os
@@ -42,14 +43,16 @@ def serve() -> None:
     from companion.web.hub import WebHub
     from companion.web.odds import public_odds
     from companion.web.server import WebServer
-    from companion.web.site import Site
+    from companion.web.site import Site, pages_process
 
     game = get_game("battle-royale")
     config = game.config()
     session = GameSession.start(config, SessionSettings(seed=1), None)
     hub = WebHub(game, config, session.state.players, extras=public_odds)
     table = PhoneTable(session, hub, Roller.seeded(1), people={0, 1, 2, 3}, bot=lambda s: None)
-    site = Site(hub)
+    renderer = pages_process(hub, ())  # as --web does: the pages drawn in their own process
+    renderer.run(os.getpid)  # up (spawned and imported) before the pages open
+    site = Site(hub, renderer=renderer)
     server = WebServer(site, "127.0.0.1", 0).start()
     tokens = {r.key: site.pairing.token(r) for r in site.pairing.roles}
     threading.Thread(target=table.run, daemon=True).start()
@@ -96,6 +99,14 @@ class Page:
         with self.lock:
             return self.frames[-1] if self.frames else None
 
+    def wait_first(self, timeout: float = 30.0) -> None:
+        """Until the first frame is in (the pages process may still be starting)."""
+        deadline = time.monotonic() + timeout
+        while self.latest() is None:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{self.role}: no frame in {timeout:g} s")
+            time.sleep(0.01)
+
     def first_change_after(self, t0: float, before: str) -> float | None:
         with self.lock:
             for t, _seq, main in self.frames:
@@ -120,12 +131,25 @@ def post(port: int, path: str, token: str, body: dict) -> int:
 def pages() -> None:
     """Six live pages for another benchmark (``hal_latency.py``'s web condition): the
     port and tokens come as one JSON line on standard input; ``open`` once every stream
-    is open; when standard input closes, the frames each page received, as JSON."""
+    is open and has shown its first frame; when standard input closes, the frames each
+    page received, as JSON."""
     info = json.loads(sys.stdin.readline())
     open_pages = [Page(info["port"], role, token) for role, token in info["tokens"].items()]
+    for page in open_pages:
+        page.wait_first()
     print("open", flush=True)
     sys.stdin.read()
     print(json.dumps({"frames": sum(len(p.frames) for p in open_pages)}), flush=True)
+
+
+def children_rss_mb(pid: int) -> float:
+    """The resident memory of ``pid``'s child processes (the web view's pages process)."""
+    total = 0.0
+    for children in Path(f"/proc/{pid}/task").glob("*/children"):
+        for child in children.read_text().split():
+            with contextlib.suppress(OSError, ValueError):  # it ended meanwhile
+                total += rss_mb(int(child))
+    return total
 
 
 def rss_mb(pid: int) -> float:
@@ -153,8 +177,11 @@ def measure(actions: int) -> dict:
         info = json.loads(child.stdout.readline())
         port, tokens = info["port"], info["tokens"]
         pages = {role: Page(port, role, token) for role, token in tokens.items()}
+        for page in pages.values():
+            page.wait_first()
         time.sleep(0.3)
         peak = rss_mb(child.pid)
+        pages_peak = children_rss_mb(child.pid)
         latencies: list[float] = []
         unseen = 0
         for _ in range(actions):
@@ -194,6 +221,7 @@ def measure(actions: int) -> dict:
             if seen:
                 latencies.append(max(seen.values()))
             peak = max(peak, rss_mb(child.pid))
+            pages_peak = max(pages_peak, children_rss_mb(child.pid))
         return {
             "actions": len(latencies),
             "not_visible": unseen,
@@ -204,6 +232,7 @@ def measure(actions: int) -> dict:
                 "max": max(latencies) * 1000,
             },
             "server_rss_mb": {"peak": peak},
+            "pages_process_rss_mb": {"peak": pages_peak},
             "targets": {"visible_p99_ms": 100, "server_rss_mb": 60},
             "load_average_1min": [load_before, os.getloadavg()[0]],
         }
@@ -255,6 +284,7 @@ def serve_memory(presses: int) -> dict:
             pages = {role: Page(port, role, token) for role, token in tokens.items()}
             time.sleep(0.3)
             samples = [rss_mb(child.pid)]
+            pages_samples = [children_rss_mb(child.pid)]
             rng = random.Random(1)
             done = 0
             while done < presses:
@@ -274,12 +304,14 @@ def serve_memory(presses: int) -> dict:
                 done += 1
                 time.sleep(0.02)
                 samples.append(rss_mb(child.pid))
+                pages_samples.append(children_rss_mb(child.pid))
             journal = next(Path(tmp, "journals").glob("*.jsonl")).read_text()
             return {
                 "pages": len(pages),
                 "presses": done,
                 "journalled_actions": journal.count('"type":"action"'),
                 "rss_mb": {"start": samples[0], "peak": max(samples), "end": samples[-1]},
+                "pages_process_rss_mb": {"peak": max(pages_samples)},
             }
         finally:
             child.terminate()
@@ -309,8 +341,10 @@ def main() -> int:
         print(
             f"{result['actions']} actions, seen on 5 other pages: p50 {v['p50']:.1f} ms, "
             f"p99 {v['p99']:.1f} ms, max {v['max']:.1f} ms; server RSS peak "
-            f"{result['server_rss_mb']['peak']:.1f} MB with {result['pages']} pages open; "
-            f"serve --web: RSS peak {result['serve_web']['rss_mb']['peak']:.1f} MB with "
+            f"{result['server_rss_mb']['peak']:.1f} MB (its pages process "
+            f"{result['pages_process_rss_mb']['peak']:.1f} MB) with {result['pages']} pages open; "
+            f"serve --web: RSS peak {result['serve_web']['rss_mb']['peak']:.1f} MB (pages process "
+            f"{result['serve_web']['pages_process_rss_mb']['peak']:.1f} MB) with "
             f"{result['serve_web']['pages']} pages, {result['serve_web']['presses']} presses"
         )
     return 0

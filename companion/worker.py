@@ -18,6 +18,13 @@ service), runs at a lower CPU priority (nice +10) and ignores Ctrl-C (the
 service stops it on the way out). If the worker cannot start or dies, the work
 is done here instead and a warning is logged once. :func:`heavy_work_here`
 computes in the calling process within a block (tests compare the two).
+
+A :class:`Worker` is one such process; :func:`run_heavy` uses the service's one for
+long computations. The web view renders its pages in a :class:`Worker` of its own
+(:mod:`companion.web.site`), so that a page waits neither behind a bot's search nor,
+as the button thread would, behind a page: a ``Worker`` also hands out
+:class:`concurrent.futures.Future` objects (:meth:`Worker.submit`) for an event loop
+to await.
 """
 
 from __future__ import annotations
@@ -29,11 +36,12 @@ import os
 import signal
 import threading
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager, suppress
 from typing import Any, TypeVar
 
-__all__ = ["WORKER_NICE", "heavy_work_here", "run_heavy", "shutdown_worker"]
+__all__ = ["WORKER_NICE", "Worker", "heavy_work_here", "run_heavy", "shutdown_worker"]
 
 log = logging.getLogger(__name__)
 
@@ -42,37 +50,113 @@ WORKER_NICE = 10
 
 T = TypeVar("T")
 
-_lock = threading.Lock()
-_executor: concurrent.futures.ProcessPoolExecutor | None = None
-_broken = False  # the worker failed once: compute here from then on
 _here = threading.local()  # inside heavy_work_here() on this thread
 
 
-def _worker_init() -> None:
+def _worker_init(setup: Callable[..., object] | None = None, *args: Any) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the service
     with suppress(OSError):  # a sandbox that forbids even lowering it: run at the service's
         os.nice(WORKER_NICE)
+    if setup is not None:
+        setup(*args)
 
 
-def _worker() -> concurrent.futures.ProcessPoolExecutor | None:
-    global _executor
-    with _lock:
-        if _executor is None and not _broken:
-            _executor = concurrent.futures.ProcessPoolExecutor(
-                max_workers=1,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_worker_init,
-            )
-        return _executor
+class Worker:
+    """One worker process (``name`` says what for, in the warning when it fails), started
+    on first use (:meth:`start` starts it now); if it cannot start or dies, the work is
+    done in the calling thread from then on (until :meth:`shutdown`). ``setup(*args)``
+    runs in the process when it starts (module-level, picklable, as the work)."""
+
+    def __init__(
+        self, name: str, setup: Callable[..., object] | None = None, args: tuple[Any, ...] = ()
+    ) -> None:
+        self.name = name
+        self.setup = setup
+        self.args = args
+        self._set_up_here = False  # setup ran in this process (for work done here)
+        self._lock = threading.Lock()
+        self._executor: concurrent.futures.ProcessPoolExecutor | None = None
+        self._broken = False  # the process failed once: compute here from then on
+
+    @property
+    def running(self) -> bool:
+        """``True`` while the process is (being) started."""
+        return self._executor is not None
+
+    def _get(self) -> concurrent.futures.ProcessPoolExecutor | None:
+        with self._lock:
+            if self._executor is None and not self._broken:
+                self._executor = concurrent.futures.ProcessPoolExecutor(
+                    max_workers=1,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_worker_init,
+                    initargs=(self.setup, *self.args) if self.setup is not None else (),
+                )
+            return self._executor
+
+    def start(self) -> None:
+        """Start the process now (in the background), not at the first piece of work."""
+        self.submit(os.getpid)
+
+    def give_up(self, exc: BaseException) -> None:
+        """The process failed (``exc``): compute in the calling thread from now on."""
+        with self._lock:
+            executor, self._executor, self._broken = self._executor, None, True
+        log.warning(
+            "the %s process failed (%s); computing in the service from now on", self.name, exc
+        )
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        """``fn(*args, **kwargs)`` started in the process; its future. If the process
+        cannot start, the function runs here and the future is already done. A future
+        that raises :class:`BrokenProcessPool` means the process died: call
+        :meth:`give_up` and compute here."""
+        executor = None if getattr(_here, "depth", 0) else self._get()
+        if executor is not None:
+            try:
+                return executor.submit(fn, *args, **kwargs)  # starts the process the first time
+            except (BrokenProcessPool, OSError, RuntimeError) as exc:  # it could not start
+                self.give_up(exc)
+        done: Future[T] = Future()
+        try:
+            done.set_result(self.here(fn, *args, **kwargs))
+        except Exception as exc:
+            done.set_exception(exc)
+        return done
+
+    def here(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+        """``fn(*args, **kwargs)`` computed in the calling thread, as the process would
+        (``setup`` run here first, once)."""
+        if self.setup is not None and not self._set_up_here:
+            self.setup(*self.args)
+            self._set_up_here = True
+        return fn(*args, **kwargs)
+
+    def run(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+        """``fn(*args, **kwargs)``, computed in the process; blocks until it is done.
+
+        Only the calling thread waits, without holding the interpreter. *fn* must be a
+        module-level function or a bound method of a picklable object.
+        """
+        future = self.submit(fn, *args, **kwargs)
+        try:
+            return future.result()  # what fn raised is raised here
+        except BrokenProcessPool as exc:  # the process died (killed, out of memory)
+            self.give_up(exc)
+            return self.here(fn, *args, **kwargs)
+
+    def shutdown(self) -> None:
+        """Stop the process (it starts again on the next use)."""
+        with self._lock:
+            executor, self._executor, self._broken = self._executor, None, False
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)
 
 
-def _give_up(exc: BaseException) -> None:
-    global _executor, _broken
-    with _lock:
-        executor, _executor, _broken = _executor, None, True
-    log.warning("the worker process failed (%s); computing in the service from now on", exc)
-    if executor is not None:
-        executor.shutdown(wait=False, cancel_futures=True)
+#: The service's worker process for long computations (exact odds, the search bot, hints).
+heavy = Worker("worker")
 
 
 def run_heavy(fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
@@ -81,33 +165,18 @@ def run_heavy(fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
     Only the calling thread waits, without holding the interpreter. *fn* must be a
     module-level function or a bound method of a picklable object.
     """
-    executor = None if getattr(_here, "depth", 0) else _worker()
-    if executor is None:
-        return fn(*args, **kwargs)
-    try:
-        future = executor.submit(fn, *args, **kwargs)  # starts the worker the first time
-    except (BrokenProcessPool, OSError, RuntimeError) as exc:  # it could not start
-        _give_up(exc)
-        return fn(*args, **kwargs)
-    try:
-        return future.result()  # what fn raised is raised here
-    except BrokenProcessPool as exc:  # the worker died (killed, out of memory)
-        _give_up(exc)
-        return fn(*args, **kwargs)
+    return heavy.run(fn, *args, **kwargs)
 
 
 def shutdown_worker() -> None:
     """Stop the worker process (it starts again on the next :func:`run_heavy`)."""
-    global _executor, _broken
-    with _lock:
-        executor, _executor, _broken = _executor, None, False
-    if executor is not None:
-        executor.shutdown(wait=True, cancel_futures=True)
+    heavy.shutdown()
 
 
 @contextmanager
 def heavy_work_here() -> Iterator[None]:
-    """Within the block, :func:`run_heavy` on this thread computes in this process."""
+    """Within the block, every :class:`Worker` used on this thread computes in this
+    process."""
     _here.depth = getattr(_here, "depth", 0) + 1
     try:
         yield

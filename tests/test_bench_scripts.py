@@ -215,12 +215,16 @@ def test_red_button_bench_while_a_search_bot_thinks(where: list[str]) -> None:
 @pytest.mark.slow
 def test_red_button_bench_with_six_pages_on_the_web_view() -> None:
     pytest.importorskip("starlette")
-    result = run_bench("--presses", "10", "--conditions", "web", script="hal_latency.py")
+    result = run_bench("--presses", "10", "--conditions", "web", "--hops", script="hal_latency.py")
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout.strip().splitlines()[-1])
     web = summary["results"]["web"]
     assert web["presses"] == 10 and web["fired"] == 10
     assert web["web_frames_seen"] > 0  # the six pages were live while the button was hit
+    hops = web["hops_ms"]  # each press's hops stamped, edge to coil
+    assert hops["slowest 1%"] == 1
+    beyond = hops["beyond the glitch window: window end -> coil pin high"]
+    assert 0 < beyond["median"] <= beyond["p99"]
 
 
 def load_bench_run():

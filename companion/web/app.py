@@ -97,7 +97,7 @@ def create_app(site: Site) -> Starlette:
         if (refusal := allowed(request, role)) is not None:
             return refusal
         assert role is not None
-        return HTMLResponse(site.page(role), headers=NO_STORE)
+        return HTMLResponse(await site.page_async(role), headers=NO_STORE)
 
     async def state(request: Request) -> Response:
         """The role's present frame (what a reconnecting page re-reads)."""
@@ -105,7 +105,7 @@ def create_app(site: Site) -> Starlette:
         if (refusal := allowed(request, role)) is not None:
             return refusal
         assert role is not None
-        seq, main = site.main(role)
+        seq, main = await site.main_async(role)
         return JSONResponse({"seq": seq, "main": main}, headers=NO_STORE)
 
     async def events(request: Request) -> Response:
@@ -190,7 +190,7 @@ async def _stream(site: Site, role: Role, token: str, last: int) -> AsyncIterato
             yield "event: unpaired\ndata: {}\n\n"
             return
         waiter = site.changed()
-        seq, main = site.main(role)
+        seq, main = await site.main_async(role)
         if seq != last:
             last = seq
             # a frame that changed nothing this page shows (another seat's offer) goes out

@@ -45,7 +45,7 @@ from companion.web.hub import WebHub
 from companion.web.odds import is_dice, public_odds
 from companion.web.pairing import HOST
 from companion.web.server import WebServer, parse_address, print_pairing
-from companion.web.site import Site
+from companion.web.site import Site, pages_process
 
 log = logging.getLogger(__name__)
 
@@ -283,14 +283,19 @@ def attach_web(
 ) -> WebTable:
     """Start the web view of a table: the hub, the server on ``request.address``, the
     button relay onto ``hw``'s input queue (when there is hardware), hints for the phone
-    seats (``hints``; never in assist mode, whose state is not the whole game), and the
-    pairing links said (on ``out``, the log, and ``pairing_dir``). ``ValueError`` for a
-    bad address, ``OSError`` when it cannot listen."""
+    seats (``hints``; never in assist mode, whose state is not the whole game), the
+    process that renders the pages, and the pairing links said (on ``out``, the log, and
+    ``pairing_dir``). ``ValueError`` for a bad address, ``OSError`` when it cannot
+    listen."""
     host, port = parse_address(request.address)
     hub = WebHub(game, config, players, extras=public_odds)
     relay = ButtonRelay(hw.inputs) if hw is not None else None
     buttons = table_buttons(game.name, assist) if relay is not None else ()
-    site = Site(hub, relay=relay, buttons=buttons)
+    # the pages are rendered in a process of their own, so the web thread rarely holds the
+    # interpreter when the red button's thread needs it (companion.web.render)
+    renderer = pages_process(hub, buttons)
+    renderer.start()
+    site = Site(hub, relay=relay, buttons=buttons, renderer=renderer)
     helper = Hints(hub, game.name) if hints and not assist else None
     server = WebServer(site, host, port)
     if host in ("0.0.0.0", "::"):  # every interface: the links name the one phones reach

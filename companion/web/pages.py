@@ -338,14 +338,18 @@ def _dice_form(offer: Offer) -> str:
 # -- the two main parts ---------------------------------------------------------------------
 
 
-def table_main(frame: Frame, game_obj: Any, config: Any, title: str) -> str:
+def table_main(
+    frame: Frame, game_obj: Any, config: Any, title: str, board: str | None = None
+) -> str:
+    """The table screen; ``board``: the board already drawn for this frame's public view."""
     view = frame.view(None)
     public = view["public"]
     names = seat_names(config, public)
     game = view["game"]
+    board = draw(game, public, config) if board is None else board
     return (
         _header(frame, title, names, game)
-        + f'<div class="cols"><section class="boardbox">{draw(game, public, config)}</section>'
+        + f'<div class="cols"><section class="boardbox">{board}</section>'
         + '<div class="side">'
         + dice_box(frame, None, game_obj)
         + messages_box(frame)
@@ -357,12 +361,20 @@ def table_main(frame: Frame, game_obj: Any, config: Any, title: str) -> str:
 
 
 def seat_main(
-    frame: Frame, seat: int, game_obj: Any, config: Any, title: str, buttons: tuple[str, ...]
+    frame: Frame,
+    seat: int,
+    game_obj: Any,
+    config: Any,
+    title: str,
+    buttons: tuple[str, ...],
+    board: str | None = None,
 ) -> str:
+    """A seat's phone; ``board``: the board already drawn for this frame's public view."""
     view = frame.view(seat)
     public = view["public"]
     names = seat_names(config, public)
     game = view["game"]
+    board = draw(game, public, config) if board is None else board
     note = frame.notes.get(seat)
     offer = frame.offers.get(seat)
     asked = "" if offer is None else "out of turn" if offer.passing else "your turn"
@@ -377,7 +389,7 @@ def seat_main(
         + messages_box(frame)
         + private_box(view["private"])
         + dice_box(frame, seat, game_obj)
-        + f'<section class="boardbox">{draw(game, public, config)}</section>'
+        + f'<section class="boardbox">{board}</section>'
         + players_box(game, public, names[: len(frame.views) - 1])
         + log_box(frame, seat, game_obj)
     )

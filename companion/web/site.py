@@ -11,15 +11,36 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
 from typing import Any
 
 from companion.web import pages
 from companion.web.buttons import WEB_BUTTONS, ButtonRelay
-from companion.web.hub import Submission, WebHub
+from companion.web.hub import Frame, Submission, WebHub
 from companion.web.pairing import HOST, TABLE, Pairing, Role, seat
+from companion.web.render import Look, render_part, render_parts, setup
+from companion.worker import Worker
 
 COOKIE = "companion"
 MAX_TEXT = 200  # longest notation a phone may send
+WAITING = "<p>Waiting for the table to start…</p>"
+
+
+def pages_process(hub: WebHub, buttons: tuple[str, ...]) -> Worker:
+    """The process that renders the pages of ``hub``'s table (its look set once)."""
+    look = Look(hub.game.name, hub.config, hub.game.title, buttons)
+    return Worker("web pages", setup, (look,))
+
+
+@dataclass
+class _Batch:
+    """The parts asked for one frame in one turn of the event loop: rendered together."""
+
+    frame: Frame
+    parts: set[int | None] = field(default_factory=set)
+    sent: bool = False
+    done: asyncio.Future[dict[int | None, str]] | None = None
 
 
 class Site:
@@ -34,6 +55,7 @@ class Site:
         relay: ButtonRelay | None = None,
         base_url: str = "",
         buttons: tuple[str, ...] | None = None,
+        renderer: Worker | None = None,
     ) -> None:
         self.hub = hub
         self.pairing = pairing if pairing is not None else Pairing(hub.players)
@@ -46,8 +68,11 @@ class Site:
             else (("roll", "select", "confirm") if relay is not None else ())
         )
         self.closing = False  # set when the server stops: every live stream ends
-        self._cache: dict[str, tuple[int, int, str]] = {}  # role -> (seq, generation, html)
+        self.renderer = renderer
+        self._parts: dict[int | None, tuple[int, str]] = {}  # part -> (seq, html)
+        self._pairing: tuple[int, str] | None = None  # (generation, the host's codes)
         self._cache_lock = threading.Lock()
+        self._batch: _Batch | None = None  # the event loop's next round trip
         self._loop: asyncio.AbstractEventLoop | None = None
         self._changed: asyncio.Event | None = None
         self._stop_listening = hub.listen(self._on_frame)
@@ -86,36 +111,104 @@ class Site:
     # -- pages -------------------------------------------------------------------------------
 
     def main(self, role: Role) -> tuple[int, str]:
-        """The role's ``<main>`` for the latest frame, and the frame's number."""
+        """The role's ``<main>`` for the latest frame, and the frame's number (rendered
+        here if not rendered yet)."""
         frame = self.hub.frame
-        seq = frame.seq if frame is not None else 0
-        generation = self.pairing.generation
-        key = role.key
-        with self._cache_lock:
-            hit = self._cache.get(key)
-            if hit is not None and hit[0] == seq and hit[1] == generation:
-                return seq, hit[2]
-        html = self._render(role, frame)
-        with self._cache_lock:
-            self._cache[key] = (seq, generation, html)
-        return seq, html
-
-    def _render(self, role: Role, frame: Any) -> str:
         if frame is None:
-            return "<p>Waiting for the table to start…</p>"
+            return 0, WAITING
+        html = self._cached(frame.seq, role.seat)
+        if html is None:
+            html = self._keep(frame.seq, {role.seat: self._render_here(frame, role.seat)})
+        return frame.seq, self._with_codes(role, html)
+
+    async def main_async(self, role: Role) -> tuple[int, str]:
+        """:meth:`main` for the event loop: rendered in the ``renderer`` process, if any,
+        with the parts of every other page that asks for this frame in this turn of
+        the loop; the loop runs on meanwhile."""
+        frame = self.hub.frame
+        if self.renderer is None or frame is None:
+            return self.main(role)
+        html = self._cached(frame.seq, role.seat)
+        if html is None:
+            batch = self._batch
+            if batch is None or batch.sent or batch.frame is not frame:
+                loop = asyncio.get_running_loop()
+                batch = self._batch = _Batch(frame, done=loop.create_future())
+                loop.call_soon(self._send, batch)  # after the other pages' turns
+            batch.parts.add(role.seat)
+            assert batch.done is not None
+            # shielded: a page that goes away does not cancel the other pages' parts
+            html = (await asyncio.shield(batch.done))[role.seat]
+        return frame.seq, self._with_codes(role, html)
+
+    def _send(self, batch: _Batch) -> None:
+        batch.sent = True
+        assert self.renderer is not None and batch.done is not None
+        parts = tuple(batch.parts)
+        future = self.renderer.submit(render_parts, batch.frame, parts)
+        done = batch.done
+
+        def back(_: object) -> None:  # on the event loop: the parts are in, or it failed
+            if done.done():
+                return
+            try:
+                rendered = future.result()
+            except BrokenProcessPool as exc:  # the process died: render here from now on
+                assert self.renderer is not None
+                self.renderer.give_up(exc)
+                rendered = {p: self._render_here(batch.frame, p) for p in parts}
+            except Exception as exc:
+                done.set_exception(exc)
+                return
+            done.set_result(self._keep_all(batch.frame.seq, rendered))
+
+        asyncio.wrap_future(future).add_done_callback(back)
+
+    def _look(self) -> Look:
         hub = self.hub
-        if role.kind == "seat":
-            assert role.seat is not None
-            return pages.seat_main(frame, role.seat, hub.game, hub.config, self.title, self.buttons)
-        main = pages.table_main(frame, hub.game, hub.config, self.title)
-        if role == HOST:
-            main = self.pairing_box() + main
-        return main
+        return Look(hub.game.name, hub.config, self.title, self.buttons)
+
+    def _render_here(self, frame: Frame, part: int | None) -> str:
+        return render_part(frame, part, self._look(), self.hub.game)
+
+    def _cached(self, seq: int, part: int | None) -> str | None:
+        with self._cache_lock:
+            hit = self._parts.get(part)
+        return hit[1] if hit is not None and hit[0] == seq else None
+
+    def _keep(self, seq: int, rendered: dict[int | None, str]) -> str:
+        """Keep ``rendered`` (one part) as the parts of frame ``seq``; return its html."""
+        return next(iter(self._keep_all(seq, rendered).values()))
+
+    def _keep_all(self, seq: int, rendered: dict[int | None, str]) -> dict[int | None, str]:
+        with self._cache_lock:
+            for part, html in rendered.items():
+                kept = self._parts.get(part)
+                if kept is None or kept[0] <= seq:  # never an older frame over a newer one
+                    self._parts[part] = (seq, html)
+        return rendered
+
+    def _with_codes(self, role: Role, html: str) -> str:
+        """The host's page is the table screen's below the pairing codes."""
+        if role != HOST:
+            return html
+        generation = self.pairing.generation
+        with self._cache_lock:
+            kept = self._pairing
+        if kept is None or kept[0] != generation:
+            kept = (generation, self.pairing_box())
+            with self._cache_lock:
+                self._pairing = kept
+        return kept[1] + html
 
     def page(self, role: Role) -> str:
-        seq, main = self.main(role)
-        kind = role.kind
-        return pages.page(f"{self.title} – {role.key}", role.path, main, seq, kind)
+        return self._page(role, *self.main(role))
+
+    async def page_async(self, role: Role) -> str:
+        return self._page(role, *(await self.main_async(role)))
+
+    def _page(self, role: Role, seq: int, main: str) -> str:
+        return pages.page(f"{self.title} – {role.key}", role.path, main, seq, role.kind)
 
     def link(self, role: Role) -> str:
         return f"{self.base_url}/pair/{self.pairing.token(role)}"
@@ -189,6 +282,8 @@ class Site:
 
     def close(self) -> None:
         self._stop_listening()
+        if self.renderer is not None:
+            self.renderer.shutdown()
 
 
-__all__ = ["COOKIE", "Site", "seat"]
+__all__ = ["COOKIE", "Site", "pages_process", "seat"]
