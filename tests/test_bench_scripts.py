@@ -82,9 +82,22 @@ def test_import_time_bench_json() -> None:
     result = run_bench("--runs", "1", "--json", script="import_time.py")
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout)
-    assert set(summary["cases"]) == {"bare", "help", "cli", "serve", "dashboard", "libraries"}
+    assert set(summary["cases"]) == {
+        "bare",
+        "help",
+        "cli",
+        "serve",
+        "serve-gpio",
+        "serve-serial",
+        "dashboard",
+        "libraries",
+        "library-gpio",
+        "library-serial",
+    }
     assert all(c["median_s"] > 0 for c in summary["cases"].values())
     assert summary["targets"] == {"serve_beyond_bare_s": 0.12, "help_ratio": 1.5}
+    # the target is judged for both backends at once and for each backend alone
+    assert {"serve_ok", "serve_gpio_ok", "serve_serial_ok", "help_ok"} <= set(summary)
 
 
 def test_journal_bench_json() -> None:

@@ -25,15 +25,17 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from os import PathLike
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.commands.errors import EXIT_INTERRUPTED, EXIT_STOPPED, CommandError
 from companion.hal import Hardware, HardwareConfig, HardwareConfigError, open_hardware
 from companion.table.config import TableConfigError, load_hardware_from_table
 from companion.table.journal import JournalError
 from companion.table.journals import archive
-from companion.table.people import TableStopped, TerminalInput
 from companion.table.session import GameSession
+
+if TYPE_CHECKING:
+    from companion.table.people import TerminalInput
 
 log = logging.getLogger(__name__)
 
@@ -189,6 +191,10 @@ def run_at_table(
     ``terminal`` (the typed input, if any) is restored on every way out; ``resume``
     is the command the stop message names.
     """
+    # the people at the table are needed once a game runs (serve opens the hardware and
+    # resumes without them: its start-up does not import them)
+    from companion.table.people import TableStopped
+
     try:
         with open_table_hardware(hardware, clock=clock) as hw:
             session = start_journal(begin)

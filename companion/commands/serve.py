@@ -32,7 +32,6 @@ from companion.dice import Roller
 from companion.hal import HardwareConfigError, ManualClock
 from companion.logs import stream_is_journal
 from companion.notify import Notifier
-from companion.table.assist import AssistTable
 from companion.table.config import (
     TableConfigError,
     default_table_config,
@@ -48,8 +47,6 @@ from companion.table.journal import (
     new_journal_path,
 )
 from companion.table.journals import archive, find_unfinished, prune, set_aside
-from companion.table.log_view import LogView
-from companion.table.people import SimOperator
 from companion.table.session import GAME, GameSession, PendingResume, SessionSettings, load_resume
 
 if TYPE_CHECKING:
@@ -222,6 +219,12 @@ def run(args: argparse.Namespace) -> int:
                 time.monotonic() - started,
             )
             notifier.ready(f"{table.hardware.profile} hardware, {config.players} players")
+            # what plays the games comes after `ready` (the table loop and its adapter, the
+            # log view, the simulated people): start-up opens the hardware and resumes
+            from companion.table.assist import AssistTable
+            from companion.table.log_view import LogView
+            from companion.table.people import SimOperator
+
             # under systemd standard output is the journal: the board is not for the log
             to_log = stream_is_journal(sys.stdout)
             if not to_log:

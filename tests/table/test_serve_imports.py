@@ -8,7 +8,8 @@ the configuration and the game, not the dashboard's rich (imported once the tabl
 ready, for the first game's view), the search bot (an assist table has no bots), the web
 view, other games or the other backend.
 ``bench/import_time.py`` times these imports: its ``serve`` case must import at least what
-the service has imported by then, so that it measures the whole start-up.
+the service has imported by then, so that it measures the whole start-up; its per-backend
+cases import one backend each, as a table does.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -40,10 +42,17 @@ sys.exit(main(sys.argv[3:]))
 """
 
 #: Imported by no serve start-up (``companion.games.kampf_der_gladiatoren`` and the other
-#: games: by their prefix).
+#: games: by their prefix). The table loop that plays the games, with its adapter, and the
+#: people at the table (the simulated ones of ``--autoplay``) come right after ``ready``.
 NOT_AT_READY = (
     "rich",
     "companion.ui",
+    "companion.table.assist",
+    "companion.table.loop",
+    "companion.table.adapter",
+    "companion.table.battle_royale_table",
+    "companion.table.people",
+    "companion.table.log_view",
     "companion.games.search",
     "companion.games.kampf_der_gladiatoren",
     "companion.games.spartacus",
@@ -101,12 +110,16 @@ def imported_by(code: str) -> set[str]:
     return set(done.stdout.split())
 
 
-def bench_serve_imports() -> str:
+def import_time_bench() -> Any:
     spec = importlib.util.spec_from_file_location("import_time", ROOT / "bench" / "import_time.py")
     assert spec is not None and spec.loader is not None
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
-    return bench.SERVE_IMPORTS
+    return bench
+
+
+def bench_serve_imports() -> str:
+    return str(import_time_bench().SERVE_IMPORTS)
 
 
 @pytest.fixture(scope="module")
@@ -202,3 +215,14 @@ def test_under_systemd_the_board_goes_nowhere_and_rich_is_never_imported(tmp_pat
     assert log.splitlines()[-1] == "exit 0 False", log[-2000:]
     assert out.read_text() == ""  # nothing drawn into the journal
     assert "game 1 over after" in log and "waiting: " in log  # the log, with the prompts
+
+
+@pytest.mark.parametrize("profile", ["gpio", "serial"])
+def test_the_import_benchmark_times_each_backend_with_only_its_library(profile: str) -> None:
+    """bench/import_time.py's ``serve-gpio`` and ``serve-serial`` cases import the serve
+    path with one backend, as a table runs it: the other backend's library is not paid."""
+    command = import_time_bench().CASES[f"serve-{profile}"]
+    modules = imported_by(command[-1])
+    assert "companion.commands.serve" in modules
+    assert ("gpiozero" if profile == "gpio" else "serial") in modules
+    assert matching(modules, OTHER_BACKEND[profile]) == []
