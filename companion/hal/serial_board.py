@@ -781,6 +781,9 @@ class BoardLink:
             with contextlib.suppress(Exception):
                 ser.close()
             raise
+        # what the board says of the last session is recorded before the connection counts:
+        # whoever sees ``connects`` go up sees its notices too
+        self._notice_flags(ident)
         now = self._clock()
         with self._wlock:
             self._ser = ser
@@ -797,7 +800,6 @@ class BoardLink:
             f"I/O board connected on {port} (firmware {ident.firmware_version}, "
             f"board {ident.board_id_hex})"
         )
-        self._notice_flags(ident)
         log.info("%s", self.status)
         self._query()  # the board's account first: pulse count, coil, an unanswered FIRE
         if self.on_connect is not None:
