@@ -287,11 +287,13 @@ def serve_memory(presses: int) -> dict:
             pages_samples = [children_rss_mb(child.pid)]
             rng = random.Random(1)
             done = 0
+            stopped_at = "the presses asked for"
             while done < presses:
                 latest = pages["table"].latest()
                 prompt = m.group(1) if latest and (m := PROMPT.search(latest[2])) else ""
                 if "RED BUTTON" in prompt:
-                    break  # only a red button fires: no page may, so the game waits here
+                    stopped_at = "the red button"  # only it fires, no page may: the game waits
+                    break
                 if "ROLL" in prompt.split(" - ")[0] or "movement done" in prompt:
                     button = "roll"
                 elif "SELECT" in prompt:
@@ -309,6 +311,7 @@ def serve_memory(presses: int) -> dict:
             return {
                 "pages": len(pages),
                 "presses": done,
+                "stopped_at": stopped_at,  # the dice are the system's: a game may explode early
                 "journalled_actions": journal.count('"type":"action"'),
                 "rss_mb": {"start": samples[0], "peak": max(samples), "end": samples[-1]},
                 "pages_process_rss_mb": {"peak": max(pages_samples)},
