@@ -236,7 +236,7 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
             left = [c.id for c in self.config.data.specials if c.id not in self.specials]
             return [(A.RevealSpecial.shared(c), _fraction(1, len(left))) for c in left]
         if phase in ("deal", "draw_card"):
-            seat = self._drawing_seat()
+            seat = self.active if phase == "draw_card" else self._drawing_seat()
             pile = self.draw_piles[seat]
             total = sum(pile.values())
             draw, one = self._draw_actions[seat], _fraction(1, total)
@@ -313,16 +313,10 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
     def _correction_choices(self) -> list[A.Action]:
         return [A.EndCorrections.shared(), *self._correction_actions()]
 
-    def _playable_choices(self) -> list[A.Action] | None:
+    def _end_corrections_only(self) -> list[A.Action]:
         """Corrections are offered only after a blast (and a special action by hand),
         where a bot just ends them: the hundreds of corrections are not listed for it."""
-        phase = self.phase
-        if phase in CORRECTION_PHASES:
-            return [_END_CORRECTIONS]
-        if phase in CHANCE_PHASES:
-            return None
-        lister = _CHOICES.get(phase)
-        return [] if lister is None else lister(self)
+        return [_END_CORRECTIONS]
 
     def _special_actions(self, before_doom: bool) -> list[A.Action]:
         if not self.config.special_actions or self.special_used:
@@ -337,12 +331,6 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
                 out.append(A.UseSpecial(sid))
         return out
 
-    def _moving_colours(self) -> list[int]:
-        card = self.card_in_play()
-        if card is not None and card.any_colour:
-            return list(range(len(self.colours)))
-        return [self.active]
-
     def _movable_fields(self, diagonal: bool) -> tuple[int, ...]:
         """Fields with another field next to them (a figure there can take a step)."""
         cells = self._movable.get(diagonal)
@@ -356,17 +344,17 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         return cells
 
     def _start_figure_actions(self) -> list[A.Action]:
-        card = self.card_in_play()
-        assert card is not None
-        counts, moved = self.counts, self.moved
-        colours = self._moving_colours()
-        start = self._start_figures
-        cells = self._movable_fields(card.diagonal)
-        if len(colours) == 1:  # the usual card: the player's own colour
-            k = colours[0]
+        """The figures that may start a move: the player's own colour (every colour with
+        a card that moves any), not yet moved this turn, on a field a step can leave."""
+        card = self._cards[self.card]  # type: ignore[index]
+        counts, moved, start = self.counts, self.moved, self._start_figures
+        cells = self._movable.get(card.diagonal) or self._movable_fields(card.diagonal)
+        if not card.any_colour:  # the usual card: the player's own colour
+            k = self.active
             if not moved:
                 return [start[c][k] for c in cells if counts[c][k]]
             return [start[c][k] for c in cells if counts[c][k] > moved.get((c, k), 0)]
+        colours = range(len(self.colours))
         return [start[c][k] for c in cells for k in colours if counts[c][k] > moved.get((c, k), 0)]
 
     def _push_candidates(self, cell: int, protected: int) -> list[int]:
@@ -480,7 +468,7 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         )
 
     def _do_StartFigure(self, a: A.StartFigure) -> None:
-        k = self.colour_index(a.colour)
+        k = self.colours.index(a.colour)
         self.figure = [a.field, k, 0, {a.field}, None, a.field]
         self.phase = "figure"
 
@@ -535,7 +523,7 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         )
         self.moved[(cell, k)] = self.moved.get((cell, k), 0) + 1
         self.figures_moved += 1
-        if self.field_total(cell) > self.capacity:
+        if sum(self.counts[cell]) > self.capacity:
             self.push_stack = [[cell, direction, k, True]]
             self._resolve_pushes()
         else:
@@ -596,12 +584,11 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
             to=field_name(to),
             fate="field",
         )
-        if self.field_total(to) > self.capacity:
+        if sum(self.counts[to]) > self.capacity:
             self.push_stack.append([to, direction, k, was_moved])
 
     def _after_figure(self) -> None:
-        card = self.card_in_play()
-        assert card is not None
+        card = self._cards[self.card]  # type: ignore[index]
         if self._check_end():  # a move can leave every figure on the centre
             return
         if self.out[self.active]:  # ruling 11a: the mover's last figure is gone
@@ -627,7 +614,7 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         self.phase = "draw_card"
 
     def _after_draw(self) -> None:
-        if self._special_actions(before_doom=True):
+        if self.config.special_actions and self._special_actions(before_doom=True):
             self.phase = "after_move"
         else:
             self._begin_doom()
@@ -671,7 +658,7 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
     # Doom phase ---------------------------------------------------------------
 
     def _begin_doom(self) -> None:
-        card = self.card_in_play()
+        card = self._cards[self.card] if self.card else None
         if card is not None and card.extra and self.doom_stage is None:
             self.doom_stage = "extra"
             self._emit(
@@ -686,7 +673,7 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
             self.phase = "doom_roll"
 
     def _offer_reroll(self, face: str) -> bool:
-        if not self._special_actions(before_doom=False):
+        if not (self.config.special_actions and self._special_actions(before_doom=False)):
             return False
         self.pending_face = face
         self.phase = "reroll_choice"
@@ -1074,6 +1061,12 @@ _CHOICES = {
     "move_eliminator": BattleRoyaleState._eliminator_choices,
     "capture": BattleRoyaleState._capture_choices,
     **dict.fromkeys(CORRECTION_PHASES, BattleRoyaleState._correction_choices),
+}
+#: phase -> the method listing a decision's playable actions (the core's PLAYABLE): the
+#: legal ones where no correction is offered
+BattleRoyaleState.PLAYABLE = {
+    **_CHOICES,
+    **dict.fromkeys(CORRECTION_PHASES, BattleRoyaleState._end_corrections_only),
 }
 
 
