@@ -123,7 +123,7 @@ class DoomPhase(GameState):
     # ------------------------------------------------------------------ the Doom phase
 
     def _do_DoomRoll(self, a: A.DoomRoll) -> None:
-        self._emit("doom_rolled", f"Doom die: {a.face.replace('_', ' ')}", face=a.face)
+        self._record("doom_rolled", f"Doom die: {a.face.replace('_', ' ')}", {"face": a.face})
         if not self._offer_reroll(a.face):
             self._run_doom_action(a.face)
 
@@ -189,7 +189,7 @@ class DoomPhase(GameState):
     def _do_MoveEliminator(self, a: A.MoveEliminator) -> None:
         old, self.eliminator = FIELD_NAMES[self.eliminator], a.position
         new = FIELD_NAMES[a.position]
-        self._emit("eliminator_moved", f"Eliminator {old} -> {new}", **{"from": old}, to=new)
+        self._record("eliminator_moved", f"Eliminator {old} -> {new}", {"from": old, "to": new})
         self._doom_done()
 
     def _doom_done(self) -> None:

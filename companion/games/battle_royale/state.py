@@ -339,7 +339,7 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
             present = set(fields)
             near = NEAR[diagonal]
             cells = self._movable[diagonal] = tuple(
-                cell for cell in fields if not near[cell].isdisjoint(present)
+                [cell for cell in fields if not near[cell].isdisjoint(present)]
             )
         return cells
 
@@ -452,19 +452,20 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         self.special_used = False
         self.doom_stage = None
         self.phase = "turn_start"
-        self._emit(
-            "turn_started", f"turn {self.turn}: {self.colours[seat]}", seat=seat, turn=self.turn
+        turn = self.turn
+        self._record(
+            "turn_started", f"turn {turn}: {self.colours[seat]}", {"seat": seat, "turn": turn}
         )
 
     def _do_PlayCard(self, a: A.PlayCard) -> None:
         self.hands[self.active][a.card] -= 1
         self.card = a.card
         self.phase = "move"
-        self._emit(
+        seat = self.active
+        self._record(
             "card_played",
-            f"{self.colours[self.active]} plays {self._cards[a.card].describe()}",
-            seat=self.active,
-            card=a.card,
+            f"{self.colours[seat]} plays {self._cards[a.card].describe()}",
+            {"seat": seat, "card": a.card},
         )
 
     def _do_StartFigure(self, a: A.StartFigure) -> None:
@@ -487,21 +488,16 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         visited.add(to)
         fig[4] = a.direction
         colour, here, there = self.colours[k], FIELD_NAMES[cell], FIELD_NAMES[to]
-        self._emit(
+        self._record(
             "figure_stepped",
             f"{colour} {here} -> {there}",
-            colour=colour,
-            **{"from": here},
-            to=there,
+            {"colour": colour, "from": here, "to": there},
         )
-        card = self._cards[self.card]  # type: ignore[index]
-        if fig[2] >= card.steps:
-            self._stop_figure()
-            return
-        present = self.present
-        for _, n in _STEP_ACTIONS[card.diagonal][to]:
-            if present[n] and n not in visited:
-                return  # the figure may go on
+        if fig[2] < self._cards[self.card].steps:  # type: ignore[index]
+            acts = self._figure_choices()
+            if len(acts) > 1:  # a step is left besides stopping: the figure may go on
+                self._playable = acts  # what the next decision lists (speed)
+                return
         self._stop_figure()
 
     def _do_StopFigure(self, a: A.StopFigure) -> None:
@@ -513,13 +509,10 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         cell, k, steps, _, direction, start = fig
         self.figure = None
         colour, here, there = self.colours[k], FIELD_NAMES[start], FIELD_NAMES[cell]
-        self._emit(
+        self._record(
             "figure_moved",
             f"{colour} {here} -> {there} ({steps} step{'s' if steps > 1 else ''})",
-            colour=colour,
-            **{"from": here},
-            to=there,
-            steps=steps,
+            {"colour": colour, "from": here, "to": there, "steps": steps},
         )
         self.moved[(cell, k)] = self.moved.get((cell, k), 0) + 1
         self.figures_moved += 1
@@ -564,25 +557,19 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
             self.arena_total[k] -= 1
             self.prisoners[self.active][k] += 1
             where = "off the arena" if to is None else f"into the hole at {field_name(to)}"
-            self._emit(
+            self._record(
                 "figure_pushed",
                 f"{colour} pushed from {field_name(cell)} {where} (prisoner)",
-                colour=colour,
-                **{"from": field_name(cell)},
-                to=None,
-                fate="prisoner",
+                {"colour": colour, "from": field_name(cell), "to": None, "fate": "prisoner"},
             )
             return
         self.counts[to][k] += 1
         if was_moved:
             self.moved[(to, k)] = self.moved.get((to, k), 0) + 1
-        self._emit(
+        self._record(
             "figure_pushed",
             f"{colour} pushed {field_name(cell)} -> {field_name(to)}",
-            colour=colour,
-            **{"from": field_name(cell)},
-            to=field_name(to),
-            fate="field",
+            {"colour": colour, "from": field_name(cell), "to": field_name(to), "fate": "field"},
         )
         if sum(self.counts[to]) > self.capacity:
             self.push_stack.append([to, direction, k, was_moved])
@@ -821,12 +808,10 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         self.prisoners[seat][k] += 1
         self.br_queue.pop(0)
         colour, name = self.colours[k], FIELD_NAMES[cell]
-        self._emit(
+        self._record(
             "captured",
             f"{self.colours[seat]} captures {colour} on {name}",
-            seat=seat,
-            colour=colour,
-            field=name,
+            {"seat": seat, "colour": colour, "field": name},
         )
 
     def _do_Capture(self, a: A.Capture) -> None:

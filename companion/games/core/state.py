@@ -302,6 +302,13 @@ class GameState(Handlers, ABC):
         return self._events
 
     def _emit(self, kind: str, text: str, /, **data: Any) -> None:
+        """An event: ``kind``, ``text`` for people, the details by keyword."""
+        self._record(kind, text, data)
+
+    def _record(self, kind: str, text: str, data: dict[str, Any], /) -> None:
+        """:meth:`_emit` with the details as a dict (an engine's busiest events: a dict
+        display is cheaper than a call with keywords, and a key such as ``from`` needs
+        no ``**{...}``, which CPython 3.11 cannot call without a second eval loop)."""
         # Event(kind, text, data) without running its __init__ (a Python call from C:
         # half the cost of an event)
         event = _new_event(Event)
@@ -317,7 +324,9 @@ class GameState(Handlers, ABC):
     ) -> None:
         """An event only ``seat`` may read in full; others see ``public`` and the data
         without the ``secret`` keys."""
-        self._events.append(Event(kind, text, data, seat, public, secret))
+        self._record(kind, text, data)
+        event = self._events[-1]
+        event.private_to, event.public, event.secret = seat, public, secret
 
     def _finish(
         self, winners: list[int], reason: str, text: str | None = None, **data: Any
