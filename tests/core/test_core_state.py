@@ -231,3 +231,17 @@ def test_events_are_the_event_records_a_caller_would_make():
 
     state = dealt()
     assert state.apply(Take(2)) == [Event("took", "red takes 2", {"stones": 2})]
+
+
+def test_play_out_checks_every_chance_outcome_it_is_handed():
+    config = ToyConfig(stones=9)
+    copies = play_out(
+        TOY.new_game(config),
+        RandomBot(random.Random(5)),
+        lambda outcomes: Deal(outcomes[0][0].seat, outcomes[0][0].card),  # an equal copy
+    )
+    assert copies.history[:2] == [Deal(0, "ace"), Deal(1, "ace")] and copies.is_terminal
+    with pytest.raises(IllegalActionError):
+        play_out(
+            TOY.new_game(config), RandomBot(random.Random(5)), lambda outcomes: Deal(0, "joker")
+        )

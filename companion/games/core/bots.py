@@ -62,17 +62,9 @@ def play_out(state: S, bot: Bot, choose_outcome: ChooseOutcome, max_actions: int
         # calls an action (3% of a random Battle Royale game, callgrind)
         chance = game.CHANCE_PHASES
         if _plain_random(bot):
-            # the uniform random bot's choice taken straight from the state's own list
-            # (the same draw as RandomBot.choose), applied as listed
-            pick = bot.rng.choice  # type: ignore[attr-defined]
-            for _ in range(max_actions):
-                phase = game.phase
-                if phase == GAME_OVER:
-                    return state
-                if phase in chance:
-                    game.apply(choose_outcome(game._chance_now()))
-                else:
-                    game._apply_listed(pick(game._playable_now()))
+            # the uniform random bot's choices taken straight from the state's own lists
+            if game._play_out(bot.rng.choice, choose_outcome, max_actions):  # type: ignore[attr-defined]
+                return state
         else:
             for _ in range(max_actions):
                 phase = game.phase
