@@ -26,6 +26,7 @@ from companion.games.battle_royale.layout import (
     DIRECTIONS,
     FIELD_NAMES,
     NEAR,
+    NEIGHBOUR_CELLS,
     field_name,
     neighbours,
     step,
@@ -226,6 +227,13 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
     def _chance_outcomes(self) -> list[tuple[A.Action, Fraction]]:
         """At a chance node: each outcome with its exact probability (they sum to 1)."""
         phase = self.phase
+        if phase == "draw_card" or phase == "deal":  # the usual chance nodes first
+            seat = self.active if phase == "draw_card" else self._drawing_seat()
+            pile = self.draw_piles[seat]
+            draw, shares = self._draw_actions[seat], _shares(sum(pile.values()))
+            return [(draw[cid], shares[n]) for cid, n in pile.items() if n]
+        if phase == "doom_roll":
+            return self._doom_outcomes(A.DoomRoll)
         if phase == "start_player":
             p = _fraction(1, self.players)
             return [(A.StartPlayer.shared(s), p) for s in range(self.players)]
@@ -235,16 +243,6 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         if phase == "reveal_special":
             left = [c.id for c in self.config.data.specials if c.id not in self.specials]
             return [(A.RevealSpecial.shared(c), _fraction(1, len(left))) for c in left]
-        if phase in ("deal", "draw_card"):
-            seat = self.active if phase == "draw_card" else self._drawing_seat()
-            pile = self.draw_piles[seat]
-            total = sum(pile.values())
-            draw, one = self._draw_actions[seat], _fraction(1, total)
-            return [
-                (draw[cid], one if n == 1 else _fraction(n, total)) for cid, n in pile.items() if n
-            ]
-        if phase == "doom_roll":
-            return self._doom_outcomes(A.DoomRoll)
         if phase == "extra_roll":
             return self._doom_outcomes(A.ExtraRoll)
         return []
@@ -267,9 +265,8 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         return acts
 
     def _move_choices(self) -> list[A.Action]:
-        acts = self._start_figure_actions()
-        acts.append(_END_MOVEMENT)
-        return acts
+        """The figures that may start a move, then ending the movement."""
+        return self._start_figure_actions(_END_MOVEMENT)
 
     def _figure_choices(self) -> list[A.Action]:
         fig = self.figure
@@ -300,7 +297,8 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         return [A.Continue.shared(), *self._special_actions(before_doom=False)]
 
     def _eliminator_choices(self) -> list[A.Action]:
-        return [_MOVE_ELIMINATOR[p] for p in self.eliminator_targets()]
+        present = self.present
+        return [_MOVE_ELIMINATOR[p] for p in NEIGHBOUR_CELLS[True][self.eliminator] if present[p]]
 
     def _capture_choices(self) -> list[A.Action]:
         seat, allowed, optional = self.br_queue[0]
@@ -343,19 +341,26 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
             )
         return cells
 
-    def _start_figure_actions(self) -> list[A.Action]:
+    def _start_figure_actions(self, then: A.Action) -> list[A.Action]:
         """The figures that may start a move: the player's own colour (every colour with
-        a card that moves any), not yet moved this turn, on a field a step can leave."""
+        a card that moves any), not yet moved this turn, on a field a step can leave;
+        ``then`` after them."""
         card = self._cards[self.card]  # type: ignore[index]
         counts, moved, start = self.counts, self.moved, self._start_figures
         cells = self._movable.get(card.diagonal) or self._movable_fields(card.diagonal)
         if not card.any_colour:  # the usual card: the player's own colour
             k = self.active
             if not moved:
-                return [start[c][k] for c in cells if counts[c][k]]
-            return [start[c][k] for c in cells if counts[c][k] > moved.get((c, k), 0)]
-        colours = range(len(self.colours))
-        return [start[c][k] for c in cells for k in colours if counts[c][k] > moved.get((c, k), 0)]
+                acts = [start[c][k] for c in cells if counts[c][k]]
+            else:
+                acts = [start[c][k] for c in cells if counts[c][k] > moved.get((c, k), 0)]
+        else:
+            colours = range(len(self.colours))
+            acts = [
+                start[c][k] for c in cells for k in colours if counts[c][k] > moved.get((c, k), 0)
+            ]
+        acts.append(then)
+        return acts
 
     def _push_candidates(self, cell: int, protected: int) -> list[int]:
         row = self.counts[cell]
@@ -978,6 +983,12 @@ def _fraction(n: int, total: int) -> Fraction:
     if p is None:
         p = _FRACTIONS[(n, total)] = Fraction(n, total)
     return p
+
+
+@cache
+def _shares(total: int) -> tuple[Fraction, ...]:
+    """``[n]``: ``Fraction(n, total)``, made once per total (a card draw's odds)."""
+    return tuple(Fraction(n, total) for n in range(total + 1))
 
 
 @cache
