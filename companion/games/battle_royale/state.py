@@ -304,9 +304,11 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         seat, allowed, optional = self.br_queue[0]
         cell = self.br_cell
         assert cell is not None
-        row, names = self.counts[cell], self.colours
-        acts = [A.Capture.shared(names[k]) for k in allowed if row[k] > 0]
-        return acts + ([A.DeclineCapture.shared()] if optional else [])
+        row, capture = self.counts[cell], _captures(self.colours)
+        acts = [capture[k] for k in allowed if row[k] > 0]
+        if optional:
+            acts.append(A.DeclineCapture.shared())
+        return acts
 
     def _correction_choices(self) -> list[A.Action]:
         return [A.EndCorrections.shared(), *self._correction_actions()]
@@ -770,10 +772,11 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         row = self.counts[cell]
         here = [k for k, n in enumerate(row) if n]
         top = max(row)
-        if all(row[k] == top for k in here):
+        if not here or row.count(top) == len(here):
             return False  # one colour, none, or all alike: no battle
+        # (lists, not generators: a generator driven from C runs a second eval loop)
         majority = [k for k in here if row[k] == top]
-        others = tuple(k for k in here if row[k] != top)
+        others = tuple([k for k in here if row[k] != top])
         if self.neutral is not None and self.neutral in majority:
             players_here = [s for s in range(self.players) if row[s]]
             if majority == [self.neutral]:
@@ -1001,6 +1004,12 @@ def _draw_actions(seat: int, cards: tuple[str, ...]) -> dict[str, A.DrawCard]:
 def _play_actions(cards: tuple[str, ...]) -> dict[str, A.PlayCard]:
     """Card id -> the action playing it, made once per deck."""
     return {card: A.PlayCard.shared(card) for card in cards}
+
+
+@cache
+def _captures(colours: tuple[str, ...]) -> tuple[A.Capture, ...]:
+    """``[colour index]``: the action capturing a figure of that colour."""
+    return tuple(A.Capture.shared(name) for name in colours)
 
 
 @cache
