@@ -315,8 +315,9 @@ class GameState(Handlers, ABC):
             if phase == GAME_OVER:
                 return True
             if phase in chance:
-                action = choose_outcome(self._chance_now())
-                for candidate in self._legal:  # type: ignore[union-attr]
+                outcomes = self._outcomes = self._chance_outcomes()
+                action = choose_outcome(outcomes)
+                for candidate, _ in outcomes:
                     if candidate is action:
                         break
                 else:  # not taken from the list: apply checks it as any caller's
@@ -362,9 +363,14 @@ class GameState(Handlers, ABC):
     ) -> None:
         """An event only ``seat`` may read in full; others see ``public`` and the data
         without the ``secret`` keys."""
-        self._record(kind, text, data)
-        event = self._events[-1]
-        event.private_to, event.public, event.secret = seat, public, secret
+        event = _new_event(Event)  # made as in _record
+        event.kind = kind
+        event.text = text
+        event.data = data
+        event.private_to = seat
+        event.public = public
+        event.secret = secret
+        self._events.append(event)
 
     def _finish(
         self, winners: list[int], reason: str, text: str | None = None, **data: Any
