@@ -188,3 +188,60 @@ def test_every_engine_handles_every_action_it_can_read():
         for kind, cls in game.codec.types.items():
             handled = game.state.handles(cls) or (game.name == "spartacus" and Fight.handles(cls))
             assert handled, f"{game.name}: no handler for {kind}"
+
+
+class _Delegate:
+    """A bot that is not a RandomBot: play_out takes its choice through apply."""
+
+    def __init__(self, rng):
+        self.bot = RandomBot(rng)
+
+    def choose(self, state):
+        return self.bot.choose(state)
+
+
+class _ListRng:
+    """A generator that is not random.Random: its choice is not trusted."""
+
+    def __init__(self, pick):
+        self.pick = pick
+
+    def choice(self, seq):
+        return self.pick(seq)
+
+
+def test_play_out_with_the_plain_random_bot_plays_the_same_game_as_through_choose():
+    fast = play_out(
+        TOY.new_game(ToyConfig(stones=9)), RandomBot(random.Random(3)), Roller.seeded(3).choose
+    )
+    slow = play_out(
+        TOY.new_game(ToyConfig(stones=9)), _Delegate(random.Random(3)), Roller.seeded(3).choose
+    )
+    assert fast.history == slow.history and fast.snapshot() == slow.snapshot()
+
+
+def test_play_out_still_refuses_what_another_generator_picks_outside_the_list():
+    bot = RandomBot(_ListRng(lambda seq: Take(7)))
+    with pytest.raises(IllegalActionError):
+        play_out(TOY.new_game(), bot, Roller.seeded(0).choose)
+
+
+def test_events_are_the_event_records_a_caller_would_make():
+    from companion.games.core import Event
+
+    state = dealt()
+    assert state.apply(Take(2)) == [Event("took", "red takes 2", {"stones": 2})]
+
+
+def test_play_out_checks_every_chance_outcome_it_is_handed():
+    config = ToyConfig(stones=9)
+    copies = play_out(
+        TOY.new_game(config),
+        RandomBot(random.Random(5)),
+        lambda outcomes: Deal(outcomes[0][0].seat, outcomes[0][0].card),  # an equal copy
+    )
+    assert copies.history[:2] == [Deal(0, "ace"), Deal(1, "ace")] and copies.is_terminal
+    with pytest.raises(IllegalActionError):
+        play_out(
+            TOY.new_game(config), RandomBot(random.Random(5)), lambda outcomes: Deal(0, "joker")
+        )

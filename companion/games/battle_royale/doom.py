@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from fractions import Fraction
+from functools import cache
 from itertools import compress
 
 from companion.games.battle_royale import actions as A
@@ -89,11 +90,10 @@ class DoomPhase(GameState):
 
     def _choose_actions(self) -> list[A.Action]:
         """Rule 10: a free choice of the Doom actions (rule 13: no Battle Royale early)."""
-        return [
-            A.ChooseAction.shared(f)
-            for f in DOOM_ACTIONS
-            if not (f == "battle_royale" and self.battle_royale_suspended())
-        ]
+        choose = _choice_actions()
+        if self.battle_royale_suspended():
+            return [choose[f] for f in DOOM_ACTIONS if f != "battle_royale"]
+        return [choose[f] for f in DOOM_ACTIONS]
 
     # ------------------------------------------------------------------ turns
 
@@ -123,7 +123,7 @@ class DoomPhase(GameState):
     # ------------------------------------------------------------------ the Doom phase
 
     def _do_DoomRoll(self, a: A.DoomRoll) -> None:
-        self._emit("doom_rolled", f"Doom die: {a.face.replace('_', ' ')}", face=a.face)
+        self._record("doom_rolled", f"Doom die: {a.face.replace('_', ' ')}", {"face": a.face})
         if not self._offer_reroll(a.face):
             self._run_doom_action(a.face)
 
@@ -189,7 +189,7 @@ class DoomPhase(GameState):
     def _do_MoveEliminator(self, a: A.MoveEliminator) -> None:
         old, self.eliminator = FIELD_NAMES[self.eliminator], a.position
         new = FIELD_NAMES[a.position]
-        self._emit("eliminator_moved", f"Eliminator {old} -> {new}", **{"from": old}, to=new)
+        self._record("eliminator_moved", f"Eliminator {old} -> {new}", {"from": old, "to": new})
         self._doom_done()
 
     def _doom_done(self) -> None:
@@ -216,3 +216,9 @@ class DoomPhase(GameState):
             correction="set-eliminator",
             position=field_name(a.position),
         )
+
+
+@cache
+def _choice_actions() -> dict[str, A.ChooseAction]:
+    """Doom action -> the action choosing it, made on first use (not at import)."""
+    return {face: A.ChooseAction.shared(face) for face in DOOM_ACTIONS}

@@ -26,6 +26,7 @@ from companion.games.battle_royale.layout import (
     DIRECTIONS,
     FIELD_NAMES,
     NEAR,
+    NEIGHBOUR_CELLS,
     field_name,
     neighbours,
     step,
@@ -226,6 +227,13 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
     def _chance_outcomes(self) -> list[tuple[A.Action, Fraction]]:
         """At a chance node: each outcome with its exact probability (they sum to 1)."""
         phase = self.phase
+        if phase == "draw_card" or phase == "deal":  # the usual chance nodes first
+            seat = self.active if phase == "draw_card" else self._drawing_seat()
+            pile = self.draw_piles[seat]
+            draw, shares = self._draw_actions[seat], _shares(sum(pile.values()))
+            return [(draw[cid], shares[n]) for cid, n in pile.items() if n]
+        if phase == "doom_roll":
+            return self._doom_outcomes(A.DoomRoll)
         if phase == "start_player":
             p = _fraction(1, self.players)
             return [(A.StartPlayer.shared(s), p) for s in range(self.players)]
@@ -235,16 +243,6 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         if phase == "reveal_special":
             left = [c.id for c in self.config.data.specials if c.id not in self.specials]
             return [(A.RevealSpecial.shared(c), _fraction(1, len(left))) for c in left]
-        if phase in ("deal", "draw_card"):
-            seat = self._drawing_seat()
-            pile = self.draw_piles[seat]
-            total = sum(pile.values())
-            draw, one = self._draw_actions[seat], _fraction(1, total)
-            return [
-                (draw[cid], one if n == 1 else _fraction(n, total)) for cid, n in pile.items() if n
-            ]
-        if phase == "doom_roll":
-            return self._doom_outcomes(A.DoomRoll)
         if phase == "extra_roll":
             return self._doom_outcomes(A.ExtraRoll)
         return []
@@ -267,9 +265,8 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         return acts
 
     def _move_choices(self) -> list[A.Action]:
-        acts = self._start_figure_actions()
-        acts.append(_END_MOVEMENT)
-        return acts
+        """The figures that may start a move, then ending the movement."""
+        return self._start_figure_actions(_END_MOVEMENT)
 
     def _figure_choices(self) -> list[A.Action]:
         fig = self.figure
@@ -300,29 +297,26 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         return [A.Continue.shared(), *self._special_actions(before_doom=False)]
 
     def _eliminator_choices(self) -> list[A.Action]:
-        return [_MOVE_ELIMINATOR[p] for p in self.eliminator_targets()]
+        present = self.present
+        return [_MOVE_ELIMINATOR[p] for p in NEIGHBOUR_CELLS[True][self.eliminator] if present[p]]
 
     def _capture_choices(self) -> list[A.Action]:
         seat, allowed, optional = self.br_queue[0]
         cell = self.br_cell
         assert cell is not None
-        row, names = self.counts[cell], self.colours
-        acts = [A.Capture.shared(names[k]) for k in allowed if row[k] > 0]
-        return acts + ([A.DeclineCapture.shared()] if optional else [])
+        row, capture = self.counts[cell], _captures(self.colours)
+        acts = [capture[k] for k in allowed if row[k] > 0]
+        if optional:
+            acts.append(A.DeclineCapture.shared())
+        return acts
 
     def _correction_choices(self) -> list[A.Action]:
         return [A.EndCorrections.shared(), *self._correction_actions()]
 
-    def _playable_choices(self) -> list[A.Action] | None:
+    def _end_corrections_only(self) -> list[A.Action]:
         """Corrections are offered only after a blast (and a special action by hand),
         where a bot just ends them: the hundreds of corrections are not listed for it."""
-        phase = self.phase
-        if phase in CORRECTION_PHASES:
-            return [_END_CORRECTIONS]
-        if phase in CHANCE_PHASES:
-            return None
-        lister = _CHOICES.get(phase)
-        return [] if lister is None else lister(self)
+        return [_END_CORRECTIONS]
 
     def _special_actions(self, before_doom: bool) -> list[A.Action]:
         if not self.config.special_actions or self.special_used:
@@ -337,12 +331,6 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
                 out.append(A.UseSpecial(sid))
         return out
 
-    def _moving_colours(self) -> list[int]:
-        card = self.card_in_play()
-        if card is not None and card.any_colour:
-            return list(range(len(self.colours)))
-        return [self.active]
-
     def _movable_fields(self, diagonal: bool) -> tuple[int, ...]:
         """Fields with another field next to them (a figure there can take a step)."""
         cells = self._movable.get(diagonal)
@@ -351,23 +339,30 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
             present = set(fields)
             near = NEAR[diagonal]
             cells = self._movable[diagonal] = tuple(
-                cell for cell in fields if not near[cell].isdisjoint(present)
+                [cell for cell in fields if not near[cell].isdisjoint(present)]
             )
         return cells
 
-    def _start_figure_actions(self) -> list[A.Action]:
-        card = self.card_in_play()
-        assert card is not None
-        counts, moved = self.counts, self.moved
-        colours = self._moving_colours()
-        start = self._start_figures
-        cells = self._movable_fields(card.diagonal)
-        if len(colours) == 1:  # the usual card: the player's own colour
-            k = colours[0]
+    def _start_figure_actions(self, then: A.Action) -> list[A.Action]:
+        """The figures that may start a move: the player's own colour (every colour with
+        a card that moves any), not yet moved this turn, on a field a step can leave;
+        ``then`` after them."""
+        card = self._cards[self.card]  # type: ignore[index]
+        counts, moved, start = self.counts, self.moved, self._start_figures
+        cells = self._movable.get(card.diagonal) or self._movable_fields(card.diagonal)
+        if not card.any_colour:  # the usual card: the player's own colour
+            k = self.active
             if not moved:
-                return [start[c][k] for c in cells if counts[c][k]]
-            return [start[c][k] for c in cells if counts[c][k] > moved.get((c, k), 0)]
-        return [start[c][k] for c in cells for k in colours if counts[c][k] > moved.get((c, k), 0)]
+                acts = [start[c][k] for c in cells if counts[c][k]]
+            else:
+                acts = [start[c][k] for c in cells if counts[c][k] > moved.get((c, k), 0)]
+        else:
+            colours = range(len(self.colours))
+            acts = [
+                start[c][k] for c in cells for k in colours if counts[c][k] > moved.get((c, k), 0)
+            ]
+        acts.append(then)
+        return acts
 
     def _push_candidates(self, cell: int, protected: int) -> list[int]:
         row = self.counts[cell]
@@ -464,23 +459,24 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         self.special_used = False
         self.doom_stage = None
         self.phase = "turn_start"
-        self._emit(
-            "turn_started", f"turn {self.turn}: {self.colours[seat]}", seat=seat, turn=self.turn
+        turn = self.turn
+        self._record(
+            "turn_started", f"turn {turn}: {self.colours[seat]}", {"seat": seat, "turn": turn}
         )
 
     def _do_PlayCard(self, a: A.PlayCard) -> None:
         self.hands[self.active][a.card] -= 1
         self.card = a.card
         self.phase = "move"
-        self._emit(
+        seat = self.active
+        self._record(
             "card_played",
-            f"{self.colours[self.active]} plays {self._cards[a.card].describe()}",
-            seat=self.active,
-            card=a.card,
+            f"{self.colours[seat]} plays {self._cards[a.card].describe()}",
+            {"seat": seat, "card": a.card},
         )
 
     def _do_StartFigure(self, a: A.StartFigure) -> None:
-        k = self.colour_index(a.colour)
+        k = self.colours.index(a.colour)
         self.figure = [a.field, k, 0, {a.field}, None, a.field]
         self.phase = "figure"
 
@@ -499,21 +495,16 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         visited.add(to)
         fig[4] = a.direction
         colour, here, there = self.colours[k], FIELD_NAMES[cell], FIELD_NAMES[to]
-        self._emit(
+        self._record(
             "figure_stepped",
             f"{colour} {here} -> {there}",
-            colour=colour,
-            **{"from": here},
-            to=there,
+            {"colour": colour, "from": here, "to": there},
         )
-        card = self._cards[self.card]  # type: ignore[index]
-        if fig[2] >= card.steps:
-            self._stop_figure()
-            return
-        present = self.present
-        for _, n in _STEP_ACTIONS[card.diagonal][to]:
-            if present[n] and n not in visited:
-                return  # the figure may go on
+        if fig[2] < self._cards[self.card].steps:  # type: ignore[index]
+            acts = self._figure_choices()
+            if len(acts) > 1:  # a step is left besides stopping: the figure may go on
+                self._playable = acts  # what the next decision lists (speed)
+                return
         self._stop_figure()
 
     def _do_StopFigure(self, a: A.StopFigure) -> None:
@@ -525,17 +516,14 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         cell, k, steps, _, direction, start = fig
         self.figure = None
         colour, here, there = self.colours[k], FIELD_NAMES[start], FIELD_NAMES[cell]
-        self._emit(
+        self._record(
             "figure_moved",
             f"{colour} {here} -> {there} ({steps} step{'s' if steps > 1 else ''})",
-            colour=colour,
-            **{"from": here},
-            to=there,
-            steps=steps,
+            {"colour": colour, "from": here, "to": there, "steps": steps},
         )
         self.moved[(cell, k)] = self.moved.get((cell, k), 0) + 1
         self.figures_moved += 1
-        if self.field_total(cell) > self.capacity:
+        if sum(self.counts[cell]) > self.capacity:
             self.push_stack = [[cell, direction, k, True]]
             self._resolve_pushes()
         else:
@@ -576,32 +564,25 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
             self.arena_total[k] -= 1
             self.prisoners[self.active][k] += 1
             where = "off the arena" if to is None else f"into the hole at {field_name(to)}"
-            self._emit(
+            self._record(
                 "figure_pushed",
                 f"{colour} pushed from {field_name(cell)} {where} (prisoner)",
-                colour=colour,
-                **{"from": field_name(cell)},
-                to=None,
-                fate="prisoner",
+                {"colour": colour, "from": field_name(cell), "to": None, "fate": "prisoner"},
             )
             return
         self.counts[to][k] += 1
         if was_moved:
             self.moved[(to, k)] = self.moved.get((to, k), 0) + 1
-        self._emit(
+        self._record(
             "figure_pushed",
             f"{colour} pushed {field_name(cell)} -> {field_name(to)}",
-            colour=colour,
-            **{"from": field_name(cell)},
-            to=field_name(to),
-            fate="field",
+            {"colour": colour, "from": field_name(cell), "to": field_name(to), "fate": "field"},
         )
-        if self.field_total(to) > self.capacity:
+        if sum(self.counts[to]) > self.capacity:
             self.push_stack.append([to, direction, k, was_moved])
 
     def _after_figure(self) -> None:
-        card = self.card_in_play()
-        assert card is not None
+        card = self._cards[self.card]  # type: ignore[index]
         if self._check_end():  # a move can leave every figure on the centre
             return
         if self.out[self.active]:  # ruling 11a: the mover's last figure is gone
@@ -627,7 +608,7 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         self.phase = "draw_card"
 
     def _after_draw(self) -> None:
-        if self._special_actions(before_doom=True):
+        if self.config.special_actions and self._special_actions(before_doom=True):
             self.phase = "after_move"
         else:
             self._begin_doom()
@@ -671,7 +652,7 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
     # Doom phase ---------------------------------------------------------------
 
     def _begin_doom(self) -> None:
-        card = self.card_in_play()
+        card = self._cards[self.card] if self.card else None
         if card is not None and card.extra and self.doom_stage is None:
             self.doom_stage = "extra"
             self._emit(
@@ -686,7 +667,7 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
             self.phase = "doom_roll"
 
     def _offer_reroll(self, face: str) -> bool:
-        if not self._special_actions(before_doom=False):
+        if not (self.config.special_actions and self._special_actions(before_doom=False)):
             return False
         self.pending_face = face
         self.phase = "reroll_choice"
@@ -791,10 +772,11 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         row = self.counts[cell]
         here = [k for k, n in enumerate(row) if n]
         top = max(row)
-        if all(row[k] == top for k in here):
+        if not here or row.count(top) == len(here):
             return False  # one colour, none, or all alike: no battle
+        # (lists, not generators: a generator driven from C runs a second eval loop)
         majority = [k for k in here if row[k] == top]
-        others = tuple(k for k in here if row[k] != top)
+        others = tuple([k for k in here if row[k] != top])
         if self.neutral is not None and self.neutral in majority:
             players_here = [s for s in range(self.players) if row[s]]
             if majority == [self.neutral]:
@@ -834,12 +816,10 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         self.prisoners[seat][k] += 1
         self.br_queue.pop(0)
         colour, name = self.colours[k], FIELD_NAMES[cell]
-        self._emit(
+        self._record(
             "captured",
             f"{self.colours[seat]} captures {colour} on {name}",
-            seat=seat,
-            colour=colour,
-            field=name,
+            {"seat": seat, "colour": colour, "field": name},
         )
 
     def _do_Capture(self, a: A.Capture) -> None:
@@ -1009,6 +989,12 @@ def _fraction(n: int, total: int) -> Fraction:
 
 
 @cache
+def _shares(total: int) -> tuple[Fraction, ...]:
+    """``[n]``: ``Fraction(n, total)``, made once per total (a card draw's odds)."""
+    return tuple(Fraction(n, total) for n in range(total + 1))
+
+
+@cache
 def _draw_actions(seat: int, cards: tuple[str, ...]) -> dict[str, A.DrawCard]:
     """Card id -> the action of ``seat`` drawing it, made once per seat and deck."""
     return {card: A.DrawCard.shared(seat, card) for card in cards}
@@ -1018,6 +1004,12 @@ def _draw_actions(seat: int, cards: tuple[str, ...]) -> dict[str, A.DrawCard]:
 def _play_actions(cards: tuple[str, ...]) -> dict[str, A.PlayCard]:
     """Card id -> the action playing it, made once per deck."""
     return {card: A.PlayCard.shared(card) for card in cards}
+
+
+@cache
+def _captures(colours: tuple[str, ...]) -> tuple[A.Capture, ...]:
+    """``[colour index]``: the action capturing a figure of that colour."""
+    return tuple(A.Capture.shared(name) for name in colours)
 
 
 @cache
@@ -1074,6 +1066,12 @@ _CHOICES = {
     "move_eliminator": BattleRoyaleState._eliminator_choices,
     "capture": BattleRoyaleState._capture_choices,
     **dict.fromkeys(CORRECTION_PHASES, BattleRoyaleState._correction_choices),
+}
+#: phase -> the method listing a decision's playable actions (the core's PLAYABLE): the
+#: legal ones where no correction is offered
+BattleRoyaleState.PLAYABLE = {
+    **_CHOICES,
+    **dict.fromkeys(CORRECTION_PHASES, BattleRoyaleState._end_corrections_only),
 }
 
 

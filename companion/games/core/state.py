@@ -33,6 +33,7 @@ from companion.games.core.errors import IllegalActionError
 from companion.games.core.events import Event
 
 _OUTCOME_ACTION = itemgetter(0)
+_new_event = object.__new__
 
 CHANCE = -1
 TERMINAL = -2
@@ -49,10 +50,13 @@ class Handlers:
     """
 
     _handlers: ClassVar[dict[type, Callable[[Any, Any], None]]] = {}
+    #: whether the class dispatches in its own way (overrides :meth:`_dispatch`)
+    _own_dispatch: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._handlers = {}
+        cls._own_dispatch = cls._dispatch is not Handlers._dispatch
 
     def _dispatch(self, action: Any) -> None:
         kind = type(action)
@@ -96,6 +100,10 @@ class GameState(Handlers, ABC):
     #: The engine's action base class and the game's name with an article, for refusals.
     ACTION: ClassVar[type[Action]] = Action
     NAME: ClassVar[str] = "a"
+    #: phase -> the method that lists a decision's playable actions (:meth:`playable_actions`:
+    #: exactly the legal ones without corrections, in their legal order), where the engine
+    #: has one: a bot's options in one call, without the legal list.
+    PLAYABLE: ClassVar[dict[str, Callable[[Any], list[Action]]]] = {}
 
     def __init__(self, config: Any) -> None:
         self.config = config
@@ -187,15 +195,25 @@ class GameState(Handlers, ABC):
     def playable_actions(self) -> list[Action]:
         """The legal actions without corrections: what a bot chooses from (corrections
         record what really happened at a table)."""
+        return list(self._playable_now())
+
+    def _playable_now(self) -> list[Action]:
+        """:meth:`playable_actions` itself, kept (read it, never change it): from the
+        phase's lister in :attr:`PLAYABLE` where it has one, else from
+        :meth:`_playable_choices`, else the legal actions filtered."""
         playable = self._playable
         if playable is None:
-            if self._legal is None:
-                playable = self._playable_choices()
-            if playable is None:
-                legal = self._legal if self._legal is not None else self._refresh_legal()
-                playable = [a for a in legal if not a.is_correction]
+            lister = self.PLAYABLE.get(self.phase)
+            if lister is not None:
+                playable = lister(self)
+            else:
+                if self._legal is None:
+                    playable = self._playable_choices()
+                if playable is None:
+                    legal = self._legal if self._legal is not None else self._refresh_legal()
+                    playable = [a for a in legal if not a.is_correction]
             self._playable = playable
-        return list(playable)
+        return playable
 
     def _playable_choices(self) -> list[Action] | None:
         """The playable actions now if the engine can list them without working out every
@@ -214,6 +232,14 @@ class GameState(Handlers, ABC):
         if self._legal is None:
             self._refresh_legal()
         return list(self._outcomes)
+
+    def _chance_now(self) -> list[tuple[Action, Fraction]]:
+        """At a chance node (the caller knows it is one): its outcomes, kept with their
+        actions as the legal list (read it, never change it)."""
+        outcomes = self._outcomes = self._chance_outcomes()
+        self._legal = list(map(_OUTCOME_ACTION, outcomes))
+        self._legal_set = self._playable = None
+        return outcomes
 
     def _compute_legal(self) -> list[Action]:
         self._outcomes = []
@@ -252,7 +278,8 @@ class GameState(Handlers, ABC):
         Raises :class:`IllegalActionError` (and changes nothing) for any action that
         :meth:`legal_actions` does not list.
         """
-        for candidate in self._playable or ():  # a bot's choice, taken from the list
+        # an action taken from the list (a bot's choice, a chance outcome): no hashing
+        for candidate in self._playable or self._legal or ():
             if candidate is action:
                 break
         else:
@@ -262,18 +289,88 @@ class GameState(Handlers, ABC):
         self._events = []
         self._legal = self._playable = None
         self.history.append(action)
-        self._dispatch(action)
+        handler = self._handlers.get(type(action))
+        if handler is None or self._own_dispatch:
+            self._dispatch(action)
+        else:  # the dispatch table's handler, without a call of _dispatch
+            handler(self, action)
         return self._events
 
+    def _play_out(
+        self,
+        pick: Callable[[list[Action]], Action],
+        choose_outcome: Callable[[list[tuple[Action, Fraction]]], Any],
+        max_actions: int,
+    ) -> bool:
+        """:func:`~companion.games.core.bots.play_out` for the uniform random bot: ``pick``
+        is its generator's ``random.Random.choice`` (an element of the list it is given),
+        so its choice is applied as listed, without a second search of the list; a chance
+        outcome is found in the legal list (else :meth:`apply` decides). True when the
+        game is over. Speed: what apply does, in one frame with what never changes in
+        locals (a random game's actions are small; the calls were most of their cost)."""
+        chance, listers, history = self.CHANCE_PHASES, self.PLAYABLE, self.history
+        handlers = {} if self._own_dispatch else self._handlers
+        for _ in range(max_actions):
+            phase = self.phase
+            if phase == GAME_OVER:
+                return True
+            if phase in chance:
+                outcomes = self._outcomes = self._chance_outcomes()
+                action = choose_outcome(outcomes)
+                for candidate, _ in outcomes:
+                    if candidate is action:
+                        break
+                else:  # not taken from the list: apply checks it as any caller's
+                    self.apply(action)
+                    continue
+            else:
+                playable = self._playable
+                if playable is None:
+                    lister = listers.get(phase)
+                    playable = self._playable_now() if lister is None else lister(self)
+                action = pick(playable)
+            # apply's own steps (keep them alike)
+            self._events = []
+            self._legal = self._playable = None
+            history.append(action)
+            handler = handlers.get(type(action))
+            if handler is None:
+                self._dispatch(action)
+            else:
+                handler(self, action)
+        return False
+
     def _emit(self, kind: str, text: str, /, **data: Any) -> None:
-        self._events.append(Event(kind, text, data))
+        """An event: ``kind``, ``text`` for people, the details by keyword."""
+        self._record(kind, text, data)
+
+    def _record(self, kind: str, text: str, data: dict[str, Any], /) -> None:
+        """:meth:`_emit` with the details as a dict (an engine's busiest events: a dict
+        display is cheaper than a call with keywords, and a key such as ``from`` needs
+        no ``**{...}``, which CPython 3.11 cannot call without a second eval loop)."""
+        # Event(kind, text, data) without running its __init__ (a Python call from C:
+        # half the cost of an event)
+        event = _new_event(Event)
+        event.kind = kind
+        event.text = text
+        event.data = data
+        event.private_to = event.public = None
+        event.secret = ()
+        self._events.append(event)
 
     def _emit_private(
         self, seat: int, kind: str, text: str, public: str, secret: tuple[str, ...], /, **data: Any
     ) -> None:
         """An event only ``seat`` may read in full; others see ``public`` and the data
         without the ``secret`` keys."""
-        self._events.append(Event(kind, text, data, seat, public, secret))
+        event = _new_event(Event)  # made as in _record
+        event.kind = kind
+        event.text = text
+        event.data = data
+        event.private_to = seat
+        event.public = public
+        event.secret = secret
+        self._events.append(event)
 
     def _finish(
         self, winners: list[int], reason: str, text: str | None = None, **data: Any

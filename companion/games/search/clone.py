@@ -24,7 +24,7 @@ _ATOMS = (int, float, str, bool, bytes, type(None), frozenset)
 #: attributes of a GameState that are never copied: config and setup events are shared,
 #: the legality cache starts empty, the last action's events are not the copy's
 _SHARED = frozenset({"config", "initial_events"})
-_RESET: dict[str, Any] = {"_legal": None, "_legal_set": None}
+_RESET: dict[str, Any] = {"_legal": None, "_legal_set": None, "_playable": None}
 _EMPTY = frozenset({"_events", "_outcomes"})
 #: tuples found immutable, by id (kept alive here, so an id is never reused meanwhile)
 _CONSTANT: dict[int, tuple[Any, ...]] = {}
