@@ -27,10 +27,14 @@ MAX_TEXT = 200  # longest notation a phone may send
 WAITING = "<p>Waiting for the table to start…</p>"
 
 
+def look_of(hub: WebHub, buttons: tuple[str, ...]) -> Look:
+    """What the pages of ``hub``'s table with ``buttons`` need besides a frame."""
+    return Look(hub.game.name, hub.config, hub.game.title, buttons)
+
+
 def pages_process(hub: WebHub, buttons: tuple[str, ...]) -> Worker:
     """The process that renders the pages of ``hub``'s table (its look set once)."""
-    look = Look(hub.game.name, hub.config, hub.game.title, buttons)
-    return Worker("web pages", setup, (look,))
+    return Worker("web pages", setup, (look_of(hub, buttons),))
 
 
 @dataclass
@@ -164,12 +168,8 @@ class Site:
 
         asyncio.wrap_future(future).add_done_callback(back)
 
-    def _look(self) -> Look:
-        hub = self.hub
-        return Look(hub.game.name, hub.config, self.title, self.buttons)
-
     def _render_here(self, frame: Frame, part: int | None) -> str:
-        return render_part(frame, part, self._look(), self.hub.game)
+        return render_part(frame, part, look_of(self.hub, self.buttons), self.hub.game)
 
     def _cached(self, seq: int, part: int | None) -> str | None:
         with self._cache_lock:

@@ -228,7 +228,7 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
         """At a chance node: each outcome with its exact probability (they sum to 1)."""
         phase = self.phase
         if phase == "draw_card" or phase == "deal":  # the usual chance nodes first
-            seat = self.active if phase == "draw_card" else self._drawing_seat()
+            seat = self._drawing_seat()
             pile = self.draw_piles[seat]
             draw, shares = self._draw_actions[seat], _shares(sum(pile.values()))
             return [(draw[cid], shares[n]) for cid, n in pile.items() if n]
@@ -652,7 +652,7 @@ class BattleRoyaleState(BattleRoyaleReasons, DoomPhase):
     # Doom phase ---------------------------------------------------------------
 
     def _begin_doom(self) -> None:
-        card = self._cards[self.card] if self.card else None
+        card = self.card_in_play()
         if card is not None and card.extra and self.doom_stage is None:
             self.doom_stage = "extra"
             self._emit(

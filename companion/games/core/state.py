@@ -363,14 +363,7 @@ class GameState(Handlers, ABC):
     ) -> None:
         """An event only ``seat`` may read in full; others see ``public`` and the data
         without the ``secret`` keys."""
-        event = _new_event(Event)  # made as in _record
-        event.kind = kind
-        event.text = text
-        event.data = data
-        event.private_to = seat
-        event.public = public
-        event.secret = secret
-        self._events.append(event)
+        self._events.append(Event(kind, text, data, seat, public, secret))
 
     def _finish(
         self, winners: list[int], reason: str, text: str | None = None, **data: Any
