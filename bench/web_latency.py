@@ -244,6 +244,8 @@ def measure(actions: int) -> dict:
 
 PAIR = re.compile(r"web view: pair (\S+) with http://[^/]+/pair/(\S+)")
 PROMPT = re.compile(r'<p class="prompt">([^<]*)</p>')
+NEW_GAME = "start a new game"  # serve's prompt once a game has ended
+STUCK_S = 30.0  # no prompt the phones can answer for this long: fail, never hang
 
 
 def serve_memory(presses: int) -> dict:
@@ -289,26 +291,37 @@ def serve_memory(presses: int) -> dict:
             rng = random.Random(1)
             done = 0
             stopped_at = "the presses asked for"
+            stuck_since = time.monotonic()
             while done < presses:
                 latest = pages["table"].latest()
                 prompt = m.group(1) if latest and (m := PROMPT.search(latest[2])) else ""
                 if "RED BUTTON" in prompt:
                     stopped_at = "the red button"  # only it fires, no page may: the game waits
                     break
+                if NEW_GAME in prompt:  # three players out before any explosion: it ended
+                    stopped_at = "the end of the game"
+                    break
                 if "ROLL" in prompt.split(" - ")[0] or "movement done" in prompt:
                     button = "roll"
                 elif "SELECT" in prompt:
                     button = rng.choice(("select", "confirm", "confirm"))
+                elif time.monotonic() - stuck_since > STUCK_S:
+                    raise RuntimeError(
+                        f"serve --web: no prompt a phone can answer for {STUCK_S:.0f} s "
+                        f"after {done} presses; the table page says {prompt!r}"
+                    )
                 else:
                     time.sleep(0.01)
                     continue
+                stuck_since = time.monotonic()
                 seat = f"seat-{rng.randrange(4)}"
                 post(port, pages[seat].path + "/button", tokens[seat], {"button": button})
                 done += 1
                 time.sleep(0.02)
                 samples.append(rss_mb(child.pid))
                 pages_samples.append(children_rss_mb(child.pid))
-            journal = next(Path(tmp, "journals").glob("*.jsonl")).read_text()
+            # a finished game's journal has moved to journals/finished
+            journal = next(Path(tmp, "journals").rglob("*.jsonl")).read_text()
             return {
                 "pages": len(pages),
                 "presses": done,
