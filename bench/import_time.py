@@ -38,35 +38,54 @@ and for each alone); ``help`` <= 1.5x bare. Find what a case costs with
 the bytecode is cached) and, unmoved by load, instructions counted by
 ``valgrind --tool=callgrind python -c CODE`` minus those of ``python -c pass``.
 
-Where it goes (2026-11-24, Python 3.11, instructions beyond a bare start, callgrind with
-``PYTHONHASHSEED=0``; about 0.42 ms of CPU per million here, so 0.12 s is about 285 M):
+The interpreter (:func:`installed_python`) starts as on a table where the companion is
+installed from its wheel. Until issue 18's fourth round this script ran the checkout's
+``pip install -e`` interpreter, whose every start loads setuptools' editable finder
+(pathlib, re, enum, contextlib, importlib.util: about 17 ms and 44 M instructions here):
+in the bare interpreter that hid what ``--help`` and the serve path pay for those modules
+(``--help`` measured 1.45x bare that way, 2.8x as a table starts it).
+
+Where it goes (2026-11-24, Python 3.11, instructions beyond a bare start of the installed
+interpreter (36.3 M), callgrind with ``PYTHONHASHSEED=0``; about 0.3 ms of CPU per million
+here, so 0.12 s is about 400 M):
 
 ==================================  ==========  ==========
 case                                 before      after
 ==================================  ==========  ==========
-serve-serial                         408 M       395 M
-serve-gpio                           486 M       474 M
-serve (both backends)                532 M       519 M
-library-serial (pyserial + cobs)      13 M        13 M
-library-gpio (gpiozero)              240 M       240 M
+serve-serial                         445 M       435 M
+serve-gpio                           523 M       513 M
+serve (both backends)                569 M       560 M
+``companion --help``                  80 M        63 M
+library-serial (pyserial + cobs)      45 M        45 M
+library-gpio (gpiozero)              288 M       288 M
 ==================================  ==========  ==========
 
-*After*: serve imports the table loop (``companion.table.assist``, ``loop``, its adapter),
-the people at the table and the log view right after ``ready`` instead of before it
-(``tests/table/test_serve_imports.py`` pins it). Of serve-serial's 395 M, the standard
-library the path needs is about 171 M (logging, argparse, typing, dataclasses with
-inspect, tomllib, json, hashlib, importlib.resources with tempfile/shutil/zipfile,
-socket for sd_notify, fractions, datetime, random) and the companion's own modules about
-211 M (224 M before): the Battle Royale engine with its core and the dice about 90 M,
-the hardware layer about 80 M (serial_board and link included), the table, commands,
-command line and logging about 40 M. Most of the companion's own is ``dataclass()``
-compiling methods for classes that start-up really uses (0.7 to 2 ms each here: the
-table and hardware configurations, the session, the journal's records, the board link's
-settings), so making their construction lazy would not remove it. gpiozero alone is
-about 100 ms of CPU here (240 M): its ``devices`` module imports ``importlib.metadata``
-at module level (53 M of the 240 M), every gpiozero import pays it, so ``serve-gpio``
-cannot reach 0.12 s whatever the companion does; ``serve-serial`` misses it by about
-110 M (about 45 ms).
+*After* (fourth round): an assist-mode table resumes without the Battle Royale engine's
+state (the package loads it and ``GAME`` on first use, PEP 562; a resume reads the
+configuration class itself); ``--help`` no longer imports pathlib (through the data-file
+check, now imported when a data file is named, and an annotation). Earlier rounds moved
+the table loop, the people at the table and the log view to right after ``ready``
+(``tests/table/test_serve_imports.py`` pins both).
+
+What is left, measured: ``dataclass()`` is about 42 ms of the serve-serial path's ~140 ms
+of CPU (``time.process_time`` around ``dataclasses._process_class``, six runs 41-45 ms):
+68 classes, 0.7 to 2.9 ms each, 30 of every 50 ms in the 195 ``exec`` calls that compile
+their generated methods one by one (Python 3.11, which a Pi OS Bookworm table runs;
+``__init__``, ``__repr__``, ``__eq__``, and a frozen class's ``__setattr__``,
+``__delattr__`` and ``__hash__``). The classes are the ones start-up uses (the table and
+hardware configurations, the board link's settings and identity, the session, the Battle
+Royale actions and data), so making them lazy would not remove the cost: reaching 0.12 s
+on the serial backend needs fewer dataclasses on the start path (plain classes or named
+tuples: a refactor of the configuration and hardware types, not done). The rest is the
+standard library the path needs (logging, argparse, typing, inspect, tomllib, json,
+hashlib with OpenSSL, importlib.resources, socket for sd_notify, fractions, random,
+pathlib) and module bodies. gpiozero alone is 288 M (about 90-110 ms of CPU here): its
+``devices`` module imports ``importlib.metadata`` at module level, which every gpiozero
+import pays, so ``serve-gpio`` cannot reach 0.12 s whatever the companion does.
+``companion --help`` cannot reach 1.5x a bare start with argparse: ``import argparse``
+alone is 1.85x bare here and building and printing a help 2.35-2.5x (argparse imports
+re, gettext, and formats with textwrap); the companion's own part is now nearly nothing
+(2.47x against 2.88x before, medians of 9 rounds, alternated).
 """
 
 from __future__ import annotations
@@ -75,6 +94,7 @@ import argparse
 import json
 import os
 import resource
+import site
 import statistics
 import subprocess
 import sys
@@ -119,6 +139,26 @@ HELP_ARGV = {"help": ["--help"]}
 TARGETS = {"serve_beyond_bare_s": 0.12, "help_ratio": 1.5}
 
 
+def installed_python(folder: str) -> str:
+    """An interpreter that starts as on a table where the companion is installed from its
+    wheel: a virtual environment in ``folder`` whose one ``.pth`` file puts this
+    interpreter's site-packages on its path (the libraries: gpiozero, pyserial, ...), so
+    that their ``.pth`` files are not run. A ``pip install -e`` checkout's ``.pth`` loads
+    setuptools' editable finder at every start (pathlib, re, enum, ~17 ms here), which a
+    table never runs: in a bare interpreter it would hide what the serve path pays for
+    those modules."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", folder], check=True)
+    python = Path(folder, "bin", "python")
+    target = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    Path(target, "libraries.pth").write_text("\n".join(site.getsitepackages()) + "\n")
+    return str(python)
+
+
 def cpu_seconds(command: list[str]) -> float:
     """CPU time (user + system) of one fresh process running ``command``."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -127,13 +167,13 @@ def cpu_seconds(command: list[str]) -> float:
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def measure(runs: int) -> dict[str, list[float]]:
-    """CPU seconds of every case, ``runs`` interleaved rounds (one warm-up round first,
-    which also writes the bytecode cache)."""
+def measure(runs: int, python: str = sys.executable) -> dict[str, list[float]]:
+    """CPU seconds of every case run by ``python``, ``runs`` interleaved rounds (one
+    warm-up round first, which also writes the bytecode cache)."""
     times: dict[str, list[float]] = {name: [] for name in CASES}
     for round_ in range(runs + 1):
         for name, command in CASES.items():
-            seconds = cpu_seconds(command + HELP_ARGV.get(name, []))
+            seconds = cpu_seconds([python, *command[1:], *HELP_ARGV.get(name, [])])
             if round_:  # the first round warms the file cache and the bytecode
                 times[name].append(seconds)
     return times
@@ -168,9 +208,9 @@ def main() -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     load_before = os.getloadavg()[0]
-    with tempfile.TemporaryDirectory(prefix="bench-pycache-") as cache:
-        ENV["PYTHONPYCACHEPREFIX"] = cache
-        result = summary(measure(args.runs))
+    with tempfile.TemporaryDirectory(prefix="bench-import-") as tmp:
+        ENV["PYTHONPYCACHEPREFIX"] = f"{tmp}/pycache"
+        result = summary(measure(args.runs, installed_python(f"{tmp}/venv")))
     result["runs"] = args.runs
     result["serve_imports"] = SERVE_IMPORTS
     result["load_average_1min"] = [round(load_before, 2), round(os.getloadavg()[0], 2)]

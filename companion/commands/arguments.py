@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import argparse
 
-from companion.datafiles import DataFileError, check_data_file
-
 
 def _whole_number(text: str, least: int) -> int:
     try:
@@ -44,6 +42,8 @@ def positive_float(text: str) -> float:
 
 def data_file(text: str) -> str:
     """The path of a data file: a regular file of at most 1 MiB (never a device or folder)."""
+    from companion.datafiles import DataFileError, check_data_file  # pathlib: not for --help
+
     try:
         check_data_file(text)
     except DataFileError as exc:

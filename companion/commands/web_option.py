@@ -11,12 +11,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 from collections.abc import Iterator
-from pathlib import Path
 
 from companion.commands.errors import CommandError
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (`--help` stays fast)
 if TYPE_CHECKING:
+    from pathlib import Path  # nor pathlib (and its urllib, ipaddress): an annotation only
     from typing import Any, TextIO
 
 WEB_EXTRA = "the web view needs the web extra: pip install 'arena-table-companion[web]'"

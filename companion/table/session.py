@@ -37,6 +37,7 @@ from companion.games.battle_royale.assist import (
     new_assist_game,
     replay_assist,
 )
+from companion.games.battle_royale.config import BattleRoyaleConfig
 from companion.games.battle_royale.events import Event
 from companion.games.core.errors import IllegalActionError
 from companion.games.registry import Game, get_game
@@ -472,19 +473,24 @@ def _check_header(
     name = header["game"]
     if game is not None and name != game:
         raise JournalError(f"{path} is a journal of {name!r}, not {game}")
-    try:
-        info = get_game(name)
-    except KeyError as exc:
-        raise JournalError(f"{path}: {exc.args[0]}; this companion cannot resume it") from None
-    session = header.get("session", {})
     mode = header["mode"]
+    if mode == "assist" and name == GAME:
+        # assist mode needs Battle Royale's configuration, not its full engine (a table
+        # resumes sooner without importing it)
+        config_type: Any = BattleRoyaleConfig
+    else:
+        try:
+            config_type = get_game(name).config
+        except KeyError as exc:
+            raise JournalError(f"{path}: {exc.args[0]}; this companion cannot resume it") from None
+    session = header.get("session", {})
     if mode not in MODES or (mode == "assist" and name != GAME):
         raise JournalError(
             f"{path}: unknown mode {mode!r} in the header (expected {' or '.join(MODES)})"
         )
     _check_data_files(header, path)
     try:
-        config = info.config_from_dict(header["config"])
+        config = config_type.from_dict(header["config"])
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise JournalError(
             f"{path}, line 1: the game config in the header is not usable: {exc}"
@@ -495,7 +501,7 @@ def _check_header(
         bots=session.get("bots", 0),
         hardware=session.get("hardware", "sim"),
         seed=session.get("seed"),
-        game=info.name,
+        game=name,
         bot_seats=None if seats is None else tuple(seats),
         seeded_dice=session.get("seeded_dice"),
         demo=session.get("demo", False),

@@ -6,30 +6,35 @@ mode (the pieces on the table are the truth) is :mod:`.assist`. See
 ``docs/rules/battle-royale.md``.
 """
 
-from companion.games.battle_royale.actions import CODEC, Action, action_from_dict, parse_action
+from companion.games.battle_royale.actions import Action, action_from_dict, parse_action
 from companion.games.battle_royale.config import COLOURS, BattleRoyaleConfig, ConfigError
 from companion.games.battle_royale.events import Event
-from companion.games.battle_royale.privacy import PRIVACY
-from companion.games.battle_royale.state import (
-    CHANCE,
-    TERMINAL,
-    BattleRoyaleState,
-    IllegalActionError,
-    new_game,
-    replay,
-)
-from companion.games.core import Game, RandomBot
 
-GAME = Game(
-    name="battle-royale",
-    title="Battle Royale",
-    state=BattleRoyaleState,
-    config=BattleRoyaleConfig,
-    codec=CODEC,
-    bot=RandomBot,
-    builtin_data="battle_royale.json",
-    privacy=PRIVACY,
-)
+#: The full engine (its state, with the tables it builds at import) and the game as the
+#: registry sees it load on first use: an assist-mode table (the pieces on the table are
+#: the truth, :mod:`.assist`) never needs them, and ``companion serve`` starts sooner
+#: without them (PEP 562 module ``__getattr__``).
+_LAZY = {
+    "CHANCE": "state",
+    "TERMINAL": "state",
+    "BattleRoyaleState": "state",
+    "IllegalActionError": "state",
+    "new_game": "state",
+    "replay": "state",
+    "GAME": "game",
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "CHANCE",
