@@ -19,10 +19,11 @@ Measures, each in a fresh process:
     the board's handshake done.
 
   The bytecode is cached as on an installed system (one start of each, not counted,
-  writes it). Wall time, and the CPU time the service used until then (from
-  ``/proc/PID/stat`` when the line arrives: what a Pi Zero 2 W pays about ten times
-  over). Then SIGTERM. The two profiles' runs are interleaved, so drifting load on a
-  shared machine hits them alike;
+  writes it), and the interpreter starts as where the companion is installed from its
+  wheel (``import_time.installed_python``: no editable finder). Wall time, and the CPU
+  time the service used until then (from ``/proc/PID/stat`` when the line arrives: what a
+  Pi Zero 2 W pays about ten times over). Then SIGTERM. The two profiles' runs are
+  interleaved, so drifting load on a shared machine hits them alike;
 - peak resident memory (ru_maxrss) of ``companion serve --autoplay --games 3``,
   three whole assist games on simulated hardware (target <= 60 MB).
 
@@ -50,13 +51,17 @@ import tempfile
 import time
 from pathlib import Path
 
+from import_time import installed_python  # bench/ is on sys.path when run as a script
+
 ROOT = Path(__file__).resolve().parent.parent
-COMMAND = [sys.executable, "-m", "companion"]
 # Bytecode cached as on an installed system (pip compiles on install), in a temporary
 # folder rather than the checkout: a PYTHONDONTWRITEBYTECODE in the environment would
 # have every start compile every module (about 0.2 s of CPU here).
 PYCACHE = tempfile.mkdtemp(prefix="bench-pycache-")
 atexit.register(shutil.rmtree, PYCACHE, ignore_errors=True)
+# The interpreter as where the companion is installed from its wheel: without a
+# ``pip install -e`` checkout's editable finder, which every start would load (~17 ms).
+COMMAND = [installed_python(f"{PYCACHE}/venv"), "-m", "companion"]
 ENV = {
     **{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
     "PYTHONPATH": str(ROOT),
