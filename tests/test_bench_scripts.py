@@ -100,6 +100,36 @@ def test_import_time_bench_json() -> None:
     assert {"serve_ok", "serve_gpio_ok", "serve_serial_ok", "help_ok"} <= set(summary)
 
 
+def test_import_bench_interpreter_starts_as_an_installed_table(tmp_path) -> None:
+    """The import and start-up benchmarks' interpreter loads no editable finder (a
+    ``pip install -e`` checkout's, which hid pathlib, re and enum in the bare start) and
+    still reaches the libraries, and the companion through PYTHONPATH."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import import_time
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    python = import_time.installed_python(str(tmp_path / "venv"))
+    code = (
+        "import sys, gpiozero, serial, companion; "
+        "print(sorted(m for m in sys.modules if 'editable' in m or m == 'pathlib'))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [python, "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert "editable" not in done.stdout
+    bare = subprocess.run(
+        [python, "-c", "import sys; print('pathlib' in sys.modules)"],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert bare.stdout.strip() == "False"  # a bare start pays no pathlib
+
+
 def test_journal_bench_json() -> None:
     result = run_bench(
         "--appends", "20", "--records", "150", "--runs", "1", "--json", script="journal.py"

@@ -101,3 +101,15 @@ def test_malformed_actions_are_rejected_not_crashed_on(action):
     with pytest.raises(IllegalActionError) as err:
         s.apply(action)
     assert err.value.rule == "action format"
+
+
+def test_the_engine_loads_on_first_use() -> None:
+    """The package gives the full engine and GAME lazily (an assist table never needs
+    them) and the same objects as their modules; an unknown name is an AttributeError."""
+    import companion.games.battle_royale as br
+    from companion.games.battle_royale import game, state
+
+    assert br.GAME is game.GAME and br.GAME.state is state.BattleRoyaleState
+    assert br.new_game is state.new_game and br.TERMINAL is state.TERMINAL
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        br.nothing  # noqa: B018
