@@ -17,7 +17,8 @@ Cases:
 - ``help``: ``companion --help`` (the console script's import and argument parsing);
 - ``cli``: ``import companion.cli``;
 - ``serve``: the serve path with both backends of a Raspberry Pi table: the command line
-  and its parser (which ``companion serve`` builds too), ``companion.commands.serve`` and
+  and its parser (which ``companion serve`` builds too), ``companion.commands.serve``, the
+  assist-mode engine that replays the game it resumes, and
   the ``gpio`` and ``serial`` backends (gpiozero and pyserial included): every module
   ``companion serve`` has imported when it logs ``ready`` on either backend, give or take
   the pin factory (``tests/table/test_serve_imports.py`` checks that, and what serve
@@ -109,7 +110,13 @@ ENV = {
     **{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
     "PYTHONPATH": str(ROOT),
 }
-SERVE_COMMON = "import companion.cli, companion.logs, companion.commands.serve, companion.data"
+#: the command line, serve, and the engine that replays the unfinished game a table
+#: resumes before it is ready (assist mode, a table's default: the pieces on the table are
+#: the truth)
+SERVE_COMMON = (
+    "import companion.cli, companion.logs, companion.commands.serve, companion.data, "
+    "companion.games.battle_royale.assist"
+)
 PARSE_SERVE = "companion.cli.build_parser().parse_args(['serve'])"
 #: per backend: a table runs one of them (the other's library is never imported)
 SERVE_BACKENDS = {"gpio": "companion.hal.gpio", "serial": "companion.hal.serial_board"}

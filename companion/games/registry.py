@@ -7,8 +7,10 @@ Engines stay pure: the registry imports a game's package only when asked.
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
 
-from companion.games.core.game import Game
+if TYPE_CHECKING:
+    from companion.games.core.game import Game
 
 # name -> the module whose GAME attribute is its Game (imported on first use)
 GAME_MODULES: dict[str, str] = {

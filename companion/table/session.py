@@ -28,19 +28,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion import __version__
 from companion.datafiles import DataFileError, check_data_file
-from companion.games.battle_royale.assist import (
-    assist_action_from_dict,
-    new_assist_game,
-    replay_assist,
-)
 from companion.games.battle_royale.config import BattleRoyaleConfig
-from companion.games.battle_royale.events import Event
 from companion.games.core.errors import IllegalActionError
-from companion.games.registry import Game, get_game
+from companion.games.registry import get_game
 from companion.table.journal import (
     FORMAT,
     JournalContents,
@@ -51,6 +45,10 @@ from companion.table.journal import (
     state_digest,
 )
 from companion.table.journals import find_unfinished  # noqa: F401 - re-exported
+
+if TYPE_CHECKING:
+    from companion.games.battle_royale.events import Event
+    from companion.games.core.game import Game
 
 GAME = "battle-royale"
 MODES = ("tracked", "assist")  # assist mode exists for Battle Royale
@@ -160,21 +158,29 @@ def journal_header(config: Any, settings: SessionSettings) -> dict[str, Any]:
     return header
 
 
+def _assist() -> Any:
+    """Assist mode's engine (:mod:`companion.games.battle_royale.assist`), loaded when an
+    assist game starts or resumes: not before ``companion serve`` is ready."""
+    from companion.games.battle_royale import assist
+
+    return assist
+
+
 def new_state(settings: SessionSettings, config: Any) -> Any:
     if settings.mode == "assist":
-        return new_assist_game(config)
+        return _assist().new_assist_game(config)
     return settings.info.new_game(config)
 
 
 def _replay(settings: SessionSettings, config: Any, history: list[Any]) -> Any:
     if settings.mode == "assist":
-        return replay_assist(config, history)
+        return _assist().replay_assist(config, history)
     return settings.info.replay(config, history)
 
 
 def decode_action(settings: SessionSettings, data: Any) -> Any:
     if settings.mode == "assist":
-        return assist_action_from_dict(data)
+        return _assist().assist_action_from_dict(data)
     return settings.info.action_from_dict(data)
 
 

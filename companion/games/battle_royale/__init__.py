@@ -6,35 +6,48 @@ mode (the pieces on the table are the truth) is :mod:`.assist`. See
 ``docs/rules/battle-royale.md``.
 """
 
-from companion.games.battle_royale.actions import Action, action_from_dict, parse_action
-from companion.games.battle_royale.config import COLOURS, BattleRoyaleConfig, ConfigError
-from companion.games.battle_royale.events import Event
+from typing import TYPE_CHECKING
 
-#: The full engine (its state, with the tables it builds at import) and the game as the
-#: registry sees it load on first use: an assist-mode table (the pieces on the table are
-#: the truth, :mod:`.assist`) never needs them, and ``companion serve`` starts sooner
-#: without them (PEP 562 module ``__getattr__``).
-_LAZY = {
-    "CHANCE": "state",
-    "TERMINAL": "state",
-    "BattleRoyaleState": "state",
-    "IllegalActionError": "state",
-    "new_game": "state",
-    "replay": "state",
-    "GAME": "game",
-}
+from companion.games.lazy import lazy_names
 
+if TYPE_CHECKING:
+    from companion.games.battle_royale.actions import Action, action_from_dict, parse_action
+    from companion.games.battle_royale.config import COLOURS, BattleRoyaleConfig, ConfigError
+    from companion.games.battle_royale.events import Event
+    from companion.games.battle_royale.game import GAME
+    from companion.games.battle_royale.state import (
+        CHANCE,
+        TERMINAL,
+        BattleRoyaleState,
+        IllegalActionError,
+        new_game,
+        replay,
+    )
 
-def __getattr__(name: str) -> object:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from importlib import import_module
-
-    value = getattr(import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
-
+#: Each name loads with its module on first use: ``companion serve`` reads a table's
+#: Battle Royale configuration before it is ready and needs neither the actions nor the
+#: full engine (its state, with the tables it builds at import) for that, and an
+#: assist-mode table (the pieces on the table are the truth, :mod:`.assist`) never needs
+#: the engine at all.
+__getattr__ = lazy_names(
+    __name__,
+    {
+        "Action": "actions",
+        "action_from_dict": "actions",
+        "parse_action": "actions",
+        "COLOURS": "config",
+        "BattleRoyaleConfig": "config",
+        "ConfigError": "config",
+        "Event": "events",
+        "CHANCE": "state",
+        "TERMINAL": "state",
+        "BattleRoyaleState": "state",
+        "IllegalActionError": "state",
+        "new_game": "state",
+        "replay": "state",
+        "GAME": "game",
+    },
+)
 
 __all__ = [
     "CHANCE",
