@@ -22,12 +22,13 @@ import random
 import re
 from bisect import bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
 from itertools import accumulate
 from operator import attrgetter, itemgetter
 from typing import Any
+
+from companion.records import Record
 
 _DN = re.compile(r"^d([1-9][0-9]{0,3})$")
 MAX_PLAIN_SIDES = 1000
@@ -37,8 +38,7 @@ class DiceError(ValueError):
     """A die name, count or dice data file is not usable. The message says what to do."""
 
 
-@dataclass(frozen=True)
-class Face:
+class Face(Record):
     """One kind of face on a die: ``id`` for programs, ``label`` for people."""
 
     id: str
@@ -47,8 +47,7 @@ class Face:
     count: int = 1
 
 
-@dataclass(frozen=True)
-class Die:
+class Die(Record):
     """A die: its faces with side counts. ``sides`` is the sum of the counts."""
 
     name: str

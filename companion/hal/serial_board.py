@@ -72,6 +72,7 @@ from companion.hal.realtime import (
     make_this_thread_realtime,
 )
 from companion.hal.safety import SolenoidDriverError, SolenoidGuard
+from companion.records import Record
 
 __all__ = [
     "CELL_COLOURS",
@@ -225,8 +226,7 @@ def check_board(ident: L.BoardIdent, port: str) -> None:
         )
 
 
-@dataclass(frozen=True)
-class LinkSettings:
+class LinkSettings(Record):
     """How to find, open and configure the board, and the link's timing."""
 
     port: str | None = None

@@ -59,6 +59,7 @@ from companion.hal.config import (
     HardwareConfigError,
     load_hardware_config,
 )
+from companion.records import Record
 
 __all__ = [
     "CONFIG_ENV",
@@ -165,8 +166,7 @@ class TableConfigError(ValueError):
 # -- [game] --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class GameSettings:
+class GameSettings(Record):
     """
     The validated ``[game]`` table. Building one directly validates it too.
 
@@ -389,8 +389,7 @@ def _engine_problem(g: GameSettings, exc: Exception) -> ConfigProblem:
 # -- [journal] ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class JournalSettings:
+class JournalSettings(Record):
     """
     The validated ``[journal]`` table: retention of a season's journals.
 
@@ -419,8 +418,7 @@ class JournalSettings:
 # -- the whole file -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class TableConfig:
+class TableConfig(Record):
     """
     A validated ``table.toml``: the game, the hardware, and where they came from.
 
@@ -670,8 +668,7 @@ def load_hardware_from_table(path: str | PathLike[str]) -> HardwareConfig:
 # -- where the file is ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class ConfigChoice:
+class ConfigChoice(Record):
     """The table.toml a command reads: *path* (None: built-in defaults), *origin* (why).
 
     *searched* lists, in order, the optional locations that were looked at.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from typing import Any
 
@@ -17,14 +17,14 @@ from companion.games.core.config import (
     load_for_config,
 )
 from companion.games.core.errors import ConfigError
+from companion.records import Record
 
 # The rulebook's four colours: Lila, Grau, Tuerkis, Rot.
 COLOURS = ("purple", "grey", "turquoise", "red")
 DOOM_FACES = (*DOOM_ACTIONS, "free_choice")
 
 
-@dataclass(frozen=True)
-class BattleRoyaleConfig(ConfigDict):
+class BattleRoyaleConfig(ConfigDict, Record):
     """How a game is set up.
 
     ``players``: 2..4, seated clockwise in the order of ``colours``.

@@ -6,19 +6,18 @@ validated with errors that name the entry and say what to fix.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
 from companion.games.battle_royale.layout import Layout, LayoutError
 from companion.games.core.data import DataFile, whole
 from companion.games.core.errors import DataError
+from companion.records import Record
 
 DOOM_ACTIONS = ("battle_royale", "move_eliminator", "explosion")
 
 
-@dataclass(frozen=True)
-class ActionCard:
+class ActionCard(Record):
     """An action card: move up to ``figures`` figures, each up to ``steps`` steps.
 
     ``extra`` is a Doom action run after movement; ``diagonal`` allows diagonal
@@ -48,14 +47,12 @@ class ActionCard:
         return text
 
 
-@dataclass(frozen=True)
-class AbilityCard:
+class AbilityCard(Record):
     id: str
     title: str
 
 
-@dataclass(frozen=True)
-class SpecialAction:
+class SpecialAction(Record):
     """A shared special action, paid with ``cost`` of the user's prisoners.
 
     ``effect == "reroll"`` is run by the engine in the Doom phase; any other
@@ -68,8 +65,7 @@ class SpecialAction:
     effect: str | None = None
 
 
-@dataclass(frozen=True)
-class BattleRoyaleData:
+class BattleRoyaleData(Record):
     layouts: dict[str, Layout]
     deck: tuple[ActionCard, ...]
     abilities: tuple[AbilityCard, ...]

@@ -12,8 +12,9 @@ A layout is drawn as 5 text lines of 5 characters: ``#`` a field, ``.`` a hole
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import cache
+
+from companion.records import Record
 
 SIZE = 5
 CELLS = SIZE * SIZE
@@ -97,8 +98,7 @@ def connected_to_centre(fields: Iterable[int]) -> set[int]:
     return seen
 
 
-@dataclass(frozen=True)
-class Layout:
+class Layout(Record):
     """Which of the 25 places hold a field at the start of the game."""
 
     fields: frozenset[int]

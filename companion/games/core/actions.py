@@ -11,8 +11,10 @@ it in its stored form; :class:`ActionCodec` does the rest.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
-from dataclasses import MISSING, FrozenInstanceError, dataclass, fields
-from typing import Any, ClassVar, Generic, TypeVar, dataclass_transform
+from dataclasses import MISSING, fields
+from typing import Any, ClassVar, Generic, TypeVar
+
+from companion.records import Record
 
 A = TypeVar("A", bound="Action")
 Convert = Callable[[type[Any], str, Any], Any]
@@ -22,10 +24,10 @@ class ActionFormatError(ValueError):
     """Text or data that is not an action; the message says the expected form."""
 
 
-@dataclass_transform(frozen_default=True)
-class Action:
-    """Base class. An action is an immutable record, so it can be compared, hashed, listed
-    by ``legal_actions()`` and written to a log; a subclass is one without a decorator::
+class Action(Record):
+    """Base class. An action is an immutable record (:class:`~companion.records.Record`),
+    so it can be compared, hashed, listed by ``legal_actions()`` and written to a log; a
+    subclass is one without a decorator::
 
         class Step(Action, kind="step"):  # one field in a direction
             direction: str
@@ -36,27 +38,16 @@ class Action:
     is left out of the dict form while it is ``None``, so adding one keeps old journals
     readable and their records unchanged.
 
-    Each subclass is a dataclass as far as :func:`dataclasses.fields` and
-    :func:`~dataclasses.is_dataclass` see (its fields, in order, with their defaults),
-    but its methods are made on first use, not at import: ``dataclass()`` compiles six
-    functions a class (24 Battle Royale actions took 20 ms to import); here the first
-    construction, comparison or hash of a class compiles its ``__init__``, ``__eq__`` and
-    ``__hash__`` at once (the code ``dataclass()`` would write), and classes never used
-    are never compiled. They behave as a frozen dataclass's do:
-    ``StartFigure(6, "purple")``, keywords and defaults; equal when of the same class
-    with equal fields, hashed as the tuple of the fields, shown as
-    ``StartFigure(field=6, colour='purple')``; assigning a field raises
-    :class:`~dataclasses.FrozenInstanceError`; ``__post_init__`` runs if a class has one.
+    As a record, each subclass's methods are compiled on first use, not at import (24
+    Battle Royale actions took 20 ms to import as dataclasses), and classes never used are
+    never compiled; they behave as a frozen dataclass's do: ``StartFigure(6, "purple")``,
+    equal when of the same class with equal fields, hashed as the tuple of the fields,
+    shown as ``StartFigure(field=6, colour='purple')``.
     """
 
     kind: ClassVar[str] = ""
     is_chance: ClassVar[bool] = False
     is_correction: ClassVar[bool] = False
-    #: the field names in order, their defaults, whether ``__post_init__`` runs: set per
-    #: subclass
-    _names: ClassVar[tuple[str, ...]] = ()
-    _defaults: ClassVar[dict[str, Any]] = {}
-    _post_init: ClassVar[bool] = False
 
     def __init_subclass__(
         cls, kind: str = "", chance: bool = False, correction: bool = False, **kwargs: Any
@@ -69,45 +60,6 @@ class Action:
         if correction:
             cls.is_correction = True
         cls._shared = {}
-        own_doc = cls.__dict__.get("__doc__") is not None
-        if not own_doc:
-            cls.__doc__ = ""  # dataclass() would work a signature out for it (slow)
-        # the fields as dataclasses reads them (no method is generated: init, repr and eq
-        # are off, and the frozen check is this class's __setattr__)
-        dataclass(init=False, repr=False, eq=False)(cls)
-        found = fields(cls)  # type: ignore[arg-type]
-        assert all(f.default_factory is MISSING for f in found), "no default factories"
-        cls._names = tuple(f.name for f in found)
-        cls._defaults = {f.name: f.default for f in found if f.default is not MISSING}
-        cls._post_init = hasattr(cls, "__post_init__")
-        for name, method in _FIRST_USE.items():  # each class compiles its own on first use
-            if name not in cls.__dict__:
-                setattr(cls, name, method)
-        if not own_doc:  # as dataclass() writes it: ``Step(direction: 'str')``
-            shown = (
-                f"{f.name}: {f.type!r}" + ("" if f.default is MISSING else f" = {f.default!r}")
-                for f in found
-            )
-            cls.__doc__ = f"{cls.__name__}({', '.join(shown)})"
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        _compiled(type(self), "__init__")(self, *args, **kwargs)
-
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._names)
-        return f"{type(self).__qualname__}({shown})"
-
-    def __eq__(self, other: object) -> bool:
-        return _compiled(type(self), "__eq__")(self, other)  # type: ignore[no-any-return]
-
-    def __hash__(self) -> int:
-        return _compiled(type(self), "__hash__")(self)  # type: ignore[no-any-return]
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
 
     @classmethod
     def shared(cls: type[A], *args: Any) -> A:
@@ -146,42 +98,6 @@ class Action:
         return self.notation
 
 
-def _compiled(cls: type[Action], name: str) -> Callable[..., Any]:
-    """The class's own method ``name``, compiled with its siblings on the first call of
-    any of them (what ``dataclass(frozen=True)`` generates, one ``exec`` a class)."""
-    if cls.__dict__.get(name) is _FIRST_USE[name]:
-        names = cls._names
-        fields_ = "".join(f"self.{n}," for n in names)
-        others = "".join(f"other.{n}," for n in names)
-        params = "".join(f", {n}=_dflt_{n}" if n in cls._defaults else f", {n}" for n in names)
-        sets = "".join(f"\n    _set(self, {n!r}, {n})" for n in names)
-        post = "\n    self.__post_init__()" if cls._post_init else ""
-        source = (
-            f"def __init__(self{params}):{sets}{post}\n    pass\n"
-            "def __eq__(self, other):\n"
-            "    if other.__class__ is self.__class__:\n"
-            f"        return ({fields_}) == ({others})\n"
-            "    return NotImplemented\n"
-            f"def __hash__(self):\n    return hash(({fields_}))\n"
-        )
-        scope: dict[str, Any] = {"_set": object.__setattr__}
-        scope.update({f"_dflt_{n}": v for n, v in cls._defaults.items()})
-        exec(source, scope)  # noqa: S102 - our own code, from the class's field names
-        for method_name, first in _FIRST_USE.items():
-            if cls.__dict__.get(method_name) is first:  # not one the class wrote itself
-                method = scope[method_name]
-                method.__qualname__ = f"{cls.__qualname__}.{method_name}"
-                setattr(cls, method_name, method)
-    return getattr(cls, name)  # type: ignore[no-any-return]
-
-
-_FIRST_USE = {
-    "__init__": Action.__init__,
-    "__eq__": Action.__eq__,
-    "__hash__": Action.__hash__,
-}
-
-
 def usage(cls: type[Action]) -> str:
     """The notation's form: ``kind <field> <field>``."""
     return " ".join([cls.kind, *(f"<{f.name}>" for f in fields(cls))])
@@ -196,8 +112,7 @@ def action_types(classes: Iterable[type[A]]) -> dict[str, type[A]]:
     return table
 
 
-@dataclass(frozen=True)
-class ActionCodec(Generic[A]):
+class ActionCodec(Record, Generic[A]):
     """Reads one engine's actions: from :meth:`Action.to_dict` output and from notation.
 
     ``game`` names the game in errors (``a Battle Royale``); ``example`` completes the

@@ -1,8 +1,9 @@
 """What every game's config checks the same way: player counts, seat names, seats,
 the data file, and reading a config back from its dict form (a journal header).
 
-Each engine's config is a frozen dataclass whose ``__post_init__`` validates it with
-these helpers and raises :class:`ConfigError` with a message that names the setting.
+Each engine's config is a frozen dataclass (Battle Royale's a
+:class:`~companion.records.Record`, which starts faster) whose ``__post_init__`` validates
+it with these helpers and raises :class:`ConfigError` with a message that names the setting.
 """
 
 from __future__ import annotations

@@ -10,13 +10,13 @@ message.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from companion.datafiles import DataFileError, check_data_file
 from companion.games.core.errors import DataError
+from companion.records import Record
 
 T = TypeVar("T")
 Parse = Callable[[Any, str], T]
@@ -33,8 +33,7 @@ def _builtin(name: str, parse: Parse[Any]) -> Any:
     return parse(json.loads(text), f"companion/data/{name}")
 
 
-@dataclass(frozen=True)
-class DataFile(Generic[T]):
+class DataFile(Record, Generic[T]):
     """One game's data file: ``builtin`` in ``companion/data``; ``what`` names the game in
     messages (``Battle Royale``)."""
 

@@ -10,7 +10,7 @@ event to one seat.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Generic, Protocol, TypeVar
 
 from companion.games.core.actions import Action, ActionCodec
@@ -18,6 +18,7 @@ from companion.games.core.bots import Bot, Rng
 from companion.games.core.events import Event
 from companion.games.core.state import GameState
 from companion.games.core.views import Privacy, view
+from companion.records import Record
 
 S = TypeVar("S", bound=GameState)
 
@@ -28,8 +29,7 @@ class Config(Protocol):
     def to_dict(self) -> dict[str, Any]: ...
 
 
-@dataclass(frozen=True)
-class Game(Generic[S]):
+class Game(Record, Generic[S]):
     """One game the companion runs.
 
     - ``name``: the registry's name (``battle-royale``); ``title``: for people;

@@ -22,8 +22,10 @@ terminal, ``companion replay`` and the web view read games through it; events go
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
+
+from companion.records import Record
 
 Summary = Callable[[Any], Any]
 
@@ -35,8 +37,7 @@ def count(entry: Any) -> int:
     return len(entry)
 
 
-@dataclass(frozen=True)
-class Secret:
+class Secret(Record):
     """A part of the snapshot that is not public.
 
     ``per_seat``: the part holds one entry per seat, each private to that seat; otherwise
@@ -54,8 +55,7 @@ def hidden(public_key: str | None = None, summary: Summary = count) -> Secret:
     return Secret(public_key, summary, per_seat=False)
 
 
-@dataclass(frozen=True)
-class Privacy:
+class Privacy(Record):
     """What of an engine's state is not public. The default: everything is public.
 
     - ``secrets``: snapshot key -> :class:`Secret`, always;

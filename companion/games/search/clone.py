@@ -16,7 +16,7 @@ from dataclasses import is_dataclass
 from types import MethodType
 from typing import Any, TypeVar
 
-from companion.games.core.actions import Action
+from companion.records import Record
 
 S = TypeVar("S")
 
@@ -31,7 +31,7 @@ _CONSTANT: dict[int, tuple[Any, ...]] = {}
 
 
 def _frozen(value: Any) -> bool:
-    if isinstance(value, Action):  # immutable, though not a frozen dataclass
+    if isinstance(value, Record):  # immutable (actions too), though not a frozen dataclass
         return True
     params = getattr(type(value), "__dataclass_params__", None)
     return params is not None and params.frozen and is_dataclass(value)

@@ -1,0 +1,167 @@
+"""A Record behaves as the frozen dataclass it is written as (``companion.records``).
+
+Each test builds the same class twice, as a ``Record`` and as ``@dataclass(frozen=True)``,
+and checks that both do the same: construction (positional, keywords, defaults, default
+factories, ``__post_init__``), ``repr``, ``==`` and ``hash`` with ``compare=False`` and
+``repr=False`` fields, frozenness, ``dataclasses.replace``/``asdict``/``fields``,
+pickling and subclassing; and that the methods are compiled on first use only.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import pickle
+from dataclasses import (
+    FrozenInstanceError,
+    InitVar,  # noqa: F401 - the exec'd classes' annotations name it
+    dataclass,
+    field,
+)
+from typing import Any, ClassVar
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from companion.records import Record
+
+
+def checked(value: Any) -> Any:
+    if value == "bad":
+        raise ValueError("bad value")
+    return value
+
+
+class Card(Record):
+    id: str
+    steps: int = 1
+    extras: tuple[str, ...] = field(default=(), compare=False)
+    seen: list[str] = field(default_factory=list, repr=False, compare=False)
+    kind: ClassVar[str] = "card"
+
+    def __post_init__(self) -> None:
+        checked(self.id)
+        object.__setattr__(self, "seen", [*self.seen, self.id])
+
+
+@dataclass(frozen=True)
+class CardDC:
+    id: str
+    steps: int = 1
+    extras: tuple[str, ...] = field(default=(), compare=False)
+    seen: list[str] = field(default_factory=list, repr=False, compare=False)
+    kind: ClassVar[str] = "card"
+
+    def __post_init__(self) -> None:
+        checked(self.id)
+        object.__setattr__(self, "seen", [*self.seen, self.id])
+
+
+class Rare(Card):
+    """A card with a level (a record subclassed)."""
+
+    level: int = 3
+
+
+def as_dc(record: Card) -> CardDC:
+    return CardDC(record.id, record.steps, record.extras, list(record.seen[:-1]))
+
+
+texts = st.text(max_size=4).filter(lambda t: t != "bad")
+cards = st.tuples(texts, st.integers(-3, 3), st.lists(texts, max_size=2).map(tuple))
+
+
+@given(cards, cards)
+def test_construction_equality_hash_and_repr_are_a_frozen_dataclass_s(a: Any, b: Any) -> None:
+    ra, rb = Card(*a), Card(a[0], steps=b[1], extras=b[2])
+    da, db = CardDC(*a), CardDC(a[0], steps=b[1], extras=b[2])
+    assert (ra == rb) == (da == db)
+    assert (ra != rb) == (da != db)
+    assert (hash(ra) == hash(rb)) == (hash(da) == hash(db))
+    assert repr(ra).removeprefix("Card") == repr(da).removeprefix("CardDC")
+    assert ra.seen == da.seen == [a[0]]
+    assert ra != da and ra != object()  # of another class: not equal
+
+
+def test_defaults_factories_and_errors_as_a_dataclass_s() -> None:
+    assert Card("a") == Card("a", 1, ("other",))  # compare=False left out
+    assert Card("a").seen is not Card("a").seen  # one new list per instance
+    for make in (Card, CardDC):
+        with pytest.raises(TypeError):
+            make()
+        with pytest.raises(TypeError):
+            make("a", nope=1)
+        with pytest.raises(ValueError, match="bad value"):
+            make("bad")  # __post_init__ ran
+    assert Card.__doc__ == (
+        "Card(id: 'str', steps: 'int' = 1, extras: 'tuple[str, ...]' = (), "
+        "seen: 'list[str]' = <factory>)"
+    )
+    assert Card.__match_args__ == CardDC.__match_args__
+
+
+def test_it_is_frozen() -> None:
+    card = Card("a")
+    with pytest.raises(FrozenInstanceError):
+        card.id = "b"  # type: ignore[misc]
+    with pytest.raises(FrozenInstanceError):
+        del card.steps  # type: ignore[misc]
+    assert card.id == "a"
+
+
+def test_dataclasses_functions_and_pickle_see_a_dataclass() -> None:
+    card = Card("a", 2, ("x",))
+    assert dataclasses.is_dataclass(card)
+    assert [f.name for f in dataclasses.fields(card)] == ["id", "steps", "extras", "seen"]
+    assert dataclasses.replace(card, steps=5) == Card("a", 5)
+    assert dataclasses.asdict(card) == {"id": "a", "steps": 2, "extras": ("x",), "seen": ["a"]}
+    copy = pickle.loads(pickle.dumps(card))
+    assert copy == card and copy.extras == ("x",) and type(copy) is Card
+
+
+def test_a_subclass_adds_its_fields_and_compares_only_with_its_own_class() -> None:
+    rare = Rare("a", 2)
+    assert (rare.level, repr(rare)) == (3, "Rare(id='a', steps=2, extras=(), level=3)")
+    assert rare != Card("a", 2) and Card("a", 2) != rare
+    assert hash(rare) == hash(("a", 2, 3))
+    assert Rare.kind == "card"
+
+
+def test_methods_are_compiled_on_first_use_only() -> None:
+    class Point(Record):
+        x: int
+        y: int = 0
+
+    first_use = Record.__init__, Record.__eq__, Record.__hash__
+    assert (Point.__init__, Point.__eq__, Point.__hash__) == first_use
+    assert Point(1) == Point(1, 0)
+    assert Point.__init__ is not Record.__init__ and Point.__hash__ is not Record.__hash__
+    assert Point.__init__.__qualname__.endswith("Point.__init__")
+
+
+def test_a_class_keeps_its_own_eq_and_hash() -> None:
+    class Loose(Record):
+        x: int
+
+        def __eq__(self, other: object) -> bool:
+            return isinstance(other, Loose)
+
+        def __hash__(self) -> int:
+            return 7
+
+    assert Loose(1) == Loose(2) and hash(Loose(1)) == 7
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "x: int = 1\n    y: int",  # a default before a non-default, as dataclass() refuses
+        "x: InitVar[int]",
+        "x: int = field(default=1, init=False)",
+        "x: int = field(default=1, kw_only=True)",
+    ],
+)
+def test_what_a_record_does_not_support_is_refused_when_defined(body: str) -> None:
+    scope = {"__name__": __name__, "Record": Record, "field": field}
+    with pytest.raises(TypeError):
+        exec(f"class Odd(Record):\n    {body}\n", scope)
