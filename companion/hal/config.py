@@ -39,7 +39,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import field, fields
 from os import PathLike
 from pathlib import Path
 from types import MappingProxyType
@@ -47,6 +47,7 @@ from typing import Any
 
 from companion.hal.contracts import DIE_FACES
 from companion.hal.safety import DEFAULT_COOLDOWN_S, DEFAULT_PULSE_MS, PULSE_HARD_CAP_MS
+from companion.records import Record
 
 __all__ = [
     "BAUD_RATES",
@@ -119,8 +120,7 @@ _USB_SERIAL = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _PIN_ALLOWED = f"an integer BCM GPIO number from {BCM_PIN_RANGE.start} to {BCM_PIN_RANGE.stop - 1}"
 
 
-@dataclass(frozen=True, slots=True)
-class ConfigProblem:
+class ConfigProblem(Record):
     """One thing wrong with a configuration: *key* = *value*, what is wrong, what is *allowed*."""
 
     key: str
@@ -153,8 +153,7 @@ class HardwareConfigError(ValueError):
         super().__init__(text)
 
 
-@dataclass(frozen=True, slots=True)
-class PinMap:
+class PinMap(Record):
     """BCM pin numbers of every input and output (defaults: hardware/wiring.md)."""
 
     trigger: int = DEFAULT_PINS["trigger"]
@@ -184,8 +183,7 @@ class PinMap:
         return keys
 
 
-@dataclass(frozen=True, slots=True)
-class HardwareConfig:
+class HardwareConfig(Record):
     """
     Validated hardware settings. Building one directly validates it too, so a
     pulse above :data:`~companion.hal.safety.PULSE_HARD_CAP_MS` is impossible.

@@ -22,11 +22,11 @@ This module also holds the small value types the contracts speak in
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol, runtime_checkable
 
 from companion.hal.events import InputEvent
+from companion.records import Record
 
 __all__ = [
     "ARENA_SIZE",
@@ -89,8 +89,7 @@ class Refusal(StrEnum):
     CLOSED = "closed"  #: the hardware has been closed
 
 
-@dataclass(frozen=True, slots=True)
-class Pulse:
+class Pulse(Record):
     """One solenoid pulse: switched on at *start* (clock seconds) for *length_s*."""
 
     start: float
@@ -98,8 +97,7 @@ class Pulse:
     token: Hashable | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class FireResult:
+class FireResult(Record):
     """
     The outcome of :meth:`Eliminator.fire`.
 

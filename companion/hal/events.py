@@ -18,8 +18,10 @@ import queue
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal, get_args
+
+from companion.records import Record
 
 __all__ = [
     "BUTTON_NAMES",
@@ -43,8 +45,7 @@ INPUT_KINDS: tuple[str, ...] = get_args(InputKind)
 BUTTON_NAMES: tuple[str, ...] = get_args(ButtonName)
 
 
-@dataclass(frozen=True, slots=True)
-class InputEvent:
+class InputEvent(Record):
     """
     One input from the table: *kind* happened to *button* at *t*.
 

@@ -23,10 +23,11 @@ import math
 import struct
 from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from enum import IntEnum
 
 from cobs import cobs
+
+from companion.records import Record
 
 __all__ = [
     "HELLO",
@@ -130,8 +131,7 @@ def cobs_decode(data: bytes | bytearray) -> bytes | None:
 # -- frames ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Frame:
+class Frame(Record):
     """One frame: message *type*, sequence number, cumulative ack, payload."""
 
     type: int
@@ -282,8 +282,7 @@ ERR_NO_SESSION = 3
 MAINTENANCE_MAGIC = b"MAINT"
 
 
-@dataclass(frozen=True, slots=True)
-class BoardIdent:
+class BoardIdent(Record):
     """What a board says about itself in IDENT."""
 
     protocol: int
@@ -342,8 +341,7 @@ class BoardIdent:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class BoardState:
+class BoardState(Record):
     """The board's own account of its coil: STATE, the answer to QUERY."""
 
     query_id: int

@@ -43,7 +43,7 @@ import re
 import stat
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from importlib import resources
 from os import PathLike
 from pathlib import Path
@@ -119,8 +119,7 @@ MAX_TABLE_FILE_BYTES = 256 * 1024
 _LAYOUT_ALLOWED = "a layout name from the data file ({names}), or 5 lines of # (field), . (hole), C"
 
 
-@dataclass(frozen=True, slots=True)
-class FileProblem:
+class FileProblem(Record):
     """A problem with the file itself (unreadable, not UTF-8, TOML syntax), not with a key."""
 
     key: str
