@@ -47,46 +47,52 @@ in the bare interpreter that hid what ``--help`` and the serve path pay for thos
 (``--help`` measured 1.45x bare that way, 2.8x as a table starts it).
 
 Where it goes (2026-11-24, Python 3.11, instructions beyond a bare start of the installed
-interpreter (36.3 M), callgrind with ``PYTHONHASHSEED=0``; about 0.3 ms of CPU per million
-here, so 0.12 s is about 400 M):
+interpreter (36-38 M), callgrind with ``PYTHONHASHSEED=0``; at about 0.3 ms of CPU per
+million here on a quiet day, 0.12 s is about 400 M; on a slow day the same instructions
+measure about 1.5 times the CPU time). The serve cases import the assist-mode engine that
+the resume replays (until the fifth round the session's own import brought it in):
 
-==================================  ==========  ==========
-case                                 before      after
-==================================  ==========  ==========
-serve-serial                         445 M       435 M
-serve-gpio                           523 M       513 M
-serve (both backends)                569 M       560 M
-``companion --help``                  80 M        63 M
-library-serial (pyserial + cobs)      45 M        45 M
-library-gpio (gpiozero)              288 M       288 M
-==================================  ==========  ==========
+==================================  ==========  ==========  ==========
+case                                 round 3     round 4     round 5
+==================================  ==========  ==========  ==========
+serve-serial                         445 M       433 M       331 M
+serve-gpio                           523 M       512 M       433 M
+serve (both backends)                569 M       572 M       457 M
+dashboard (what is drawn at ready)   --          678 M       575 M
+``companion --help``                  80 M        62 M        62 M
+library-serial (pyserial + cobs)      45 M        45 M        45 M
+library-gpio (gpiozero)              288 M       288 M       288 M
+==================================  ==========  ==========  ==========
 
-*After* (fourth round): an assist-mode table resumes without the Battle Royale engine's
-state (the package loads it and ``GAME`` on first use, PEP 562; a resume reads the
-configuration class itself); ``--help`` no longer imports pathlib (through the data-file
-check, now imported when a data file is named, and an annotation). Earlier rounds moved
-the table loop, the people at the table and the log view to right after ``ready``
+*Round 4*: an assist-mode table resumes without the Battle Royale engine's state (the
+package loads it and ``GAME`` on first use, PEP 562; a resume reads the configuration
+class itself); ``--help`` no longer imports pathlib (through the data-file check, now
+imported when a data file is named, and an annotation). Earlier rounds moved the table
+loop, the people at the table and the log view to right after ``ready``
 (``tests/table/test_serve_imports.py`` pins both).
 
-What is left, measured: ``dataclass()`` is about 42 ms of the serve-serial path's ~140 ms
-of CPU (``time.process_time`` around ``dataclasses._process_class``, six runs 41-45 ms):
-68 classes, 0.7 to 2.9 ms each, 30 of every 50 ms in the 195 ``exec`` calls that compile
-their generated methods one by one (Python 3.11, which a Pi OS Bookworm table runs;
-``__init__``, ``__repr__``, ``__eq__``, and a frozen class's ``__setattr__``,
-``__delattr__`` and ``__hash__``). The classes are the ones start-up uses (the table and
-hardware configurations, the board link's settings and identity, the session, the Battle
-Royale actions and data), so making them lazy would not remove the cost: reaching 0.12 s
-on the serial backend needs fewer dataclasses on the start path (plain classes or named
-tuples: a refactor of the configuration and hardware types, not done). The rest is the
-standard library the path needs (logging, argparse, typing, inspect, tomllib, json,
-hashlib with OpenSSL, importlib.resources, socket for sd_notify, fractions, random,
-pathlib) and module bodies. gpiozero alone is 288 M (about 90-110 ms of CPU here): its
-``devices`` module imports ``importlib.metadata`` at module level, which every gpiozero
-import pays, so ``serve-gpio`` cannot reach 0.12 s whatever the companion does.
-``companion --help`` cannot reach 1.5x a bare start with argparse: ``import argparse``
-alone is 1.85x bare here and building and printing a help 2.35-2.5x (argparse imports
-re, gettext, and formats with textwrap); the companion's own part is now nearly nothing
-(2.47x against 2.88x before, medians of 9 rounds, alternated).
+*Round 5*: ``dataclass()`` was 36-48 ms of the serve path's 150-210 ms of CPU
+(``time.process_time`` around ``dataclasses._process_class``; 69 classes, 0.5 to 2.3 ms
+each: on Python 3.11, which a Pi OS Bookworm table runs, it compiles each generated method
+in its own ``exec``, six a frozen class, and ``slots=True`` builds the class twice). The
+records start-up reads are now ``companion.records.Record``: frozen dataclasses whose
+``__init__``, ``__eq__`` and ``__hash__`` are compiled together on a class's first use
+(the machinery the engines' actions already had, moved out of ``games/core/actions.py``):
+``dataclass()`` is 13-15 ms of 138-153 ms now. ``games/core`` and ``games/battle_royale``
+give their names on first use (``games/lazy.py``), so reading a configuration loads no
+engine; the session loads assist mode's engine when a game starts or resumes.
+
+What is left is the standard library the path needs (logging with traceback and
+threading, argparse with gettext and locale, typing, dataclasses with inspect, ast and
+dis, tomllib with datetime, json, hashlib with OpenSSL, socket for sd_notify, fractions
+with decimal, pathlib with urllib.parse, tempfile with shutil, random) and module bodies.
+gpiozero alone is 288 M (about 90-150 ms of CPU here): its ``devices`` module imports
+``importlib.metadata`` at module level, which every gpiozero import pays, so
+``serve-gpio`` cannot reach 0.12 s whatever the companion does. ``companion --help``
+cannot reach 1.5x a bare start with argparse: ``import argparse`` alone is 1.85x bare here
+and building and printing a help 2.35-2.5x (argparse imports re, gettext, and formats with
+textwrap); the companion's own part is nearly nothing (2.47x against 2.88x before round 4,
+medians of 9 rounds, alternated).
 """
 
 from __future__ import annotations
