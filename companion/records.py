@@ -1,5 +1,4 @@
-"""Immutable records that cost little to define: a frozen dataclass whose methods are
-compiled on first use.
+"""Records that cost little to define: a dataclass whose methods are compiled on first use.
 
 On Python 3.11 (a Pi OS Bookworm table's) ``@dataclass(frozen=True)`` compiles six
 functions a class, one ``exec`` each (``__init__``, ``__repr__``, ``__eq__``,
@@ -24,7 +23,13 @@ fields with ``repr=True``); assigning or deleting an attribute raises
 :class:`~dataclasses.FrozenInstanceError`. The one difference: its ``__init__``,
 ``__eq__`` and ``__hash__`` are compiled together, the code ``dataclass()`` would write,
 the first time any of them is called on the class, so a class never constructed or
-compared is never compiled. Not supported (an error when the class is defined):
+compared is never compiled.
+
+``class Contact(Record, frozen=False)`` is a mutable record, as ``@dataclass`` (not
+frozen) makes it: its fields can be assigned, and it is unhashable unless it writes its own
+``__hash__``. A record and its subclasses are all frozen or all mutable.
+
+Not supported (an error when the class is defined):
 ``InitVar`` and keyword-only fields, ``field(init=False)``; a class that needs them, or
 ``slots``, stays a dataclass.
 """
@@ -39,7 +44,8 @@ from typing import Any, ClassVar, dataclass_transform
 
 @dataclass_transform(frozen_default=True, field_specifiers=(field, dataclasses.Field))
 class Record:
-    """Base class of an immutable record (see the module's documentation)."""
+    """Base class of a record, frozen unless ``frozen=False`` (see the module's
+    documentation)."""
 
     #: per subclass: the ``__init__`` parameters in order, the fields shown by ``repr``,
     #: compared by ``==`` and hashed; whether ``__post_init__`` runs
@@ -47,9 +53,23 @@ class Record:
     _shown: ClassVar[tuple[str, ...]] = ()
     _compared: ClassVar[tuple[str, ...]] = ()
     _hashed: ClassVar[tuple[str, ...]] = ()
+    _frozen: ClassVar[bool] = True
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
+    def __init_subclass__(cls, frozen: bool | None = None, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        inherited = {
+            b._frozen for b in cls.__mro__[1:-1] if issubclass(b, Record) and b is not Record
+        }
+        if frozen is None:
+            frozen = inherited.pop() if inherited else True
+        elif inherited - {frozen}:
+            raise TypeError(
+                f"{cls.__qualname__}: a record and its bases are all frozen or all mutable"
+            )
+        cls._frozen = frozen
+        if not frozen:  # as @dataclass: fields assignable, unhashable (unless its own)
+            cls.__setattr__ = object.__setattr__  # type: ignore[assignment]
+            cls.__delattr__ = object.__delattr__  # type: ignore[assignment]
         own_doc = cls.__dict__.get("__doc__") is not None
         if not own_doc:
             cls.__doc__ = ""  # dataclass() would work a signature out for it (slow)
@@ -70,12 +90,15 @@ class Record:
         cls._shown = tuple(f.name for f in found if f.repr)
         cls._compared = tuple(f.name for f in found if f.compare)
         cls._hashed = tuple(f.name for f in found if (f.compare if f.hash is None else f.hash))
-        # as dataclass(frozen=True) decides: a class's own __init__, __eq__ and __hash__
-        # stay (a __hash__ = None that Python wrote for an own __eq__ is not one)
+        # as dataclass() decides: a class's own __init__, __eq__ and __hash__ stay (a
+        # __hash__ = None that Python wrote for an own __eq__ is not one); a mutable
+        # record without its own __hash__ is unhashable
         own_hash = cls.__dict__.get("__hash__", MISSING)
         explicit_hash = not (own_hash is MISSING or (own_hash is None and "__eq__" in cls.__dict__))
         for name, method in _FIRST_USE.items():  # each class compiles its own on first use
-            if name not in cls.__dict__ or (name == "__hash__" and not explicit_hash):
+            if name == "__hash__" and not explicit_hash:
+                cls.__hash__ = method if frozen else None  # type: ignore[assignment]
+            elif name not in cls.__dict__:
                 setattr(cls, name, method)
         if not own_doc:  # as dataclass() writes it: ``Face(id: 'str', count: 'int' = 1)``
             shown = (

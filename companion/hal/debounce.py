@@ -37,18 +37,17 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 
 from companion.hal.events import InputKind
 from companion.hal.realtime import make_this_thread_realtime, thread_scheduling
+from companion.records import Record
 
 __all__ = ["ContactState", "FirstEdgeDebouncer"]
 
 log = logging.getLogger(__name__)
 
 
-@dataclass
-class ContactState:
+class ContactState(Record, frozen=False):
     """What the debouncer knows about one button (read it for diagnostics and tests)."""
 
     name: str

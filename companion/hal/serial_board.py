@@ -54,7 +54,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import serial
@@ -266,15 +266,13 @@ class _Reconnect(Exception):
     pass
 
 
-@dataclass
-class _FireWait:
+class _FireWait(Record, frozen=False):
     token: int
     event: threading.Event
     reply: tuple[Any, ...] | None = None
 
 
-@dataclass
-class PendingFire:
+class PendingFire(Record, frozen=False):
     """A FIRE the board has not answered: it may have fired (see :class:`FireOutcome`)."""
 
     token: int  #: the board token of the ARM + FIRE

@@ -31,10 +31,12 @@ import sys
 import time
 import zlib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, BinaryIO
+
+from companion.records import Record
 
 FORMAT = "companion-journal/1"
 RECORD_TYPES = ("action", "armed", "fired", "undo", "checkpoint", "end", "hint")
@@ -281,8 +283,7 @@ MAX_LINE_BYTES = 64 * 1024
 MAX_DEPTH = 32
 
 
-@dataclass
-class JournalContents:
+class JournalContents(Record, frozen=False):
     """A journal read back and checked: the header and the records, in order."""
 
     path: Path
@@ -439,8 +440,7 @@ def _read(path: Path, handle: BinaryIO, until_line: int | None) -> JournalConten
     return contents
 
 
-@dataclass
-class JournalSummary:
+class JournalSummary(Record, frozen=False):
     """A journal's header and last record, read without reading the records between."""
 
     path: Path

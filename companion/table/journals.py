@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
+from companion.records import Record
 from companion.table.journal import JournalError, JournalSummary, peek_journal
 
 FINISHED = "finished"
@@ -109,8 +109,7 @@ def find_unfinished(directory: Path, mode: str | None = None) -> Path | None:
             _fsync_dir(directory)
 
 
-@dataclass
-class Listed:
+class Listed(Record, frozen=False):
     """One journal of a folder, for ``companion journals``."""
 
     path: Path

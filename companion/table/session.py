@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
@@ -35,6 +35,7 @@ from companion.datafiles import DataFileError, check_data_file
 from companion.games.battle_royale.config import BattleRoyaleConfig
 from companion.games.core.errors import IllegalActionError
 from companion.games.registry import get_game
+from companion.records import Record
 from companion.table.journal import (
     FORMAT,
     JournalContents,
@@ -61,8 +62,7 @@ class UndoRefused(ValueError):
     """Nothing (or not that much) can be undone; the message says why."""
 
 
-@dataclass
-class SessionSettings:
+class SessionSettings(Record, frozen=False):
     """What a resumed session needs besides the game: mode, bots, hardware, seed.
 
     ``seed`` seeds the bots and the simulated people; ``seeded_dice`` says whether
@@ -184,8 +184,7 @@ def decode_action(settings: SessionSettings, data: Any) -> Any:
     return settings.info.action_from_dict(data)
 
 
-@dataclass
-class GameSession:
+class GameSession(Record, frozen=False):
     """One game and its journal. ``journal`` may be None (nothing is written)."""
 
     state: Any
@@ -609,8 +608,7 @@ def rebuild(
     return session
 
 
-@dataclass
-class PendingResume:
+class PendingResume(Record, frozen=False):
     """A journal read, checked and replayed, not yet continued: nothing was written.
 
     ``session`` is the rebuilt game (without a journal writer). :meth:`attach`

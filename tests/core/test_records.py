@@ -165,3 +165,45 @@ def test_what_a_record_does_not_support_is_refused_when_defined(body: str) -> No
     scope = {"__name__": __name__, "Record": Record, "field": field}
     with pytest.raises(TypeError):
         exec(f"class Odd(Record):\n    {body}\n", scope)
+
+
+class Contact(Record, frozen=False):
+    name: str
+    level: bool = False
+    edges: list[float] = field(default_factory=list)
+
+
+@dataclass
+class ContactDC:
+    name: str
+    level: bool = False
+    edges: list[float] = field(default_factory=list)
+
+
+def test_a_mutable_record_is_a_dataclass_s_mutable_twin() -> None:
+    record, twin = Contact("fire"), ContactDC("fire")
+    record.level = twin.level = True
+    record.edges.append(1.0)
+    twin.edges.append(1.0)
+    assert repr(record).removeprefix("Contact") == repr(twin).removeprefix("ContactDC")
+    assert record == Contact("fire", True, [1.0]) and record != Contact("fire")
+    assert Contact.__hash__ is None is ContactDC.__hash__  # unhashable, as @dataclass
+    with pytest.raises(TypeError):
+        hash(record)
+    del record.level  # back to the class default, as a dataclass's
+    assert record.level is False
+    assert dataclasses.replace(record, name="select").name == "select"
+
+
+def test_a_record_and_its_bases_are_all_frozen_or_all_mutable() -> None:
+    with pytest.raises(TypeError, match="all frozen or all mutable"):
+
+        class Odd(Card, frozen=False):
+            pass
+
+    class Closer(Contact):  # mutable, as its base
+        hold: float = 0.0
+
+    closer = Closer("fire")
+    closer.hold = 1.0
+    assert closer.hold == 1.0
