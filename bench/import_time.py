@@ -55,10 +55,10 @@ the resume replays (until the fifth round the session's own import brought it in
 ==================================  ==========  ==========  ==========
 case                                 round 3     round 4     round 5
 ==================================  ==========  ==========  ==========
-serve-serial                         445 M       433 M       331 M
-serve-gpio                           523 M       512 M       433 M
-serve (both backends)                569 M       572 M       457 M
-dashboard (what is drawn at ready)   --          678 M       575 M
+serve-serial                         445 M       433 M       316 M
+serve-gpio                           523 M       512 M       421 M
+serve (both backends)                569 M       572 M       439 M
+dashboard (what is drawn at ready)   --          678 M       563 M
 ``companion --help``                  80 M        62 M        62 M
 library-serial (pyserial + cobs)      45 M        45 M        45 M
 library-gpio (gpiozero)              288 M       288 M       288 M
@@ -75,12 +75,14 @@ loop, the people at the table and the log view to right after ``ready``
 (``time.process_time`` around ``dataclasses._process_class``; 69 classes, 0.5 to 2.3 ms
 each: on Python 3.11, which a Pi OS Bookworm table runs, it compiles each generated method
 in its own ``exec``, six a frozen class, and ``slots=True`` builds the class twice). The
-records start-up reads are now ``companion.records.Record``: frozen dataclasses whose
-``__init__``, ``__eq__`` and ``__hash__`` are compiled together on a class's first use
-(the machinery the engines' actions already had, moved out of ``games/core/actions.py``):
-``dataclass()`` is 13-15 ms of 138-153 ms now. ``games/core`` and ``games/battle_royale``
-give their names on first use (``games/lazy.py``), so reading a configuration loads no
-engine; the session loads assist mode's engine when a game starts or resumes.
+records start-up reads are now ``companion.records.Record``: dataclasses (frozen, or
+mutable with ``frozen=False``) whose ``__init__``, ``__eq__`` and ``__hash__`` are
+compiled together on a class's first use (the machinery the engines' actions already had,
+moved out of ``games/core/actions.py``): ``dataclass()`` is 5-8 ms of 130-162 ms now,
+the fields of the records and the engines' slotted ``Event``. ``games/core`` and
+``games/battle_royale`` give their names on first use (``games/lazy.py``), so reading a
+configuration loads no engine; the session loads assist mode's engine when a game starts
+or resumes.
 
 What is left is the standard library the path needs (logging with traceback and
 threading, argparse with gettext and locale, typing, dataclasses with inspect, ast and
