@@ -35,3 +35,26 @@ def test_a_fights_emit_is_bound_to_the_copy() -> None:
     assert copy.fight.emit.__self__ is copy
     assert state.fight.emit.__self__ is state
     assert copy.fight.fighters["I"] is not state.fight.fighters["I"]
+
+
+def test_a_frozen_record_is_shared_and_a_mutable_one_copied() -> None:
+    """Records (``companion.records``) are dataclasses the copy must tell apart: a frozen
+    one (an action, a data card) can be shared, a mutable one must be copied."""
+    from companion.records import Record
+
+    class Card(Record):
+        id: str
+
+    class Tally(Record, frozen=False):
+        count: int = 0
+
+    class Holder:
+        def __init__(self) -> None:
+            self.card, self.tally, self.history = Card("a"), Tally(), []
+
+    state = Holder()
+    copy = clone(state)
+    assert copy.card is state.card
+    assert copy.tally == state.tally and copy.tally is not state.tally
+    copy.tally.count = 3
+    assert state.tally.count == 0

@@ -31,8 +31,8 @@ _CONSTANT: dict[int, tuple[Any, ...]] = {}
 
 
 def _frozen(value: Any) -> bool:
-    if isinstance(value, Record):  # immutable (actions too), though not a frozen dataclass
-        return True
+    if isinstance(value, Record):  # actions too; a mutable record is copied
+        return value._frozen
     params = getattr(type(value), "__dataclass_params__", None)
     return params is not None and params.frozen and is_dataclass(value)
 
