@@ -55,7 +55,7 @@ the resume replays (until the fifth round the session's own import brought it in
 ==================================  ==========  ==========  ==========
 case                                 round 3     round 4     round 5
 ==================================  ==========  ==========  ==========
-serve-serial                         445 M       433 M       316 M
+serve-serial                         445 M       433 M       319 M
 serve-gpio                           523 M       512 M       421 M
 serve (both backends)                569 M       572 M       439 M
 dashboard (what is drawn at ready)   --          678 M       563 M
@@ -79,10 +79,11 @@ records start-up reads are now ``companion.records.Record``: dataclasses (frozen
 mutable with ``frozen=False``) whose ``__init__``, ``__eq__`` and ``__hash__`` are
 compiled together on a class's first use (the machinery the engines' actions already had,
 moved out of ``games/core/actions.py``): ``dataclass()`` is 5-8 ms of 130-162 ms now,
-the fields of the records and the engines' slotted ``Event``. ``games/core`` and
-``games/battle_royale`` give their names on first use (``games/lazy.py``), so reading a
-configuration loads no engine; the session loads assist mode's engine when a game starts
-or resumes.
+the fields of the records and the engines' slotted ``Event``. The fire path's three
+records are compiled at import (``eager=True``, about 3 M): the first press does not pay.
+``games/core`` and ``games/battle_royale`` give their names on first use
+(``games/lazy.py``), so reading a configuration loads no engine; the session loads assist
+mode's engine when a game starts or resumes.
 
 What is left is the standard library the path needs (logging with traceback and
 threading, argparse with gettext and locale, typing, dataclasses with inspect, ast and

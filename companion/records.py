@@ -29,6 +29,10 @@ compared is never compiled.
 frozen) makes it: its fields can be assigned, and it is unhashable unless it writes its own
 ``__hash__``. A record and its subclasses are all frozen or all mutable.
 
+``class InputEvent(Record, eager=True)`` compiles its methods when the class is defined:
+for a record made where no time may be lost (a press on the way to the coil), so that the
+first one made is not the one that pays.
+
 Not supported (an error when the class is defined):
 ``InitVar`` and keyword-only fields, ``field(init=False)``; a class that needs them, or
 ``slots``, stays a dataclass.
@@ -47,15 +51,15 @@ class Record:
     """Base class of a record, frozen unless ``frozen=False`` (see the module's
     documentation)."""
 
-    #: per subclass: the ``__init__`` parameters in order, the fields shown by ``repr``,
-    #: compared by ``==`` and hashed; whether ``__post_init__`` runs
-    _names: ClassVar[tuple[str, ...]] = ()
+    #: per subclass: the fields shown by ``repr``, compared by ``==`` and hashed; frozen
     _shown: ClassVar[tuple[str, ...]] = ()
     _compared: ClassVar[tuple[str, ...]] = ()
     _hashed: ClassVar[tuple[str, ...]] = ()
     _frozen: ClassVar[bool] = True
 
-    def __init_subclass__(cls, frozen: bool | None = None, **kwargs: Any) -> None:
+    def __init_subclass__(
+        cls, frozen: bool | None = None, eager: bool = False, **kwargs: Any
+    ) -> None:
         super().__init_subclass__(**kwargs)
         inherited = {
             b._frozen for b in cls.__mro__[1:-1] if issubclass(b, Record) and b is not Record
@@ -86,7 +90,6 @@ class Record:
             if defaulted and not has_default:
                 raise TypeError(f"non-default argument {f.name!r} follows default argument")
             defaulted = defaulted or has_default
-        cls._names = tuple(f.name for f in found)
         cls._shown = tuple(f.name for f in found if f.repr)
         cls._compared = tuple(f.name for f in found if f.compare)
         cls._hashed = tuple(f.name for f in found if (f.compare if f.hash is None else f.hash))
@@ -108,6 +111,8 @@ class Record:
                 for f in found
             )
             cls.__doc__ = f"{cls.__name__}({', '.join(shown)})"
+        if eager:  # made where no time may be lost: never compiled there
+            _compiled(cls, "__init__")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         _compiled(type(self), "__init__")(self, *args, **kwargs)
@@ -134,8 +139,8 @@ _FACTORY = object()
 
 
 def _source(cls: type[Record]) -> tuple[str, dict[str, Any]]:
-    """The code ``dataclass(frozen=True)`` would write for the class's ``__init__``,
-    ``__eq__`` and ``__hash__``, and the names it uses."""
+    """The code ``dataclass()`` would write for the class's ``__init__``, ``__eq__`` and
+    ``__hash__``, and the names it uses."""
     scope: dict[str, Any] = {"_set": object.__setattr__, "_FACTORY": _FACTORY}
     params, sets = [], []
     for f in dataclasses.fields(cls):  # type: ignore[arg-type]

@@ -89,7 +89,7 @@ class Refusal(StrEnum):
     CLOSED = "closed"  #: the hardware has been closed
 
 
-class Pulse(Record):
+class Pulse(Record, eager=True):  # made on the fire path: compiled at import
     """One solenoid pulse: switched on at *start* (clock seconds) for *length_s*."""
 
     start: float
@@ -97,7 +97,7 @@ class Pulse(Record):
     token: Hashable | None = None
 
 
-class FireResult(Record):
+class FireResult(Record, eager=True):  # made on the fire path: compiled at import
     """
     The outcome of :meth:`Eliminator.fire`.
 

@@ -45,7 +45,7 @@ INPUT_KINDS: tuple[str, ...] = get_args(InputKind)
 BUTTON_NAMES: tuple[str, ...] = get_args(ButtonName)
 
 
-class InputEvent(Record):
+class InputEvent(Record, eager=True):  # made on the fire path: compiled at import
     """
     One input from the table: *kind* happened to *button* at *t*.
 

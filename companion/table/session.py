@@ -160,7 +160,7 @@ def journal_header(config: Any, settings: SessionSettings) -> dict[str, Any]:
 
 def _assist() -> Any:
     """Assist mode's engine (:mod:`companion.games.battle_royale.assist`), loaded when an
-    assist game starts or resumes: not before ``companion serve`` is ready."""
+    assist game starts or resumes, not when a table's configuration is read."""
     from companion.games.battle_royale import assist
 
     return assist

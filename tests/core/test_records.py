@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import dataclasses
 import pickle
+import subprocess
+import sys
 from dataclasses import (
     FrozenInstanceError,
     InitVar,  # noqa: F401 - the exec'd classes' annotations name it
@@ -207,3 +209,25 @@ def test_a_record_and_its_bases_are_all_frozen_or_all_mutable() -> None:
     closer = Closer("fire")
     closer.hold = 1.0
     assert closer.hold == 1.0
+
+
+def test_an_eager_record_is_compiled_when_defined() -> None:
+    class Press(Record, eager=True):
+        seq: int
+
+    assert Press.__init__ is not Record.__init__ and Press.__eq__ is not Record.__eq__
+    assert Press(1) == Press(1) and hash(Press(1)) == hash((1,))
+
+
+def test_the_fire_path_s_records_are_compiled_at_import() -> None:
+    """A press is an InputEvent made before the coil switches on, and a Pulse and a
+    FireResult answer it: the first press of the evening must not compile them. (A fresh
+    interpreter: another test may have made one already in this one.)"""
+    code = (
+        "from companion.hal.contracts import FireResult, InputEvent, Pulse\n"
+        "from companion.records import Record\n"
+        "print(*(c.__init__ is Record.__init__ for c in (InputEvent, Pulse, FireResult)))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "False", "False"]

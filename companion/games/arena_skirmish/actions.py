@@ -1,7 +1,6 @@
 """Arena skirmish actions: every chance outcome, choice and correction is one small action.
 
-An action is an immutable record
-(:mod:`companion.records`): it can be compared, hashed, listed by
+An action is an immutable record (:mod:`companion.records`): it can be compared, hashed, listed by
 ``legal_actions()`` and written to a log. Each has a short text form (its
 ``notation``), used on the terminal and in journals, which :func:`parse_action`
 reads back. Cells are kept by name (``c5``) and gladiators by profile ID.

@@ -1,7 +1,6 @@
 """Kampf der Gladiatoren actions: every chance outcome and every choice is one small action.
 
-An action is an immutable record
-(:mod:`companion.records`), so it can be compared, hashed, listed by
+An action is an immutable record (:mod:`companion.records`): it can be compared, hashed, listed by
 ``legal_actions()`` and written to a log. Its ``notation`` is the short text
 used on the terminal and in journals; :func:`parse_action` reads it back.
 

@@ -1,7 +1,6 @@
 """Spartacus actions: every die, card draw, choice and correction is one small action.
 
-An action is an immutable record
-(:mod:`companion.records`): it can be compared, hashed, listed by
+An action is an immutable record (:mod:`companion.records`): it can be compared, hashed, listed by
 ``legal_actions()`` and written to a log. Each has a short text form (its
 ``notation``) that :func:`parse_action` reads back:
 
