@@ -34,10 +34,11 @@ beyond it. The conditions, one after another:
   so the search runs in the worker process. ``--bot-in-thread`` searches on that thread
   instead (a worker thread), for comparison.
 * ``web``: the web view as ``serve --web`` plugs it in (``companion.web.attach``: the
-  hub teed with the table's view, uvicorn on its own thread, the button relay), with six
-  live pages (table screen, host, four seats) reading its server-sent events from a
-  process of their own (``bench/web_latency.py --pages``): every press sends each page
-  the table's new frames (the prompt, "Eliminator fired"), rendered in this process.
+  hub teed with the table's view, the button relay, the web view's process with the
+  server and its pages process), with six live pages (table screen, host, four seats)
+  reading its server-sent events from a process of their own (``bench/web_latency.py
+  --pages``): every press sends each page the table's new frames (the prompt,
+  "Eliminator fired"), taken in this process and sent to the web view's.
 
 The button thread runs at the scheduling the gpio backend gets (``SCHED_FIFO`` when
 the system allows it, as for root or under the service unit; the summary says which);
@@ -121,7 +122,7 @@ CONDITIONS = {
     "busy": "one busy process per core",
     "odds": "8v8 Spartacus odds asked for by a thread of this process",
     "bot": "search bot moves (Battle Royale, normal) asked for by a thread of this process",
-    "web": "the web view in this process, six live pages",
+    "web": "the web view (its server in its own process), six live pages",
 }
 ODDS_WHERE = {False: "computed in the worker process", True: "computed on that thread"}
 BOT_WHERE = {False: "searched in the worker process", True: "searched on that thread"}
@@ -330,8 +331,7 @@ class Load:
         self.web = attach_web(WebRequest("127.0.0.1:0"), game, config, PLAYERS, hw=hw)
         self.web.plug(table)
         table.view.update(table.state, [])
-        site = self.web.site
-        tokens = {r.key: site.pairing.token(r) for r in site.pairing.roles}
+        tokens = {r.key: self.web.token(r) for r in self.web.process.links()}
         self.pages = subprocess.Popen(
             [sys.executable, str(Path(__file__).with_name("web_latency.py")), "--pages"],
             stdin=subprocess.PIPE,
@@ -339,7 +339,7 @@ class Load:
             text=True,
         )
         assert self.pages.stdin is not None and self.pages.stdout is not None
-        self.pages.stdin.write(json.dumps({"port": self.web.server.port, "tokens": tokens}))
+        self.pages.stdin.write(json.dumps({"port": self.web.port, "tokens": tokens}))
         self.pages.stdin.write("\n")
         self.pages.stdin.flush()
         if self.pages.stdout.readline().strip() != "open":

@@ -2,9 +2,10 @@
 """An action from one phone, visible on the five other open pages; the server's memory.
 
 A Battle Royale game of four people plays from phones in a server process of its own
-(the real path: WebHub, WebAgent, the table's ``decide`` and GameSession, Starlette on
-uvicorn on its own thread). This process opens six live pages (the table screen, the
-host page, four seats: server-sent events over HTTP on 127.0.0.1), then, action after
+(the real path: WebHub, WebAgent, the table's ``decide`` and GameSession; Starlette on
+uvicorn in the web view's process, as ``--web`` runs it). This process opens six live
+pages (the table screen, the host page, four seats: server-sent events over HTTP on
+127.0.0.1), then, action after
 action, posts the acting seat's first choice as its phone would and times how long until
 each of the five *other* pages has received a changed page. The server's resident
 memory (VmRSS) is read while the six pages are open.
@@ -42,24 +43,24 @@ def serve() -> None:
     from companion.web.driver import PhoneTable
     from companion.web.hub import WebHub
     from companion.web.odds import public_odds
-    from companion.web.server import WebServer
-    from companion.web.site import Site, pages_process
+    from companion.web.process import WebProcess
+    from companion.web.render import Look
 
     game = get_game("battle-royale")
     config = game.config()
     session = GameSession.start(config, SessionSettings(seed=1), None)
     hub = WebHub(game, config, session.state.players, extras=public_odds)
     table = PhoneTable(session, hub, Roller.seeded(1), people={0, 1, 2, 3}, bot=lambda s: None)
-    renderer = pages_process(hub, ())  # as --web does: the pages drawn in their own process
-    renderer.run(os.getpid)  # up (spawned and imported) before the pages open
-    site = Site(hub, renderer=renderer)
-    server = WebServer(site, "127.0.0.1", 0).start()
-    tokens = {r.key: site.pairing.token(r) for r in site.pairing.roles}
+    # as --web does: the server in the web view's process, the pages drawn in its pages
+    # process
+    look = Look(game.name, config, game.title, ())
+    web = WebProcess(hub, look, "127.0.0.1", 0).start()
+    tokens = {r.key: web.token(r) for r in web.links()}
     threading.Thread(target=table.run, daemon=True).start()
-    print(json.dumps({"port": server.port, "tokens": tokens}), flush=True)
+    print(json.dumps({"port": web.port, "tokens": tokens}), flush=True)
     sys.stdin.read()
     table.stop.set()
-    server.stop()
+    web.stop()
 
 
 class Page:
@@ -143,13 +144,14 @@ def pages() -> None:
 
 
 def children_rss_mb(pid: int) -> float:
-    """The resident memory of ``pid``'s child processes together: the web view's pages
-    process and multiprocessing's resource tracker (and the worker, once started)."""
+    """The resident memory of ``pid``'s descendants together: the web view's process, its
+    pages process, multiprocessing's resource trackers (and the worker, once started)."""
     total = 0.0
     for children in Path(f"/proc/{pid}/task").glob("*/children"):
-        for child in children.read_text().split():
-            with contextlib.suppress(OSError, ValueError):  # it ended meanwhile
-                total += rss_mb(int(child))
+        with contextlib.suppress(OSError):  # it ended meanwhile
+            for child in children.read_text().split():
+                with contextlib.suppress(OSError, ValueError):
+                    total += rss_mb(int(child)) + children_rss_mb(int(child))
     return total
 
 

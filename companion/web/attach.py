@@ -1,10 +1,10 @@
 """Plugging the web view into a running table: what ``--web`` on a command does.
 
 A command that was given ``--web [HOST:PORT]`` calls :func:`attach_web` once, with the
-game, its config and the hardware, and gets a :class:`WebTable`: the hub, the server
-(already listening), the button relay and the pairing. Then, for each table loop it
-runs, :meth:`WebTable.plug` does what ``docs/web.md`` ("Plugging it into the table")
-lists, and nothing else:
+game, its config and the hardware, and gets a :class:`WebTable`: the hub, the web view's
+process (its server already listening, the pairing tokens) and the button relay. Then,
+for each table loop it runs, :meth:`WebTable.plug` does what ``docs/web.md`` ("Plugging
+it into the table") lists, and nothing else:
 
 - the hub joins the loop's views (the table's :class:`~companion.table.loop.Observers`,
   beside the terminal's dashboard), so both see every ``update``/``message``/``prompt``;
@@ -19,6 +19,9 @@ lists, and nothing else:
   a decision (a phone's, the terminal's) take them (``loop.take_out_of_turn``);
 - ROLL/SELECT/CONFIRM pressed on a phone go onto the hardware's one input queue through
   the :class:`~companion.web.buttons.ButtonRelay` (never the red button).
+
+The server itself runs in the web view's own process (:mod:`companion.web.process`): the
+hub's frames go there, a phone's answers and presses come back here.
 
 :meth:`WebTable.new_game` gives every role a new token (and says the new links);
 :meth:`WebTable.close` stops the server. The command imports this module only when
@@ -37,15 +40,17 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from companion.table.loop import Observers
+from companion.web.address import parse_address
 from companion.web.agent import OwnActions, WebAgent
 from companion.web.anytime import PhonePlays
 from companion.web.buttons import ButtonRelay
 from companion.web.hints import Hints
 from companion.web.hub import WebHub
 from companion.web.odds import is_dice, public_odds
-from companion.web.pairing import HOST
-from companion.web.server import WebServer, parse_address, print_pairing
-from companion.web.site import Site, pages_process
+from companion.web.pairing import HOST, Role
+from companion.web.process import WebProcess
+from companion.web.qr import print_pairing
+from companion.web.render import Look
 
 log = logging.getLogger(__name__)
 
@@ -109,8 +114,7 @@ class WebTable:
         self,
         request: WebRequest,
         hub: WebHub,
-        site: Site,
-        server: WebServer,
+        process: WebProcess,
         relay: ButtonRelay | None,
         *,
         out: TextIO | None,
@@ -120,8 +124,7 @@ class WebTable:
         self.request = request
         self.hub = hub
         self.hints = hints
-        self.site = site
-        self.server = server
+        self.process = process
         self.relay = relay
         self.out = out
         self.pairing_dir = pairing_dir
@@ -131,7 +134,23 @@ class WebTable:
 
     @property
     def url(self) -> str:
-        return self.server.url
+        return self.process.url
+
+    @property
+    def port(self) -> int:
+        return self.process.port
+
+    @property
+    def buttons(self) -> tuple[str, ...]:
+        """The table buttons the phones show."""
+        return self.process.look.buttons
+
+    def link(self, role: Role) -> str:
+        """``role``'s pairing link (it carries the role's token)."""
+        return self.process.links()[role]
+
+    def token(self, role: Role) -> str:
+        return self.process.token(role)
 
     # -- a table loop --------------------------------------------------------------------
 
@@ -218,35 +237,33 @@ class WebTable:
     def new_game(self, players: int | None = None) -> None:
         """A new game: new tokens for every role (old links stop working), a fresh log,
         and the new links said where the first ones were."""
-        self.site.pairing.new_game(players if players is not None else self.hub.players)
+        self.process.new_game(players if players is not None else self.hub.players)
         self.hub.reset()
-        self.site.poke()
         self.announce()
 
     def announce(self) -> None:
         """Say the pairing links: QR codes on the terminal; for a service without a screen,
         the links in the log and the host's link and QR code in the state directory."""
+        links = self.process.links()
         if self.out is not None:
-            print_pairing(self.site, self.out, codes=True)
-        for role in self.site.pairing.roles:
+            print_pairing(links, self.hub.config, self.out, codes=True)
+        for role, link in links.items():
             if role != HOST:
-                log.info("web view: pair %s with %s", role.key, self.site.link(role))
+                log.info("web view: pair %s with %s", role.key, link)
         if self.pairing_dir is not None:
-            write_host_pairing(self.site, self.pairing_dir)
+            write_host_pairing(links[HOST], self.pairing_dir)
 
     def close(self) -> None:
         self.stop.set()
-        self.server.stop()
-        self.site.close()
+        self.process.stop()
 
 
-def write_host_pairing(site: Site, directory: Path) -> Path:
+def write_host_pairing(link: str, directory: Path) -> Path:
     """The host's link (``host.txt``) and its QR code (``host.svg``) in ``directory``,
     readable only by the service's user: the host page shows every other code."""
     import segno
 
     directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-    link = site.link(HOST)
     text = directory / "host.txt"
     svg = directory / "host.svg"
     for path in (text, svg):
@@ -281,30 +298,22 @@ def attach_web(
     pairing_dir: Path | None = None,
     hints: bool = True,
 ) -> WebTable:
-    """Start the web view of a table: the hub, the server on ``request.address``, the
-    button relay onto ``hw``'s input queue (when there is hardware), hints for the phone
-    seats (``hints``; never in assist mode, whose state is not the whole game), the
-    process that renders the pages, and the pairing links said (on ``out``, the log, and
-    ``pairing_dir``). ``ValueError`` for a bad address, ``OSError`` when it cannot
-    listen."""
+    """Start the web view of a table: the hub, the button relay onto ``hw``'s input queue
+    (when there is hardware), hints for the phone seats (``hints``; never in assist mode,
+    whose state is not the whole game), the web view's process (its server on
+    ``request.address``, the pairing tokens, the pages process), and the pairing links
+    said (on ``out``, the log, and ``pairing_dir``). ``ValueError`` for a bad address,
+    ``OSError`` when it cannot listen."""
     host, port = parse_address(request.address)
     hub = WebHub(game, config, players, extras=public_odds)
     relay = ButtonRelay(hw.inputs) if hw is not None else None
     buttons = table_buttons(game.name, assist) if relay is not None else ()
-    # the pages are rendered in a process of their own, so the web thread rarely holds the
-    # interpreter when the red button's thread needs it (companion.web.render)
-    renderer = pages_process(hub, buttons)
-    renderer.start()
-    site = Site(hub, relay=relay, buttons=buttons, renderer=renderer)
+    # the server runs in a process of its own, so no thread of the web view holds this
+    # process's interpreter when the red button's thread needs it (companion.web.process)
+    lan = lan_address() if host in ("0.0.0.0", "::") else None
+    look = Look(game.name, config, game.title, buttons)
+    process = WebProcess(hub, look, host, port, lan_host=lan, relay=relay).start()
     helper = Hints(hub, game.name) if hints and not assist else None
-    server = WebServer(site, host, port)
-    if host in ("0.0.0.0", "::"):  # every interface: the links name the one phones reach
-        site.base_url = f"http://{lan_address()}:{port}"
-    server.start()
-    if port == 0 and site.base_url.endswith(":0"):
-        site.base_url = site.base_url[:-1] + str(server.port)
-    web = WebTable(
-        request, hub, site, server, relay, out=out, pairing_dir=pairing_dir, hints=helper
-    )
+    web = WebTable(request, hub, process, relay, out=out, pairing_dir=pairing_dir, hints=helper)
     web.announce()
     return web

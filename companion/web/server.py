@@ -1,9 +1,10 @@
-"""The web server in the companion's process: uvicorn on a thread of its own.
+"""The web server: uvicorn on a thread of its own, in the web view's process.
 
-``companion serve --web [HOST:PORT]`` (and ``play``/``demo``) start a :class:`WebServer`
-beside the table loop. It runs its own asyncio event loop on its own thread, so nothing
-the web does can hold up the table (or the red button, whose path never meets it). It
-listens on localhost unless given an address; a LAN address only when given.
+``companion serve --web [HOST:PORT]`` (and ``play``/``demo``) start the web view's process
+(:mod:`companion.web.process`), which runs a :class:`WebServer`: its own asyncio event
+loop on its own thread, so nothing the web does can hold up the table (or the red button,
+whose process it is not in). It listens on localhost unless given an address; a LAN
+address only when given.
 
 Plain uvicorn (h11, the asyncio loop, no uvloop, httptools or websockets): the smallest
 kept ASGI server, measured for the Pi Zero 2 W (``docs/web.md``).
@@ -12,43 +13,14 @@ kept ASGI server, measured for the Pi Zero 2 W (``docs/web.md``).
 from __future__ import annotations
 
 import asyncio
-import sys
 import threading
-from typing import Any, TextIO
+from typing import Any
 
 import uvicorn
 
+from companion.web.address import DEFAULT_HOST, DEFAULT_PORT
 from companion.web.app import create_app
-from companion.web.pairing import HOST, TABLE
-from companion.web.qr import print_qr
 from companion.web.site import Site
-
-DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 8765
-START_TIMEOUT_S = 10.0
-
-
-def parse_address(text: str | None) -> tuple[str, int]:
-    """``HOST:PORT``, ``HOST``, ``:PORT`` or ``PORT`` (``[::1]:8080`` for IPv6); empty or
-    ``None``: localhost on the default port. ``ValueError`` with what to write."""
-    if not text:
-        return DEFAULT_HOST, DEFAULT_PORT
-    host, port = text, ""
-    if text.startswith("["):  # [v6]:port
-        end = text.find("]")
-        if end < 0:
-            raise ValueError(f"--web {text!r}: an IPv6 address goes in brackets, [::1]:8765")
-        host, port = text[1:end], text[end + 1 :].removeprefix(":")
-    elif text.isdigit():
-        host, port = DEFAULT_HOST, text
-    elif text.count(":") == 1:
-        host, port = text.split(":")
-    host = host or DEFAULT_HOST
-    if not port:
-        return host, DEFAULT_PORT
-    if not port.isdigit() or not 0 <= int(port) <= 65535:
-        raise ValueError(f"--web {text!r}: the port must be a number 0..65535 (HOST:PORT)")
-    return host, int(port)
 
 
 class WebServer:
@@ -117,19 +89,3 @@ class WebServer:
 
     def __exit__(self, *exc: Any) -> None:
         self.stop()
-
-
-def print_pairing(site: Site, out: TextIO | None = None, *, codes: bool = True) -> None:
-    """The pairing links (and QR codes) on the terminal: the table screen, every seat,
-    and last the host's link (it may revoke codes: keep it to yourself)."""
-    out = out if out is not None else sys.stdout
-    names = site.hub.config.colours if hasattr(site.hub.config, "colours") else ()
-    for role in site.pairing.roles:
-        if role == HOST:
-            continue
-        label = "table screen" if role == TABLE else f"seat {role.seat} ({names[role.seat]})"
-        out.write(f"\n{label}: {site.link(role)}\n")
-        if codes:
-            print_qr(site.link(role), out)
-    out.write(f"\nhost (revoke codes; keep it to yourself): {site.link(HOST)}\n")
-    out.flush()

@@ -108,7 +108,7 @@ def test_a_phone_seat_plays_through_the_loops_own_decide_and_journal(sim, tmp_pa
         status, _, _ = request(
             web.url + "/seat/0/act",
             "POST",
-            token=web.site.pairing.token(seat(0)),
+            token=web.token(seat(0)),
             body={"offer": offer.id, "kind": "action", "text": choice},
         )
         assert status == 200
@@ -168,7 +168,7 @@ def _records(tmp_path):
 def test_a_phones_roll_reaches_the_input_queue_and_a_trigger_never_does(sim, tmp_path):
     web, loop, session = table_with_web(sim, WebRequest("127.0.0.1:0"), tmp_path)
     try:
-        token = web.site.pairing.token(seat(1))
+        token = web.token(seat(1))
         for name in ("trigger", "fire"):
             status, _, _ = request(
                 web.url + "/seat/1/button", "POST", token=token, body={"button": name}
@@ -197,15 +197,15 @@ def test_a_new_game_gives_new_tokens_and_the_service_writes_the_hosts_link(sim, 
         pairing_dir=pairing,
     )
     try:
-        old = web.site.pairing.token(seat(0))
+        old = web.token(seat(0))
         link = (pairing / "host.txt").read_text().strip()
-        assert link == web.site.link(HOST)
+        assert link == web.link(HOST)
         assert (pairing / "host.svg").read_text().startswith("<?xml")
         for name in ("host.txt", "host.svg"):
             assert stat.S_IMODE((pairing / name).stat().st_mode) == 0o600
         web.new_game()
-        assert web.site.pairing.token(seat(0)) != old
-        assert (pairing / "host.txt").read_text().strip() == web.site.link(HOST) != link
+        assert web.token(seat(0)) != old
+        assert (pairing / "host.txt").read_text().strip() == web.link(HOST) != link
         status, _, _ = request(web.url + "/seat/0", token=old)
         assert status == 401  # last game's link no longer works
     finally:
@@ -244,9 +244,9 @@ def test_links_of_a_server_on_every_interface_name_an_address_phones_can_reach(s
     config = BattleRoyaleConfig(players=2)
     web = attach_web(WebRequest("0.0.0.0:0"), get_game("battle-royale"), config, 2, hw=sim)
     try:
-        link = web.site.link(seat(0))
-        assert "0.0.0.0" not in link and link.split("/pair/")[0].endswith(f":{web.server.port}")
-        status, _, _ = request(f"http://127.0.0.1:{web.server.port}/seat/0", token=None)
+        link = web.link(seat(0))
+        assert "0.0.0.0" not in link and link.split("/pair/")[0].endswith(f":{web.port}")
+        status, _, _ = request(f"http://127.0.0.1:{web.port}/seat/0", token=None)
         assert status == 401  # listening on every interface, refusing without a token
     finally:
         web.close()

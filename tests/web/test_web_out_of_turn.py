@@ -97,13 +97,17 @@ def until(predicate, timeout: float = 10.0):
 
 
 def post(web, seat_no: int, body: dict) -> int:
-    token = web.site.pairing.token(seat(seat_no))
+    token = web.token(seat(seat_no))
     status, _, _ = request(f"{web.url}/seat/{seat_no}/act", "POST", token=token, body=body)
     return status
 
 
 def main_of(web, role) -> str:
-    return web.site.main(role)[1]
+    """The role's ``<main>`` as its page reads it, once the web process has every frame."""
+    web.process.sync()
+    status, _, body = request(f"{web.url}{role.path}/state", token=web.token(role))
+    assert status == 200
+    return json.loads(body)["main"]
 
 
 def action_records(path: Path) -> list[dict]:
@@ -197,7 +201,7 @@ def open_pages(browser, web, pages: dict) -> None:
         ("table", TABLE, TV),
         *((f"seat-{n}", seat(n), PHONE) for n in range(4)),
     ):
-        pages[key] = open_page(browser, web.url, web.site.pairing.token(role), size)
+        pages[key] = open_page(browser, web.url, web.token(role), size)
 
 
 def close_all(pages: dict, web, loop) -> None:

@@ -1,22 +1,18 @@
-"""The pages process: ``--web`` renders the pages in a process of its own (the button
-thread never waits behind a page), the same pages as rendered here, one round trip per
+"""The pages process: the web view renders the pages in a process of its own (the web
+server's event loop never waits behind a page), the same pages as rendered here, one round trip per
 frame, each seat's part drawn from its own view only, and a process that dies costs
 nothing but time."""
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
 import random
 import signal
 
-from web_helpers import request
-
 from companion.dice import Roller
 from companion.games.registry import get_game
-from companion.web.attach import WebRequest, attach_web
 from companion.web.hub import Offer, WebHub
 from companion.web.pairing import HOST, TABLE, seat
 from companion.web.site import Site, pages_process
@@ -128,23 +124,3 @@ def test_a_page_that_goes_away_does_not_cancel_the_other_pages() -> None:
         assert staying == [Site(hub, buttons=BUTTONS).main(r) for r in (TABLE, seat(1))]
     finally:
         site.close()
-
-
-def test_web_renders_its_pages_in_a_pages_process_and_close_stops_it() -> None:
-    game = get_game("battle-royale")
-    config = game.config()
-    web = attach_web(WebRequest("127.0.0.1:0"), game, config, 2)
-    renderer = web.site.renderer
-    here = Site(web.hub, buttons=web.site.buttons, pairing=web.site.pairing)
-    try:
-        assert renderer is not None and renderer.running
-        assert renderer.run(os.getpid) != os.getpid()
-        web.hub.update(game.new_game(config), [])
-        token = web.site.pairing.token(TABLE)
-        status, _, body = request(web.url + "/table/state", token=token)
-        assert status == 200
-        assert json.loads(body) == {"seq": here.main(TABLE)[0], "main": here.main(TABLE)[1]}
-    finally:
-        here.close()
-        web.close()
-    assert not renderer.running

@@ -1,0 +1,210 @@
+"""The web view's own process (``companion.web.process``): the table's process keeps no
+thread of the web server (the red button's thread never waits for the interpreter behind
+one), frames reach the pages, phones' answers and presses come back checked on both
+sides, and either process ending leaves the other in order."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import signal
+import socket
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from web_helpers import request
+
+from companion.games.registry import get_game
+from companion.web.attach import WebRequest, attach_web
+from companion.web.buttons import NotAWebButton
+from companion.web.hub import Frame, Offer, Submission
+from companion.web.pairing import TABLE
+from companion.web.process import Mirror, Presser
+from companion.web.render import Look
+from companion.web.site import Site
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux: /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[0] != "Z" and int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def until(predicate, timeout: float = 20.0):
+    deadline = time.monotonic() + timeout
+    while not (found := predicate()):
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+    return found
+
+
+@pytest.fixture
+def web():
+    game = get_game("battle-royale")
+    web = attach_web(WebRequest("127.0.0.1:0"), game, game.config(), 2)
+    yield web
+    web.close()
+
+
+def test_the_server_and_its_pages_process_run_beside_the_table_and_close_stops_them(web):
+    game = web.hub.game
+    pid = web.process.pid
+    assert pid is not None and pid != os.getpid() and web.process.alive
+    pages = until(lambda: children(pid))  # the pages process, under the web process
+    assert [t.name for t in threading.enumerate() if t.name == "web"] == []  # no server here
+    web.hub.update(game.new_game(game.config()), [])
+    seq = web.process.sync()
+    assert seq == web.hub.frame.seq
+    status, _, body = request(web.url + "/table/state", token=web.token(TABLE))
+    assert status == 200
+    here = Site(web.hub, buttons=web.buttons)
+    try:
+        assert json.loads(body) == {"seq": seq, "main": here.main(TABLE)[1]}
+    finally:
+        here.close()
+    web.close()
+    assert not web.process.alive
+    until(lambda: not any(running(p) for p in pages))
+
+
+def test_the_tables_process_never_imports_the_web_server():
+    """The web stack (uvicorn, starlette) is the web process's only: the table's process
+    keeps its memory and its interpreter for the table."""
+    code = textwrap.dedent(
+        """
+        import sys
+        from companion.games.registry import get_game
+        from companion.web.attach import WebRequest, attach_web
+
+        if __name__ == "__main__":
+            game = get_game("battle-royale")
+            web = attach_web(WebRequest("127.0.0.1:0"), game, game.config(), 2)
+            web.hub.update(game.new_game(game.config()), [])
+            web.process.sync()
+            print(sorted(m for m in ("uvicorn", "starlette", "h11") if m in sys.modules))
+            web.close()
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def frame_with(offers: dict[int, Offer], anytime: dict[int, Offer] | None = None) -> Frame:
+    return Frame(seq=1, views={None: {}}, offers=offers, anytime=anytime or {})
+
+
+def test_the_mirror_takes_only_an_answer_to_the_offer_the_phone_was_shown():
+    sent = []
+    game = get_game("battle-royale")
+    mirror = Mirror(Look(game.name, game.config(), game.title, ()), 2, sent.append)
+    assert not mirror.submit(Submission(0, 1, "action", "x"))  # no frame yet
+    mirror.publish(frame_with({0: Offer(5, "choose")}, {1: Offer(9, "any time")}))
+    assert not mirror.submit(Submission(0, 4, "action", "x"))  # an old question
+    assert not mirror.submit(Submission(1, 5, "action", "x"))  # another seat's offer
+    assert not mirror.submit(Submission(0, 9, "anytime", "x"))  # not seat 0's anytime
+    assert sent == []
+    assert mirror.submit(Submission(0, 5, "action", "x"))
+    assert mirror.submit(Submission(1, 9, "anytime", "y"))
+    assert sent == [
+        ("submit", Submission(0, 5, "action", "x")),
+        ("submit", Submission(1, 9, "anytime", "y")),
+    ]
+
+
+def test_the_web_process_refuses_the_red_button_before_the_table_does():
+    sent = []
+    presser = Presser(sent.append)
+    for name in ("trigger", "fire", "red"):
+        with pytest.raises(NotAWebButton):
+            presser.press(name, 0)
+    presser.press("select", 1, hold=True)
+    assert sent == [("press", "select", 1, True)]
+
+
+def test_the_table_plays_on_when_the_web_process_dies(web, caplog):
+    game = web.hub.game
+    state = game.new_game(game.config())
+    with caplog.at_level(logging.WARNING, logger="companion.web.process"):
+        os.kill(web.process.pid, signal.SIGKILL)
+        until(lambda: "ended" in caplog.text)
+        for _ in range(50):  # frames for nobody: dropped, the table never waits
+            web.hub.update(state, [])
+    with pytest.raises(OSError, match="ended"):
+        web.process.sync()
+    assert caplog.text.count("the table plays on") == 1
+
+
+def test_the_web_process_ends_with_the_tables_process(tmp_path):
+    """Killed (nothing runs on the way out), the table's process leaves its end of the
+    pipe closed: the web process reads that and stops, with its pages process."""
+    code = textwrap.dedent(
+        """
+        import sys, time
+        from companion.games.registry import get_game
+        from companion.web.attach import WebRequest, attach_web
+
+        if __name__ == "__main__":
+            game = get_game("battle-royale")
+            web = attach_web(WebRequest("127.0.0.1:0"), game, game.config(), 2)
+            print(web.process.pid, flush=True)
+            time.sleep(120)
+        """
+    )
+    table = subprocess.Popen(
+        [sys.executable, "-c", code],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    try:
+        assert table.stdout is not None
+        pid = int(table.stdout.readline())
+        pages = until(lambda: children(pid))
+        table.kill()
+        table.wait(10)
+        until(lambda: not running(pid))
+        until(lambda: not any(running(p) for p in pages))
+    finally:
+        table.kill()
+
+
+def test_a_port_in_use_is_one_oserror_saying_so():
+    game = get_game("battle-royale")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(OSError, match=f"could not listen on 127.0.0.1:{port}"):
+            attach_web(WebRequest(f"127.0.0.1:{port}"), game, game.config(), 2)
