@@ -282,7 +282,7 @@ class WebHub:
             if offer is not None and offer.id == submission.offer:
                 return submission
 
-    # -- frames (the web thread) -------------------------------------------------------------
+    # -- frames (read by the web view's side) -------------------------------------------------
 
     def _publish(self) -> None:
         """Make the next frame (the lock is held) and wake every listener."""

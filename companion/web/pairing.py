@@ -58,7 +58,8 @@ def seat(n: int) -> Role:
 
 
 class Pairing:
-    """The tokens of one game. Thread-safe: the web thread reads, the table thread renews."""
+    """The tokens of one game. Thread-safe: the web thread reads, the web process's message
+    loop renews (a new game at the table)."""
 
     def __init__(self, players: int) -> None:
         self._lock = threading.Lock()

@@ -36,7 +36,9 @@ Messages are tuples (pickled by :class:`multiprocessing.connection.Connection`):
 A call travels behind every frame queued before it, so after :meth:`WebProcess.sync` the
 web process has every frame the hub made before. If the web process dies, the table plays
 on (its frames are dropped; logged once); when the table's process ends, the web process
-reads the end of the pipe and stops.
+reads the end of the pipe and stops. It ignores SIGINT and SIGTERM (a Ctrl-C at the
+terminal, a service's stop: systemd signals every process of the unit at once): the
+table's process stops it in order.
 """
 
 from __future__ import annotations
@@ -365,7 +367,11 @@ def serve(
 ) -> None:
     """The web process: serve ``look``'s table on ``host:port`` until the table says stop
     or its end of ``conn`` closes."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the table's process
+    # Ctrl-C and a service's stop (systemd signals every process of the unit at once) are
+    # for the table's process, which stops this one in order (no "web view ended" warning
+    # from a table still closing); without it, the end of the pipe stops this one
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     lock = threading.Lock()
 
     def send(message: tuple[Any, ...]) -> None:

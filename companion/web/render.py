@@ -3,11 +3,13 @@
 Drawing a page is the web view's heaviest work: about 1.2 ms of CPU per page here
 (the board, the log, the offer), ten times that on a Pi Zero 2 W, for every page on
 every frame, and a press of the red button makes three frames. Done on the web thread,
-it keeps the interpreter (the GIL) busy nearly all the time a table is live, and the
-gpio backend's button thread, woken at the end of a glitch window, waits for it
-(``bench/hal_latency.py``, the ``web`` condition). So :class:`~companion.web.site.Site`
-renders in its *pages process* (a :class:`companion.worker.Worker`): the web thread sends
-the frame, awaits the pages without holding the interpreter, and only sends them on.
+it kept the interpreter (the GIL) busy nearly all the time a table is live (when the
+server ran in the table's process, the gpio backend's button thread waited for it:
+``bench/hal_latency.py``, the ``web`` condition; the server now has a process of its own,
+:mod:`companion.web.process`), and it would hold up the server's event loop. So
+:class:`~companion.web.site.Site` renders in its *pages process* (a
+:class:`companion.worker.Worker`, started by the web process): the web thread sends the
+frame, awaits the pages without holding the interpreter, and only sends them on.
 
 A :class:`Look` is what a table's pages need besides the frame (the game, its config,
 the title, the buttons); :func:`setup` gives it to the pages process once, when it

@@ -165,6 +165,18 @@ def test_the_table_plays_on_when_the_web_process_dies(web, caplog):
     assert caplog.text.count("the table plays on") == 1
 
 
+def test_a_stop_signal_to_every_process_leaves_the_web_process_to_its_table(web, caplog):
+    """systemd stops a service by signalling every process of the unit: the web process
+    waits for the table's process to stop it, which then warns of nothing."""
+    with caplog.at_level(logging.WARNING, logger="companion.web.process"):
+        os.kill(web.process.pid, signal.SIGTERM)
+        os.kill(web.process.pid, signal.SIGINT)
+        assert web.process.sync() == 0  # still answering
+        web.close()
+    assert not web.process.alive
+    assert "ended" not in caplog.text
+
+
 def test_the_web_process_ends_with_the_tables_process(tmp_path):
     """Killed (nothing runs on the way out), the table's process leaves its end of the
     pipe closed: the web process reads that and stops, with its pages process."""
