@@ -15,9 +15,10 @@ would: the arguments and the result travel pickled, so Fractions stay exact.
 The worker is started on first use (a Battle Royale table never starts it),
 from a fresh interpreter (``spawn``: it inherits no thread, pin or port of the
 service), runs at a lower CPU priority (nice +10) and ignores Ctrl-C (the
-service stops it on the way out). If the worker cannot start or dies, the work
-is done here instead and a warning is logged once. :func:`heavy_work_here`
-computes in the calling process within a block (tests compare the two).
+service stops it on the way out); it ends with its parent, even a killed one. If the
+worker cannot start or dies, the work is done here instead and a warning is logged once.
+:func:`heavy_work_here` computes in the calling process within a block (tests compare the
+two).
 
 A :class:`Worker` is one such process; :func:`run_heavy` uses the service's one for
 long computations. The web view renders its pages in a :class:`Worker` of its own
@@ -32,6 +33,7 @@ from __future__ import annotations
 import concurrent.futures
 import logging
 import multiprocessing
+import multiprocessing.connection
 import os
 import signal
 import threading
@@ -55,10 +57,24 @@ _here = threading.local()  # inside heavy_work_here() on this thread
 
 def _worker_init(setup: Callable[..., object] | None = None, *args: Any) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the service
+    parent = multiprocessing.parent_process()
+    if parent is not None:  # a worker outlives no parent, even one killed (OOM, SIGKILL)
+        watch = threading.Thread(
+            target=_exit_with, args=(parent.sentinel,), name="parent-watch", daemon=True
+        )
+        watch.start()
     with suppress(OSError):  # a sandbox that forbids even lowering it: run at the service's
         os.nice(WORKER_NICE)
     if setup is not None:
         setup(*args)
+
+
+def _exit_with(sentinel: int) -> None:
+    """Wait for the parent's end (its sentinel becomes readable), then end this process.
+    A pool's worker holds its own end of the task queue, so it would wait for work forever
+    after a parent that ended without shutting it down."""
+    multiprocessing.connection.wait([sentinel])
+    os._exit(0)
 
 
 class Worker:

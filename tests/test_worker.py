@@ -113,3 +113,49 @@ def test_heavy_work_here_stays_here() -> None:
     with heavy_work_here():
         assert run_heavy(os.getpid) == os.getpid()
     assert not worker.heavy.running  # nothing was started
+
+
+def test_a_worker_ends_with_its_parent_even_a_killed_one() -> None:
+    """A pool's worker holds its own end of the task queue: without watching its parent it
+    waited for work forever after a parent killed by SIGKILL (the OOM killer on a Pi)."""
+    import subprocess
+    import time
+    from pathlib import Path
+
+    code = (
+        "import os, time\n"
+        "from companion.worker import Worker\n"
+        "if __name__ == '__main__':\n"
+        "    print(Worker('test').run(os.getpid), flush=True)\n"
+        "    time.sleep(120)\n"
+    )
+    root = Path(__file__).resolve().parents[1]
+    parent = subprocess.Popen(
+        [sys.executable, "-c", code],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)},
+    )
+    try:
+        assert parent.stdout is not None
+        pid = int(parent.stdout.readline())
+        assert pid != parent.pid
+        parent.kill()
+        parent.wait(10)
+        deadline = time.monotonic() + 20
+        while _running(pid):
+            assert time.monotonic() < deadline, "the worker outlived its killed parent"
+            time.sleep(0.05)
+    finally:
+        parent.kill()
+
+
+def _running(pid: int) -> bool:
+    from pathlib import Path
+
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"

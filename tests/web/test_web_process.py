@@ -155,9 +155,11 @@ def test_the_web_process_refuses_the_red_button_before_the_table_does():
 def test_the_table_plays_on_when_the_web_process_dies(web, caplog):
     game = web.hub.game
     state = game.new_game(game.config())
+    pages = until(lambda: children(web.process.pid))
     with caplog.at_level(logging.WARNING, logger="companion.web.process"):
         os.kill(web.process.pid, signal.SIGKILL)
         until(lambda: "ended" in caplog.text)
+        until(lambda: not any(running(p) for p in pages))  # the pages process ends with it
         for _ in range(50):  # frames for nobody: dropped, the table never waits
             web.hub.update(state, [])
     with pytest.raises(OSError, match="ended"):
