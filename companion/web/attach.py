@@ -237,14 +237,23 @@ class WebTable:
     def new_game(self, players: int | None = None) -> None:
         """A new game: new tokens for every role (old links stop working), a fresh log,
         and the new links said where the first ones were."""
-        self.process.new_game(players if players is not None else self.hub.players)
+        try:
+            self.process.new_game(players if players is not None else self.hub.players)
+        except OSError as exc:  # the web process is gone: the table plays on without it
+            log.warning("web view: no new links (%s)", exc)
+            self.hub.reset()
+            return
         self.hub.reset()
         self.announce()
 
     def announce(self) -> None:
         """Say the pairing links: QR codes on the terminal; for a service without a screen,
         the links in the log and the host's link and QR code in the state directory."""
-        links = self.process.links()
+        try:
+            links = self.process.links()
+        except OSError as exc:
+            log.warning("web view: no links to say (%s)", exc)
+            return
         if self.out is not None:
             print_pairing(links, self.hub.config, self.out, codes=True)
         for role, link in links.items():

@@ -164,6 +164,9 @@ def test_the_table_plays_on_when_the_web_process_dies(web, caplog):
             web.hub.update(state, [])
     with pytest.raises(OSError, match="ended"):
         web.process.sync()
+    with caplog.at_level(logging.WARNING, logger="companion.web.attach"):
+        web.new_game()  # the service's next game: no links, no error
+    assert "no new links" in caplog.text
     assert caplog.text.count("the table plays on") == 1
 
 
