@@ -118,6 +118,32 @@ class Frame:
 ROLL_EVENTS = {"doom_rolled", "dice_rolled", "hit_die", "rolled_off"}
 
 
+class Listeners:
+    """The callbacks told of every new frame (thread-safe)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._callbacks: list[Callable[[Frame], None]] = []
+
+    def add(self, callback: Callable[[Frame], None]) -> Callable[[], None]:
+        """Tell ``callback`` of every frame from now on; returns the function that stops it."""
+        with self._lock:
+            self._callbacks.append(callback)
+
+        def stop() -> None:
+            with self._lock:
+                if callback in self._callbacks:
+                    self._callbacks.remove(callback)
+
+        return stop
+
+    def __call__(self, frame: Frame) -> None:
+        with self._lock:
+            callbacks = list(self._callbacks)
+        for callback in callbacks:
+            callback(frame)
+
+
 class WebHub:
     """The table's publisher for the web, and the phones' input queues.
 
@@ -151,7 +177,7 @@ class WebHub:
         self._notes: dict[int, str] = {}
         self._hints: dict[int, tuple[int, str]] = {}  # seat -> (offer id, text)
         self._frame: Frame | None = None
-        self._listeners: list[Callable[[Frame], None]] = []
+        self._listeners = Listeners()
         self._queues = {seat: queue.Queue[Submission]() for seat in range(players)}
         self._anytime: dict[int, Offer] = {}
         self._anytime_queue = queue.Queue[Submission]()
@@ -302,8 +328,7 @@ class WebHub:
             hints={s: text for s, (_, text) in self._hints.items()},
             extras=self._extras_now,
         )
-        for listener in list(self._listeners):
-            listener(self._frame)
+        self._listeners(self._frame)
 
     @property
     def frame(self) -> Frame | None:
@@ -315,15 +340,7 @@ class WebHub:
         """Call ``callback(frame)`` with every new frame (on the table's thread, with the
         hub's lock held: it must only hand the news on, e.g. with
         ``loop.call_soon_threadsafe``). Returns the function that stops it."""
-        with self._lock:
-            self._listeners.append(callback)
-
-        def stop() -> None:
-            with self._lock:
-                if callback in self._listeners:
-                    self._listeners.remove(callback)
-
-        return stop
+        return self._listeners.add(callback)
 
     # -- input (phones -> the seat's agent) -------------------------------------------------
 

@@ -55,7 +55,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from companion.web.buttons import WEB_BUTTONS, NotAWebButton
-from companion.web.hub import Frame, Submission
+from companion.web.hub import Frame, Listeners, Submission
 from companion.web.pairing import Role
 from companion.web.render import Look
 
@@ -310,7 +310,7 @@ class Mirror:
         self._send = send
         self._lock = threading.Lock()
         self._frame: Frame | None = None
-        self._listeners: list[Callable[[Frame], None]] = []
+        self._listeners = Listeners()
 
     @property
     def frame(self) -> Frame | None:
@@ -318,22 +318,12 @@ class Mirror:
             return self._frame
 
     def listen(self, callback: Callable[[Frame], None]) -> Callable[[], None]:
-        with self._lock:
-            self._listeners.append(callback)
-
-        def stop() -> None:
-            with self._lock:
-                if callback in self._listeners:
-                    self._listeners.remove(callback)
-
-        return stop
+        return self._listeners.add(callback)
 
     def publish(self, frame: Frame) -> None:
         with self._lock:
             self._frame = frame
-            listeners = list(self._listeners)
-        for listener in listeners:
-            listener(frame)
+        self._listeners(frame)
 
     def submit(self, submission: Submission) -> bool:
         """Refused (``False``) unless it answers the seat's offer in the latest frame (its
