@@ -3,6 +3,9 @@ the tests that kill a parent and check that nothing is left behind."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 
@@ -29,3 +32,22 @@ def children(pid: int) -> list[int]:
             if fields is not None and fields[0] != "Z" and int(fields[1]) == pid:
                 found.append(int(entry.name))
     return found
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def parent_to_kill(code: str) -> tuple[subprocess.Popen[str], int]:
+    """A Python process running ``code`` (from this checkout), which prints one pid and
+    waits to be killed: the process and the pid it printed."""
+    process = subprocess.Popen(
+        [sys.executable, "-c", code],
+        stdout=subprocess.PIPE,
+        # once killed, its resource tracker reports (and removes) its semaphores
+        stderr=subprocess.DEVNULL,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert process.stdout is not None
+    return process, int(process.stdout.readline())

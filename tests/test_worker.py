@@ -11,7 +11,7 @@ import sys
 from fractions import Fraction
 
 import pytest
-from processes import running
+from processes import parent_to_kill, running
 
 from companion import worker
 from companion.dice import Roller
@@ -119,9 +119,7 @@ def test_heavy_work_here_stays_here() -> None:
 def test_a_worker_ends_with_its_parent_even_a_killed_one() -> None:
     """A pool's worker holds its own end of the task queue: without watching its parent it
     waited for work forever after a parent killed by SIGKILL (the OOM killer on a Pi)."""
-    import subprocess
     import time
-    from pathlib import Path
 
     code = (
         "import os, time\n"
@@ -130,19 +128,8 @@ def test_a_worker_ends_with_its_parent_even_a_killed_one() -> None:
         "    print(Worker('test').run(os.getpid), flush=True)\n"
         "    time.sleep(120)\n"
     )
-    root = Path(__file__).resolve().parents[1]
-    parent = subprocess.Popen(
-        [sys.executable, "-c", code],
-        stdout=subprocess.PIPE,
-        # the killed parent's resource tracker reports (and removes) its semaphores
-        stderr=subprocess.DEVNULL,
-        text=True,
-        cwd=root,
-        env={**os.environ, "PYTHONPATH": str(root)},
-    )
+    parent, pid = parent_to_kill(code)
     try:
-        assert parent.stdout is not None
-        pid = int(parent.stdout.readline())
         assert pid != parent.pid
         parent.kill()
         parent.wait(10)

@@ -31,7 +31,7 @@ from companion.web.site import Site
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
-from processes import children, running  # noqa: E402
+from processes import children, parent_to_kill, running  # noqa: E402
 
 
 def until(predicate, timeout: float = 20.0):
@@ -179,18 +179,8 @@ def test_the_web_process_ends_with_the_tables_process(tmp_path):
             time.sleep(120)
         """
     )
-    table = subprocess.Popen(
-        [sys.executable, "-c", code],
-        stdout=subprocess.PIPE,
-        # the killed parent's resource tracker reports (and removes) its semaphores
-        stderr=subprocess.DEVNULL,
-        text=True,
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
+    table, pid = parent_to_kill(code)
     try:
-        assert table.stdout is not None
-        pid = int(table.stdout.readline())
         pages = until(lambda: children(pid))
         table.kill()
         table.wait(10)
