@@ -23,8 +23,9 @@ before every attack), and a median step of at most 0.5 ms.
 The rerolls are chosen as ruling C7b says (issue 17): after seeing the defence, so
 every pair of rolls is decided (63,504 pairs at 5 vs 5, 1,656,369 at 8 vs 8). The
 odds work on numpy arrays of whole numbers (``companion/games/spartacus/odds_tables.py``);
-numpy itself is imported once per process, before the first odds (not timed here:
-about 0.15 s CPU on this machine, once).
+numpy itself is imported once per process, before the first odds: not in the odds' runs,
+but apart, in a fresh process (``odds_import_cpu_ms``: every thread's CPU until 0.3 s after
+the import, which counts threads a library starts as it loads).
 """
 
 from __future__ import annotations
@@ -115,7 +116,19 @@ BEFORE_AFTER = (
     "passes over 1.66 M pairs (about 14% building each pair's state index, 13% the bincount "
     "into the state grid, 26% flows and count, 24% choices); a compiled kernel would fuse "
     "them (one pass per pair, no 35 MB grid), but it is a build dependency for a Pi Zero "
-    "(a C extension or numba/LLVM): not added, the lead's decision."
+    "(a C extension or numba/LLVM): not added, the lead's decision. "
+    "Issue 18, fourth round (a different, faster host: Intel Xeon instead of AMD EPYC, a "
+    "bare interpreter start 7.0 ms CPU instead of 16.1): CPU time above wall clock in the 5 "
+    "vs 5 case (9.3 ms CPU, 5.2 wall) was OpenBLAS, which numpy loads: it starts a thread per "
+    "further core as it loads, and that thread spun about 0.1 s of CPU waiting for BLAS "
+    "work the odds never give (no matrix products; /proc/self/task/*/schedstat: 4-8 ms of "
+    "the other thread's CPU in each 5 vs 5 run right after the import, none a second later). "
+    "On a Pi Zero 2 W that is three threads at the first odds. odds_tables sets "
+    "OPENBLAS_NUM_THREADS and OMP_NUM_THREADS to 1 (unless set) before numpy loads. Before/after, "
+    "this script, the two alternated (load 0.1-0.2): 5 vs 5 CPU 9.36, 8.87 -> 3.48, 3.48 ms "
+    "(wall 5.35, 5.28 -> 3.49, 3.52), the first run in a process 15.9, 13.1 -> 4.7, 5.0; the "
+    "odds' import, every thread's CPU until 0.3 s after, 169, 169 -> 65, 102 ms; 8 vs 8 "
+    "86, 71 -> 66, 83 ms (noise)."
 )
 
 
@@ -132,7 +145,7 @@ def bench_odds(runs: int) -> dict[str, Any]:
         "5v5_abilities_rerolls": (5, 5, full, True, True),
         "8v8_abilities_rerolls": (8, 8, full, True, True),
     }
-    O.attack_odds(1, 1)  # numpy is imported once per process (timed in numpy_import_ms)
+    O.attack_odds(1, 1)  # numpy is imported once per process (odds_import_cpu_ms)
     out = {}
     for name, (a, d, mods, ar, dr) in cases.items():
         cpu, wall = [], []
@@ -157,10 +170,26 @@ def bench_odds(runs: int) -> dict[str, Any]:
     return out
 
 
-def numpy_import_ms() -> float:
-    """CPU time of the first odds' one-off cost: importing numpy in a fresh interpreter."""
-    code = "import time; c = time.process_time(); import numpy; print(time.process_time() - c)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+#: How long after the import the odds' import is still counted: threads a library starts
+#: as it loads may go on using CPU (OpenBLAS's spun about 0.1 s of CPU per further core).
+SETTLE_S = 0.3
+
+IMPORT_CODE = f"""
+import time
+c = time.process_time()
+import companion.games.spartacus.odds_tables
+time.sleep({SETTLE_S})
+print(time.process_time() - c)
+"""
+
+
+def odds_import_cpu_ms() -> float:
+    """The first odds' one-off cost: CPU time (every thread of the process) of importing
+    the odds' tables (numpy with them) in a fresh interpreter, counted until 0.3 s after."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    out = subprocess.run(
+        [sys.executable, "-c", IMPORT_CODE], capture_output=True, text=True, check=True, env=env
+    )
     return float(out.stdout) * 1000
 
 
@@ -239,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
             "python": platform.python_version(),
         },
         "odds": odds,
-        "numpy_import_ms": numpy_import_ms(),
+        "odds_import_cpu_ms": odds_import_cpu_ms(),
         "steps": steps,
         "targets": {
             "odds_5v5_ms_max": TARGET_ODDS_5V5_MS,
@@ -261,8 +290,8 @@ def main(argv: list[str] | None = None) -> int:
             f"runs, load {r['load_average_1min']})"
         )
     print(
-        f"numpy import (once per process, before the first odds): "
-        f"{summary['numpy_import_ms']:.0f} ms CPU"
+        f"the odds' import (numpy; once per process, before the first odds): "
+        f"{summary['odds_import_cpu_ms']:.0f} ms CPU"
     )
     for name, r in steps.items():
         print(

@@ -47,16 +47,28 @@ in ``bench/spartacus.py``'s ``before_after``.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import chain, combinations_with_replacement
 from math import comb, factorial
 
-import numpy as np
+#: Set before numpy loads. The odds need no BLAS (whole-number arrays, no matrix
+#: products), but OpenBLAS (behind numpy's wheels and Debian's python3-numpy) starts a
+#: thread for every further core as it loads, and each spins for about 0.1 s of CPU here
+#: waiting for work that never comes: three threads on a Pi Zero 2 W, right when the first
+#: odds are asked for (``odds_import_cpu_ms`` in ``bench/spartacus.py``). With one thread
+#: it starts none. A value the user set is kept; a process that loaded numpy before this
+#: module (a test with SciPy) keeps its threads.
+ONE_THREAD = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")
+for _name in ONE_THREAD:
+    os.environ.setdefault(_name, "1")
 
-from companion.games.spartacus.combat import Modifiers, ability_total
-from companion.games.spartacus.data import Ability
+import numpy as np  # noqa: E402
+
+from companion.games.spartacus.combat import Modifiers, ability_total  # noqa: E402
+from companion.games.spartacus.data import Ability  # noqa: E402
 
 PAD = 2  # an unmatched attack die wounds on 3+: as if against a defence die showing 2
 FACE_RANGE = np.arange(1, 7, dtype=np.int8)
