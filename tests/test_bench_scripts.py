@@ -177,6 +177,17 @@ SEASON_KEPT = (
 
 BOTS_KEPT = "## Bots (search bot, docs/bots.md)\n\nCommand: `python bench/bots.py`. Kept.\n"
 
+OLD_MACHINE = "Machine: x86_64 An older host, 2 cores; CPython 3.11.7. Measured 2026-11-20."
+
+
+def carried(section: str) -> str:
+    """*section* as --keep carries it over: under its heading, the run it comes from."""
+    heading, rest = section.split("\n", 1)
+    return (
+        f"{heading}\n\n*Carried over by `bench/run --keep`, not measured again: from the run "
+        f"on x86_64 An older host, 2 cores; CPython 3.11.7. Measured 2026-11-20.*\n{rest}"
+    )
+
 
 @pytest.mark.slow
 def test_bench_run_writes_every_section(tmp_path) -> None:
@@ -185,7 +196,10 @@ def test_bench_run_writes_every_section(tmp_path) -> None:
     test below), their sections carried over."""
     out = tmp_path / "performance.md"
     out.write_text(
-        "# Performance\n\n" + SEASON_KEPT + "\n## Dice fairness\n\nold dice\n\n" + BOTS_KEPT
+        f"# Performance\n\n{OLD_MACHINE}\n\n"
+        + SEASON_KEPT
+        + "\n## Dice fairness\n\nold dice\n\n"
+        + BOTS_KEPT
     )
     result = run_bench(
         "--quick", "--keep", "season", "bots", "--out", str(out), script="run", timeout=115
@@ -203,9 +217,42 @@ def test_bench_run_writes_every_section(tmp_path) -> None:
     ):
         assert heading in text
     assert "python bench/" in text  # every figure names the command that reproduces it
-    assert "\n\n" + SEASON_KEPT + "\n## " in text  # verbatim, between its neighbours
+    # verbatim, between its neighbours, saying which run it comes from
+    assert "\n\n" + carried(SEASON_KEPT) + "\n## " in text
     assert "old dice" not in text and "season_startup.py" not in result.stderr  # not rerun
-    assert "\n\n" + BOTS_KEPT + "\n## " in text and "bots.py" not in result.stderr
+    assert "\n\n" + carried(BOTS_KEPT) + "\n## " in text and "bots.py" not in result.stderr
+    assert "Speed reference: a bare `python -c pass` takes" in text
+
+
+def test_a_kept_section_names_its_run_once(tmp_path) -> None:
+    """Carried over again, a section still names the run that measured it, not the run
+    that carried it over the first time."""
+    run = load_bench_run()
+    out = tmp_path / "performance.md"
+    out.write_text(f"# Performance\n\n{OLD_MACHINE}\n\n{SEASON_KEPT}")
+    first = run.kept_section(out, "## A season on one Pi")
+    assert "\n".join(first) == "\n" + carried(SEASON_KEPT).rstrip("\n")
+    newer = "Machine: x86_64 A newer host, 2 cores; CPython 3.11.7. Measured 2026-11-24."
+    out.write_text("# Performance\n\n" + newer + "\n" + "\n".join(first) + "\n")
+    assert run.kept_section(out, "## A season on one Pi") == first
+
+
+def test_the_serve_path_is_scaled_to_the_targets_host() -> None:
+    """A host twice as fast meets 0.12 s with what takes 0.2 s on the targets' host: the
+    import section says so."""
+    run = load_bench_run()
+    bare_s = run.TARGET_HOST_BARE_MS / 2 / 1000
+    it = {
+        "cases": {
+            "bare": {"median_s": bare_s},
+            "serve-gpio": {"beyond_bare_s": 0.1},
+            "serve-serial": {"beyond_bare_s": 0.05},
+        },
+        "targets": {"serve_beyond_bare_s": 0.12},
+    }
+    assert run.host_speed(it) == pytest.approx(2.0)
+    (line,) = run.scaled_serve(it)
+    assert "gpio 200 ms (**missed**), serial 100 ms (met)" in line
 
 
 def test_bench_run_keep_season_needs_the_section(tmp_path) -> None:
