@@ -1,4 +1,5 @@
-"""Where the web view listens: ``--web``'s ``HOST:PORT``, localhost on port 8765 by default."""
+"""Where the web view listens: ``--web``'s ``HOST:PORT``, localhost on port 8765 by default,
+and its URL."""
 
 from __future__ import annotations
 
@@ -27,3 +28,9 @@ def parse_address(text: str | None) -> tuple[str, int]:
     if not port.isdigit() or not 0 <= int(port) <= 65535:
         raise ValueError(f"--web {text!r}: the port must be a number 0..65535 (HOST:PORT)")
     return host, int(port)
+
+
+def http_url(host: str, port: int) -> str:
+    """The server's address as a URL (an IPv6 host in brackets)."""
+    host = f"[{host}]" if ":" in host else host
+    return f"http://{host}:{port}"

@@ -54,6 +54,7 @@ from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any
 
+from companion.web.address import http_url
 from companion.web.buttons import WEB_BUTTONS, NotAWebButton
 from companion.web.hub import Frame, Listeners, Submission
 from companion.web.pairing import Role
@@ -107,8 +108,7 @@ class WebProcess:
 
     @property
     def url(self) -> str:
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"http://{host}:{self.port}"
+        return http_url(self.host, self.port)
 
     @property
     def pid(self) -> int | None:

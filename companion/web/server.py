@@ -18,7 +18,7 @@ from typing import Any
 
 import uvicorn
 
-from companion.web.address import DEFAULT_HOST, DEFAULT_PORT
+from companion.web.address import DEFAULT_HOST, DEFAULT_PORT, http_url
 from companion.web.app import create_app
 from companion.web.site import Site
 
@@ -74,8 +74,7 @@ class WebServer:
 
     @property
     def url(self) -> str:
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"http://{host}:{self.port}"
+        return http_url(self.host, self.port)
 
     def stop(self, timeout: float = 5.0) -> None:
         self.site.closing = True  # end the live streams, so shutdown need not cancel them

@@ -14,12 +14,11 @@ import io
 import json
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
 from browser import PHONE, TV, open_page
-from web_helpers import request
+from web_helpers import request, until
 
 from companion.dice import Roller
 from companion.games.registry import get_game
@@ -86,14 +85,6 @@ def with_phones(tmp_path: Path):
     loop.step()  # Sally pays her last gold: the moment opens
     assert loop.moments
     return web, loop
-
-
-def until(predicate, timeout: float = 10.0):
-    deadline = time.monotonic() + timeout
-    while not (found := predicate()):
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.01)
-    return found
 
 
 def post(web, seat_no: int, body: dict) -> int:

@@ -14,11 +14,11 @@ import subprocess
 import sys
 import textwrap
 import threading
-import time
 from pathlib import Path
 
 import pytest
-from web_helpers import request
+from processes import children, parent_to_kill, running
+from web_helpers import request, until
 
 from companion.games.registry import get_game
 from companion.web.attach import WebRequest, attach_web
@@ -30,16 +30,10 @@ from companion.web.render import Look
 from companion.web.site import Site
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tests"))
-from processes import children, parent_to_kill, running  # noqa: E402
 
 
-def until(predicate, timeout: float = 20.0):
-    deadline = time.monotonic() + timeout
-    while not (found := predicate()):
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.02)
-    return found
+#: How long a process may take to start or end (spawning imports the web stack).
+PROCESS_S = 20.0
 
 
 @pytest.fixture
@@ -54,7 +48,7 @@ def test_the_server_and_its_pages_process_run_beside_the_table_and_close_stops_t
     game = web.hub.game
     pid = web.process.pid
     assert pid is not None and pid != os.getpid() and web.process.alive
-    pages = until(lambda: children(pid))  # the pages process, under the web process
+    pages = until(lambda: children(pid), PROCESS_S)  # the pages process, under the web process
     assert [t.name for t in threading.enumerate() if t.name == "web"] == []  # no server here
     web.hub.update(game.new_game(game.config()), [])
     seq = web.process.sync()
@@ -68,7 +62,7 @@ def test_the_server_and_its_pages_process_run_beside_the_table_and_close_stops_t
         here.close()
     web.close()
     assert not web.process.alive
-    until(lambda: not any(running(p) for p in pages))
+    until(lambda: not any(running(p) for p in pages), PROCESS_S)
 
 
 def test_the_tables_process_never_imports_the_web_server():
@@ -136,11 +130,12 @@ def test_the_web_process_refuses_the_red_button_before_the_table_does():
 def test_the_table_plays_on_when_the_web_process_dies(web, caplog):
     game = web.hub.game
     state = game.new_game(game.config())
-    pages = until(lambda: children(web.process.pid))
+    pages = until(lambda: children(web.process.pid), PROCESS_S)
     with caplog.at_level(logging.WARNING, logger="companion.web.process"):
         os.kill(web.process.pid, signal.SIGKILL)
-        until(lambda: "ended" in caplog.text)
-        until(lambda: not any(running(p) for p in pages))  # the pages process ends with it
+        until(lambda: "ended" in caplog.text, PROCESS_S)
+        # the pages process ends with it
+        until(lambda: not any(running(p) for p in pages), PROCESS_S)
         for _ in range(50):  # frames for nobody: dropped, the table never waits
             web.hub.update(state, [])
     with pytest.raises(OSError, match="ended"):
@@ -181,11 +176,11 @@ def test_the_web_process_ends_with_the_tables_process(tmp_path):
     )
     table, pid = parent_to_kill(code)
     try:
-        pages = until(lambda: children(pid))
+        pages = until(lambda: children(pid), PROCESS_S)
         table.kill()
         table.wait(10)
-        until(lambda: not running(pid))
-        until(lambda: not any(running(p) for p in pages))
+        until(lambda: not running(pid), PROCESS_S)
+        until(lambda: not any(running(p) for p in pages), PROCESS_S)
     finally:
         table.kill()
 

@@ -30,6 +30,16 @@ from companion.web.server import WebServer
 from companion.web.site import COOKIE, Site
 
 
+def until(predicate, timeout: float = 10.0):
+    """Poll ``predicate`` until it returns something true (returned), failing after
+    ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not (found := predicate()):
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+    return found
+
+
 @dataclass
 class Running:
     server: WebServer
