@@ -261,7 +261,7 @@ class TableScreen:
         height = height or self.console.height
         width = self.console.width
         prompt = self._prompt_block(width)
-        prompt_rows = _rows(self.console, prompt, width) if self.prompt_text else 0
+        prompt_rows = rows_at(self.console, prompt, width) if self.prompt_text else 0
         events_rows = max(3, min(LOG_LINES, height // 4)) + 2
         body_rows = max(1, height - 1 - prompt_rows - events_rows)
         log = Text("\n").join(list(self.log)[-(events_rows - 2) :])
@@ -310,6 +310,6 @@ def option_columns(options: Sequence[str]) -> Columns:
     return Columns([Text(o, no_wrap=True, overflow="ellipsis") for o in options], padding=(0, 3))
 
 
-def _rows(console: Console, renderable: RenderableType, width: int) -> int:
+def rows_at(console: Console, renderable: RenderableType, width: int) -> int:
     """How many rows ``renderable`` takes at ``width``."""
     return len(console.render_lines(renderable, console.options.update(width=width), pad=False))

@@ -18,7 +18,7 @@ from rich.text import Text
 
 from companion.games.spartacus.combat import ATTRS, DIE_OF
 from companion.games.spartacus.odds import percent
-from companion.ui.screen import TableScreen
+from companion.ui.screen import TableScreen, rows_at
 from companion.worker import run_heavy
 
 DIE_STYLE = {
@@ -76,9 +76,15 @@ def arena_text(fight: Any) -> Text:
     return text
 
 
-def fighters_table(state: Any) -> Table:
+def fighters_table(state: Any, compact: bool = False, header: bool = True) -> Table:
+    """Both fighters: dice, life, hex, equipment, ability. ``compact``: no frame and no
+    title (the screen's header names the combat round), three rows for a small terminal
+    (two without the ``header`` row)."""
     fight = state.fight
-    table = Table(title=f"Combat round {fight.round}", show_lines=False, padding=(0, 1))
+    if compact:
+        table = Table(box=None, padding=(0, 1), header_style="bold", show_header=header)
+    else:
+        table = Table(title=f"Combat round {fight.round}", show_lines=False, padding=(0, 1))
     own = not state.config.fight_only
     for col in (
         "",
@@ -274,12 +280,21 @@ class SpartacusView(TableScreen):
 
     def board(self, width: int, height: int | None = None) -> RenderableType:
         state = self.state
-        if state.fight is not None:
-            parts: list[Any] = [arena_text(state.fight), fighters_table(state)]
-            if self.odds is not None and self.show_odds:
-                parts.append(self.odds)
-            return Group(*parts)
-        return Group(houses_table(state), bets_text(state))
+        if state.fight is None:
+            return Group(houses_table(state), bets_text(state))
+        odds = [self.odds] if self.odds is not None and self.show_odds else []
+        if height is None or height >= 30:
+            return Group(arena_text(state.fight), fighters_table(state), *odds)
+        # a small terminal (80x24 leaves the board 12-13 rows): both fighters and the odds
+        # come first; then the table's header row goes, then the arena (the table names
+        # the hexes)
+        arena = arena_text(state.fight)
+        arena.rstrip()
+        table, bare = fighters_table(state, compact=True), fighters_table(state, True, False)
+        for parts in ((arena, table), (arena, bare)):
+            if rows_at(self.console, Group(*parts, *odds), width) <= height:
+                return Group(*parts, *odds)
+        return Group(table, *odds)
 
     def event_text(self, event: Any) -> Text | None:
         return event_text(event)

@@ -267,3 +267,40 @@ def test_enter_alone_at_a_choice_redraws_the_typed_live_view():
     agent = terminal_agent(view, TerminalInput(io.StringIO("\n\n1\n")))
     agent.choose(state, state.legal_actions())
     assert len(drawn) >= 1
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_a_spartacus_attack_shows_both_fighters_and_its_odds_on_a_small_terminal(width, height):
+    """Found playing in tmux at 80x24: before an attack the board ran past its rows, and
+    the live view cut off fighter II's row and the odds the person decides on."""
+    from companion.games.spartacus import FighterSpec, SpartacusConfig, new_game
+    from companion.ui.spartacus import SpartacusView
+
+    state = new_game(
+        SpartacusConfig(
+            fight=(
+                FighterSpec("Crixus", 4, 3, 3, ("gladius",), ("pair-extra-wound",)),
+                FighterSpec("Agron", 3, 4, 2, ("helm",), ("defence-triple-counter",)),
+            )
+        )
+    )
+    rng = random.Random(3)
+    while not any(a.kind == "attack" for a in state.legal_actions()):  # fighters closing in
+        if state.is_chance_node:
+            outcomes = state.chance_outcomes()
+            state.apply(rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0])
+            continue
+        moves = [a for a in state.legal_actions() if a.kind in ("step", "first")]
+        state.apply(moves[0] if moves else state.legal_actions()[0])
+    console = Console(record=True, width=width, height=height, file=io.StringIO())
+    view = SpartacusView(console, live=True, typing=True)
+    view.update(state, [])
+    view.attack_odds(state, state.legal_actions())
+    view.prompt("I: choose (number, action; help for more)", ["1: attack", "2: end"])
+    console.print(view.screen())
+    screen = console.export_text()
+    assert len(screen.splitlines()) == height
+    assert "Crixus" in screen and "Agron" in screen  # both fighters' rows
+    assert "wounds 0:" in screen and "decapitation" in screen and "takes wounds back" in screen
+    assert "2: end" in screen
+    assert "··" in screen  # the arena too, at 80x24 without the table's frame and title
