@@ -290,7 +290,8 @@ class SpartacusView(TableScreen):
         # the hexes)
         arena = arena_text(state.fight)
         arena.rstrip()
-        table, bare = fighters_table(state, compact=True), fighters_table(state, True, False)
+        table = fighters_table(state, compact=True)
+        bare = fighters_table(state, compact=True, header=False)
         for parts in ((arena, table), (arena, bare)):
             if rows_at(self.console, Group(*parts, *odds), width) <= height:
                 return Group(*parts, *odds)

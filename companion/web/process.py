@@ -29,7 +29,7 @@ Messages are tuples (pickled by :class:`multiprocessing.connection.Connection`):
 - table -> web: ``("frame", frame)`` (only the latest is sent when frames come faster
   than the pipe takes them: a frame is the whole table), ``("call", id, name, args)``
   (``links``, ``token``, ``new_game``, ``seq``), ``("stop",)``;
-- web -> table: ``("listening", port, base_url)`` or ``("failed", text)`` once at the
+- web -> table: ``("listening", port)`` or ``("failed", text)`` once at the
   start, then ``("submit", submission)``, ``("press", button, seat, hold)``,
   ``("reply", id, value)``.
 
@@ -93,7 +93,6 @@ class WebProcess:
         self.port = port
         self.lan_host = lan_host
         self.relay = relay
-        self.base_url = ""
         self._conn: Connection | None = None
         self._process: multiprocessing.process.BaseProcess | None = None
         self._outbox: deque[tuple[Any, ...]] = deque()
@@ -140,7 +139,7 @@ class WebProcess:
         if first[0] != "listening":
             self._kill()
             raise OSError(first[1])
-        _, self.port, self.base_url = first
+        _, self.port = first
         for target, name in ((self._send_loop, "web-send"), (self._receive_loop, "web-receive")):
             thread = threading.Thread(target=target, name=name, daemon=True)
             thread.start()
@@ -386,8 +385,8 @@ def serve(
         send(("failed", str(exc)))
         return
     if lan_host is not None:  # every interface: the links name the one phones reach
-        site.base_url = f"http://{lan_host}:{server.port}"
-    send(("listening", server.port, site.base_url))
+        site.base_url = http_url(lan_host, server.port)
+    send(("listening", server.port))
     try:
         _serve_messages(conn, mirror, site, send)
     finally:
