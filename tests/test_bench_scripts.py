@@ -369,3 +369,23 @@ def test_bench_run_states_each_games_targets_once() -> None:
         "Targets: `odds_ms_max` 50: met; `odds_vs_icepool_ratio_max` 1: **missed**.",
     ]
     assert run.targets_line({}) == []
+
+
+def test_a_games_figures_give_the_pi_estimate_by_kind() -> None:
+    """Times are ten times longer on a Pi Zero 2 W, rates ten times lower; a memory size
+    is about the same there, never multiplied (the 8 vs 8 odds' peak memory)."""
+    run = load_bench_run()
+    table = run.figures_table(
+        {
+            "odds": {"8v8": {"median_ms": 68.0}},
+            "games_per_s": 500.0,
+            "odds_8v8_memory": {"peak_mb": 73.0},
+            "targets": {"odds_ms_max": 50.0},
+        }
+    )
+    assert table[2:] == [
+        "| odds / 8v8 / median_ms | 68.000 ms | ~680 ms |",
+        "| games_per_s | 500 /s | ~50 /s |",
+        "| odds_8v8_memory / peak_mb | 73.000 MB | about the same (memory does not scale with "
+        "speed) |",
+    ]

@@ -153,9 +153,10 @@ def _joint_from_choices(
 def test_c14_odds_in_blocks_equal_the_choices_counted_pair_by_pair(
     n_att, n_def, mods, rerolls, block_bytes
 ) -> None:
-    """Issue 18: the tables flow the chosen states to the final rolls a block of final
-    attack rolls at a time, and only over the faces each roll shows (rolls with few
-    different faces, like 6-6-6, are last). Whatever the block (one roll, a few, all), the
+    """Issue 18: the tables add the pairs' weights into the grid of chosen states a block
+    of attack rolls at a time, and flow the states to the final rolls a block of final
+    attack rolls at a time, only over the faces each roll shows (rolls with few different
+    faces, like 6-6-6, are last). Whatever the block (one roll, a few, all), the
     distribution is the one the reroll choices give pair by pair."""
     att_rr, def_rr = rerolls
     expected = _joint_from_choices(n_att, n_def, mods, att_rr, def_rr)
