@@ -36,9 +36,10 @@ flows from the states to the final rolls and the count by outcome 30%; the outco
 7%, the rest (rolls, options) 8%. The weights are added a block of attack rolls at a
 time with ``np.add.at`` (numpy 1.25's fast path) into one grid; before, one ``bincount``
 over every pair needed four tables as large as the pairs (13 MB each): a fresh process
-peaked at 101 MB resident instead of 73, and their fresh pages made the first runs slower. The flows go a block of final attack rolls at a time through buffers
-allocated once (fresh pages cost as much as the arithmetic at this size) and only over the
-faces a roll shows (:func:`side` puts the rolls showing more faces first). Why not less:
+peaked at 101 MB resident instead of 73, and their fresh pages made the first runs
+slower. The flows go a block of final attack rolls at a time through buffers allocated
+once (fresh pages cost as much as the arithmetic at this size) and only over the faces a
+roll shows (:func:`side` puts the rolls showing more faces first). Why not less:
 a choice needs the pair of rolls (the same attack roll rerolls against one defence roll and
 keeps against another, ruling C7b; the defender's answer needs only the attack state and
 the defence roll, and is worked out per those), and counting needs the weight of every pair
