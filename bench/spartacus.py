@@ -150,13 +150,16 @@ BEFORE_AFTER = (
 )
 
 
-def bench_odds(runs: int) -> dict[str, Any]:
-    data = builtin_data()
-    full = Modifiers(
-        (data.abilities["pair-extra-wound"],),
-        (data.abilities["defence-triple-counter"],),
-        extra_wound=1,
+def full_modifiers() -> Modifiers:
+    """The attacks with everything on: an ability on each side and an extra wound."""
+    abilities = builtin_data().abilities
+    return Modifiers(
+        (abilities["pair-extra-wound"],), (abilities["defence-triple-counter"],), extra_wound=1
     )
+
+
+def bench_odds(runs: int) -> dict[str, Any]:
+    full = full_modifiers()
     cases = {
         "3v3": (3, 3, Modifiers(), False, False),
         "5v5": (5, 5, Modifiers(), False, False),
@@ -204,18 +207,13 @@ print(time.process_time() - c)
 def odds_import_cpu_ms() -> float:
     """The first odds' one-off cost: CPU time (every thread of the process) of importing
     the odds' tables (numpy with them) in a fresh interpreter, counted until 0.3 s after."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    out = subprocess.run(
-        [sys.executable, "-c", IMPORT_CODE], capture_output=True, text=True, check=True, env=env
-    )
-    return float(out.stdout) * 1000
+    return float(fresh_python(IMPORT_CODE)) * 1000
 
 
-MEMORY_CODE = """
-import json
-from companion.games.spartacus import odds as O
-from companion.games.spartacus.combat import Modifiers
-from companion.games.spartacus.data import builtin_data
+MEMORY_CODE = f"""
+import json, sys
+sys.path.insert(0, {str(Path(__file__).resolve().parent)!r})
+from spartacus import O, full_modifiers
 
 
 def peak_kb():
@@ -223,10 +221,7 @@ def peak_kb():
         return next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
 
 
-abilities = builtin_data().abilities
-full = Modifiers(
-    (abilities["pair-extra-wound"],), (abilities["defence-triple-counter"],), extra_wound=1
-)
+full = full_modifiers()
 O.attack_odds(1, 1)
 before = peak_kb()
 O.attack_odds(8, 8, full, attack_reroll=True, defence_reroll=True)
@@ -234,17 +229,22 @@ print(json.dumps([before, peak_kb()]))
 """
 
 
+def fresh_python(code: str) -> str:
+    """What ``code`` prints, run by a fresh interpreter with the checkout on its path."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    ).stdout
+
+
 def odds_8v8_memory_mb() -> dict[str, float]:
     """The worker's memory for the largest odds the companion shows: peak resident size
-    of a fresh interpreter with the odds' tables imported (numpy), and after one 8 vs 8
-    attack with abilities, extra wound and both rerolls (what a Pi's 512 MB must hold at
-    once). ``VmHWM`` of ``/proc/self/status``: ``ru_maxrss`` would start at this process's
-    size, which Linux carries over into the child at ``exec``."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    out = subprocess.run(
-        [sys.executable, "-c", MEMORY_CODE], capture_output=True, text=True, check=True, env=env
-    )
-    before, after = json.loads(out.stdout)
+    of a fresh interpreter with the odds' tables (numpy) and this script's modules
+    imported, and after one 8 vs 8 attack with abilities, extra wound and both rerolls
+    (what a Pi's 512 MB must hold at once). ``VmHWM`` of ``/proc/self/status``:
+    ``ru_maxrss`` would start at this process's size, which Linux carries over into the
+    child at ``exec``."""
+    before, after = json.loads(fresh_python(MEMORY_CODE))
     return {"imported_mb": before / 1024, "peak_mb": after / 1024}
 
 
@@ -351,7 +351,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     mem = summary["odds_8v8_memory"]
     print(
-        f"8v8 odds' memory: peak {mem['peak_mb']:.0f} MB resident (numpy imported: "
+        f"8v8 odds' memory: peak {mem['peak_mb']:.0f} MB resident (before them, with numpy: "
         f"{mem['imported_mb']:.0f} MB)"
     )
     for name, r in steps.items():
