@@ -29,7 +29,7 @@ from companion.commands.at_table import open_table_hardware, start_journal
 from companion.commands.errors import EXIT_INTERRUPTED, CommandError
 from companion.commands.web_option import battle_royale_game, web_request, web_view
 from companion.dice import Roller
-from companion.hal import HardwareConfigError, ManualClock
+from companion.hal import HardwareConfigError
 from companion.logs import stream_is_journal
 from companion.notify import Notifier
 from companion.table.config import (
@@ -173,7 +173,11 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(
             "--autoplay presses simulated buttons: use it with --hardware sim or virtual-board"
         )
-    clock = ManualClock() if args.autoplay and sim else None  # the virtual board is real time
+    clock = None  # the virtual board is real time
+    if args.autoplay and sim:
+        from companion.hal.sim import ManualClock
+
+        clock = ManualClock()
     config = table.game.battle_royale_config()
     roller = Roller()
     journals = Path(args.journal_dir) if args.journal_dir else _default_dir(args.autoplay)

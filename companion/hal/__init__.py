@@ -17,13 +17,15 @@ ends::
                 ...
 
 Importing this package imports neither gpiozero nor pyserial: the ``gpio``
-and ``serial`` backends are loaded only when such a profile is opened. Nothing
-here knows about games.
+and ``serial`` backends are loaded only when such a profile is opened, and the
+``sim`` backend (with :class:`ManualClock`) when it is opened or first named, so
+that a table on real hardware never loads it. Nothing here knows about games.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from companion.hal.config import (
     HardwareConfig,
@@ -59,7 +61,9 @@ from companion.hal.safety import (
     install_sigterm_handler,
     sigterm_raises_exit,
 )
-from companion.hal.sim import ManualClock, open_sim
+
+if TYPE_CHECKING:
+    from companion.hal.sim import ManualClock, open_sim
 
 __all__ = [
     "ARENA_SIZE",
@@ -123,6 +127,8 @@ def open_hardware(
     """
     config = HardwareConfig() if config is None else config
     if config.profile == "sim":
+        from companion.hal.sim import open_sim
+
         return open_sim(config, clock=clock, unsafe_cooldown_override_s=unsafe_cooldown_override_s)
     if config.profile == "gpio":
         if clock is not None:
@@ -145,3 +151,15 @@ def open_hardware(
             config, unsafe_cooldown_override_s=unsafe_cooldown_override_s
         )
     raise ValueError(f"unknown hardware profile {config.profile!r}")  # pragma: no cover
+
+
+def __getattr__(name: str) -> object:
+    """``ManualClock`` and ``open_sim``, from :mod:`companion.hal.sim` on first use (PEP
+    562): a gpio or serial table's ``companion serve`` never loads the simulation."""
+    if name in ("ManualClock", "open_sim"):
+        from companion.hal import sim
+
+        value = getattr(sim, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

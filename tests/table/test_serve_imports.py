@@ -44,7 +44,9 @@ sys.exit(main(sys.argv[3:]))
 #: Imported by no serve start-up (``companion.games.kampf_der_gladiatoren`` and the other
 #: games: by their prefix). The table loop that plays the games, with its adapter, and the
 #: people at the table (the simulated ones of ``--autoplay``) come right after ``ready``.
+#: The simulated hardware is the ``sim`` profile's alone (both start-ups here are real).
 NOT_AT_READY = (
+    "companion.hal.sim",
     "rich",
     "companion.ui",
     "companion.table.assist",
