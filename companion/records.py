@@ -76,7 +76,7 @@ class Record:
             cls.__delattr__ = object.__delattr__  # type: ignore[assignment]
         own_doc = cls.__dict__.get("__doc__") is not None
         if not own_doc:
-            cls.__doc__ = ""  # dataclass() would work a signature out for it (slow)
+            cls.__doc__ = cls.__name__  # (not empty) else dataclass() works a signature out (slow)
         dataclass(init=False, repr=False, eq=False)(cls)
         declared = cls.__dataclass_fields__.values()  # type: ignore[attr-defined]
         odd = [f.name for f in declared if f._field_type is dataclasses._FIELD_INITVAR]  # type: ignore[attr-defined]

@@ -102,6 +102,25 @@ def test_defaults_factories_and_errors_as_a_dataclass_s() -> None:
     assert Card.__match_args__ == CardDC.__match_args__
 
 
+def test_a_record_without_a_docstring_is_defined_without_a_signature(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``dataclass()`` works out a class's signature (``inspect.signature``, slow) for a
+    class without a docstring; a record writes its own from its fields instead."""
+    import inspect
+
+    def refused(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("inspect.signature was called")
+
+    monkeypatch.setattr(inspect, "signature", refused)
+
+    class Undocumented(Record):
+        id: str
+        steps: int = 1
+
+    assert Undocumented.__doc__ == "Undocumented(id: 'str', steps: 'int' = 1)"
+
+
 def test_it_is_frozen() -> None:
     card = Card("a")
     with pytest.raises(FrozenInstanceError):
