@@ -258,27 +258,32 @@ def _choices(
     returned with it (most options first, so the k-th options are a prefix)."""
     na, nd = len(att.faces), len(dfn.faces)
     bias = int(to_att.max())
-    u = wounds + (bias - to_att)[None, :]  # the value of a pair of final rolls, >= 0
+    # the value of a pair of final rolls (>= 0), its columns already in the defender's
+    # order (most options first): gathering the columns here, over the attack rolls, is
+    # cheaper than over every attack state below
+    d_order, d_many = _most_options_first(d_opt)
+    u = np.take(wounds, d_order, axis=1)
+    u += bias - to_att[d_order]
     if 36 * int(u.max()) * 64 + 63 >= 1 << 16:
         raise ValueError("too many wounds for the tables of exact odds")
     u = u.view(np.uint16)
     # attack states (kept rolls, then parts) x defence rolls: 6 x value over the attack die
     pa = len(att.plus) if a_opt.shape[1] else 0
-    ka = np.empty((na + pa, nd), dtype=np.uint16)
-    np.multiply(u, 6, out=ka[:na])
+    key = np.empty((na + pa, nd), dtype=np.uint16)
+    np.multiply(u, 6, out=key[:na])
     if pa:
-        _sum_over_new_die(u, att.plus, 0, out=ka[na:])
+        _sum_over_new_die(u, att.plus, 0, out=key[na:])
     # the defender's best answer to each attack state: 64 x value + k (0 keeps, k its k-th
     # option); the minimum, so a later option must be strictly better
-    d_order, d_many = _most_options_first(d_opt)
-    key = np.take(ka, d_order, axis=1)  # attack states x defence rolls (in d_order)
     key *= 6 * 64
     buf = np.empty(key.size, dtype=key.dtype)
     if d_opt.shape[1]:
         # attack states x defence parts: the parts' columns from the final rolls' (the
         # columns are gathered for the attack rolls only; the attack parts' rows follow)
-        per_roll = _sum_over_new_die(u, dfn.plus, 1)
-        reroll = np.empty((len(ka), per_roll.shape[1]), dtype=np.uint16)
+        d_rank = np.empty(nd, dtype=np.intp)
+        d_rank[d_order] = np.arange(nd)
+        per_roll = _sum_over_new_die(u, d_rank[dfn.plus], 1)
+        reroll = np.empty((len(key), per_roll.shape[1]), dtype=np.uint16)
         np.multiply(per_roll, 6, out=reroll[:na])
         if pa:
             _sum_over_new_die(per_roll, att.plus, 0, out=reroll[na:])
