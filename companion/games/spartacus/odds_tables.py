@@ -402,25 +402,31 @@ def _flow_and_count(
 ) -> dict[tuple[int, int], int]:
     """The mass of the state pairs flows to the final rolls, a block of final attack rolls
     at a time (the blocks' tables stay in the cache and their memory is reused: at 8 dice
-    fresh pages cost more than the arithmetic), and is counted by outcome."""
+    fresh pages cost more than the arithmetic), and is counted by outcome. A block is
+    turned (defence states along the rows) between the two flows, so that both gather whole
+    rows: gathering columns copies one entry at a time, and costs more than the turn."""
     na, nd = len(att.faces), len(dfn.faces)
     width = int(to_att.max()) + 1
     size = (int(wounds.max()) + 1) * width
-    block = min(na, max(1, BLOCK_BYTES // (mass.shape[1] * mass.itemsize)))
-    rows_buf = np.empty((block, mass.shape[1]), dtype=mass.dtype)
+    outcome = wounds * width  # the key of every final pair (int16 like the wounds)
+    outcome += to_att
+    states = mass.shape[1]
+    block = min(na, max(1, BLOCK_BYTES // (states * mass.itemsize)))
+    rows_buf = np.empty((block, states), dtype=mass.dtype)
     flowed = np.empty_like(rows_buf)
-    cols_buf = np.empty(block * nd, dtype=mass.dtype)
-    final = np.empty((block, nd), dtype=mass.dtype)
-    keys = np.empty((block, nd), dtype=np.intp)
+    turned, gathered, final = (np.empty(n * block, dtype=mass.dtype) for n in (states, nd, nd))
+    keys = np.empty(nd * block, dtype=np.intp)
     totals = np.zeros(size)
     for lo in range(0, na, block):
         hi = min(na, lo + block)
         r = hi - lo
-        _flow(mass, att, 0, flowed[:r], rows_buf, lo, hi)  # final attack rolls x states
-        _flow(flowed[:r], dfn, 1, final[:r], cols_buf)  # x final defence rolls
-        np.multiply(wounds[lo:hi], width, out=keys[:r], dtype=np.intp)
-        keys[:r] += to_att
-        totals += np.bincount(keys[:r].ravel(), weights=final[:r].ravel(), minlength=size)
+        _flow(mass, att, flowed[:r], rows_buf, lo, hi)  # final attack rolls x states
+        by_state = turned[: states * r].reshape(states, r)
+        np.copyto(by_state, flowed[:r].T)
+        # final defence rolls x the block's final attack rolls
+        _flow(by_state, dfn, final[: nd * r].reshape(nd, r), gathered[: nd * r].reshape(nd, r))
+        np.copyto(keys[: nd * r].reshape(nd, r), outcome[lo:hi].T)
+        totals += np.bincount(keys[: nd * r], weights=final[: nd * r], minlength=size)
     return _totals(totals, width)
 
 
@@ -434,39 +440,25 @@ def _states(n: int, opt: np.ndarray) -> np.ndarray:
 
 
 def _flow(
-    mass: np.ndarray,
-    s: Side,
-    axis: int,
-    out: np.ndarray,
-    buf: np.ndarray,
-    lo: int = 0,
-    hi: int | None = None,
+    mass: np.ndarray, s: Side, out: np.ndarray, buf: np.ndarray, lo: int = 0, hi: int | None = None
 ) -> None:
-    """States along ``axis`` (the rolls, then the parts, then zeros) to the final rolls
-    ``lo..hi`` (along axis 0; all of them along axis 1) in ``out``: a kept roll's mass 6
-    times, plus the mass of every part the roll comes from (the roll less one of the faces
-    it shows, that face being the new die). The rolls showing an s-th face are a prefix
-    (:func:`side`): no work for the faces a roll does not show. ``buf`` (as large as
-    ``out``) takes the gathers."""
+    """States along the rows (the rolls, then the parts, then zeros) to the final rolls
+    ``lo..hi`` in ``out``: a kept roll's mass 6 times, plus the mass of every part the roll
+    comes from (the roll less one of the faces it shows, that face being the new die). The
+    rolls showing an s-th face are a prefix (:func:`side`): no work for the faces a roll
+    does not show. ``buf`` (as large as ``out``) takes the gathered rows."""
     n = len(s.faces)
     hi = n if hi is None else hi
-    np.multiply(mass[lo:hi] if axis == 0 else mass[:, :n], 6, out=out)
-    if mass.shape[axis] <= n + 1:  # no parts: every roll is kept
+    np.multiply(mass[lo:hi], 6, out=out)
+    if len(mass) <= n + 1:  # no parts: every roll is kept
         return
-    other = out.shape[1 - axis]
     for k, rows in enumerate(s.shown):
         top = min(hi, rows)
         if top <= lo:
             break
-        parts = n + s.by_face[lo:top, k]
-        if axis == 0:
-            add = buf[: top - lo]
-            np.take(mass, parts, axis=0, out=add, mode="clip")
-            out[: top - lo] += add
-        else:  # a contiguous view of the buffer, so take fills it in place
-            add = buf.reshape(-1)[: other * (top - lo)].reshape(other, top - lo)
-            np.take(mass, parts, axis=1, out=add, mode="clip")
-            out[:, : top - lo] += add
+        add = buf[: top - lo]
+        np.take(mass, n + s.by_face[lo:top, k], axis=0, out=add, mode="clip")
+        out[: top - lo] += add
 
 
 def clear_caches() -> None:
