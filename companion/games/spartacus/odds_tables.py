@@ -228,17 +228,21 @@ def _table(
     counter: np.ndarray,
     ignore: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
-    # in bytes (at most n_att hits), one die position at a time, then widened once
-    hits = np.zeros((len(att.faces), len(dfn.faces)), dtype=np.int8)
+    # in bytes (at most n_att hits), one die position at a time (the first writes the table)
+    hits = np.empty((len(att.faces), len(dfn.faces)), dtype=np.int8)
     beats = np.empty(hits.shape, dtype=bool)
     a_cols, d_cols = np.ascontiguousarray(att.faces.T), np.ascontiguousarray(dfn.faces.T)
     for pos in range(att.n):
         d = d_cols[pos] if pos < dfn.n else np.full(len(dfn.faces), PAD, np.int8)
-        np.greater.outer(a_cols[pos], d, out=beats)
-        hits += beats.view(np.int8)
-    wounds = hits.astype(np.int16)
-    wounds += (bonus + mods.extra_wound)[:, None]
-    wounds -= (ignore + mods.ignore_defender)[None, :]
+        np.greater.outer(a_cols[pos], d, out=beats if pos else hits.view(bool))
+        if pos:
+            hits += beats.view(np.int8)
+    # the wounds stay bytes too (half the memory to move) unless cards add very many
+    gain, loss = bonus + mods.extra_wound, ignore + mods.ignore_defender
+    top, low = att.n + int(gain.max()) - int(loss.min()), int(gain.min()) - int(loss.max())
+    wounds = hits if top < 128 and low >= -128 else hits.astype(np.int16)
+    wounds += gain.astype(wounds.dtype)[:, None]
+    wounds -= loss.astype(wounds.dtype)[None, :]
     np.maximum(wounds, 0, out=wounds)
     to_att = np.maximum(counter - mods.ignore_attacker, 0).astype(np.int16)
     return wounds, to_att
@@ -262,8 +266,7 @@ def _choices(
     # order (most options first): gathering the columns here, over the attack rolls, is
     # cheaper than over every attack state below
     d_order, d_many = _most_options_first(d_opt)
-    u = np.take(wounds, d_order, axis=1)
-    u += bias - to_att[d_order]
+    u = np.add(np.take(wounds, d_order, axis=1), bias - to_att[d_order], dtype=np.int16)
     if 36 * int(u.max()) * 64 + 63 >= 1 << 16:
         raise ValueError("too many wounds for the tables of exact odds")
     u = u.view(np.uint16)
@@ -408,7 +411,7 @@ def _flow_and_count(
     na, nd = len(att.faces), len(dfn.faces)
     width = int(to_att.max()) + 1
     size = (int(wounds.max()) + 1) * width
-    outcome = wounds * width  # the key of every final pair (int16 like the wounds)
+    outcome = np.multiply(wounds, width, dtype=np.int16)  # the key of every final pair
     outcome += to_att
     states = mass.shape[1]
     block = min(na, max(1, BLOCK_BYTES // (states * mass.itemsize)))
