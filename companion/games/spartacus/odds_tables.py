@@ -272,43 +272,52 @@ def _choices(
     u = u.view(np.uint16)
     # attack states (kept rolls, then parts) x defence rolls: 6 x value over the attack die
     pa = len(att.plus) if a_opt.shape[1] else 0
+    pd = len(dfn.plus) if d_opt.shape[1] else 0
     key = np.empty((na + pa, nd), dtype=np.uint16)
+    # one scratch table for every gather and candidate below: a table allocated and freed
+    # again is fresh pages again (glibc gives the memory back), about 2 us a page here
+    buf = np.empty(max(key.size, (na + max(na, pa)) * pd), dtype=np.uint16)
     np.multiply(u, 6, out=key[:na])
     if pa:
-        _sum_over_new_die(u, att.plus, 0, out=key[na:])
+        _sum_over_new_die(u, att.plus, 0, key[na:], _scratch(buf, pa, nd))
     # the defender's best answer to each attack state: 64 x value + k (0 keeps, k its k-th
     # option); the minimum, so a later option must be strictly better
     key *= 6 * 64
-    buf = np.empty(key.size, dtype=key.dtype)
-    if d_opt.shape[1]:
+    if pd:
         # attack states x defence parts: the parts' columns from the final rolls' (the
         # columns are gathered for the attack rolls only; the attack parts' rows follow)
         d_rank = np.empty(nd, dtype=np.intp)
         d_rank[d_order] = np.arange(nd)
-        per_roll = _sum_over_new_die(u, d_rank[dfn.plus], 1)
-        reroll = np.empty((len(key), per_roll.shape[1]), dtype=np.uint16)
+        per_roll = _scratch(buf, na, pd)
+        _sum_over_new_die(u, d_rank[dfn.plus], 1, per_roll, _scratch(buf, na, pd, per_roll.size))
+        reroll = np.empty((len(key), pd), dtype=np.uint16)
         np.multiply(per_roll, 6, out=reroll[:na])
         if pa:
-            _sum_over_new_die(per_roll, att.plus, 0, out=reroll[na:])
-        del per_roll
+            tmp = _scratch(buf, pa, pd, per_roll.size)
+            _sum_over_new_die(per_roll, att.plus, 0, reroll[na:], tmp)
         reroll <<= 6
         for k, cols in enumerate(d_many):
-            cand = buf[: len(key) * cols].reshape(len(key), cols)
+            cand = _scratch(buf, len(key), cols)
             np.take(reroll, d_opt[d_order[:cols], k], axis=1, out=cand, mode="clip")
             cand += k + 1
             np.minimum(key[:, :cols], cand, out=key[:, :cols])
         del reroll
     # the attacker's choice: value << 6 | (7 - j) << 3 | the defender's answer to it; the
-    # maximum, so a later option must be strictly better
+    # maximum, so a later option must be strictly better (in the values' table: done with)
     a_order, a_many = _most_options_first(a_opt)
-    best = np.take(key, a_order, axis=0)
+    best = np.take(key, a_order, axis=0, out=u)
     best |= 7 << 3
     for j, rows in enumerate(a_many):
-        cand = buf[: rows * nd].reshape(rows, nd)
+        cand = _scratch(buf, rows, nd)
         np.take(key, na + a_opt[a_order[:rows], j], axis=0, out=cand, mode="clip")
         cand |= (6 - j) << 3
         np.maximum(best[:rows], cand, out=best[:rows])
     return best, a_order, d_order
+
+
+def _scratch(buf: np.ndarray, rows: int, cols: int, at: int = 0) -> np.ndarray:
+    """A ``rows x cols`` table in ``buf`` from entry ``at``."""
+    return buf[at : at + rows * cols].reshape(rows, cols)
 
 
 def _most_options_first(opt: np.ndarray) -> tuple[np.ndarray, list[int]]:
@@ -320,16 +329,14 @@ def _most_options_first(opt: np.ndarray) -> tuple[np.ndarray, list[int]]:
 
 
 def _sum_over_new_die(
-    table: np.ndarray, plus: np.ndarray, axis: int, out: np.ndarray | None = None
-) -> np.ndarray:
-    """A part's entries over its new die along ``axis``: for rows,
-    ``out[p] = sum(table[plus[p, x]] for x in 0..5)``."""
-    out = np.take(table, plus[:, 0], axis=axis, out=out, mode="clip")
-    tmp = np.empty_like(out)
+    table: np.ndarray, plus: np.ndarray, axis: int, out: np.ndarray, tmp: np.ndarray
+) -> None:
+    """A part's entries over its new die along ``axis`` in ``out`` (``tmp``, as large,
+    takes the gathers): for rows, ``out[p] = sum(table[plus[p, x]] for x in 0..5)``."""
+    np.take(table, plus[:, 0], axis=axis, out=out, mode="clip")
     for x in range(1, 6):
         np.take(table, plus[:, x], axis=axis, out=tmp, mode="clip")
         out += tmp
-    return out
 
 
 BLOCK_BYTES = 1 << 19  # a block of rolls is counted and flows in the cache (half a MiB)
@@ -411,8 +418,6 @@ def _flow_and_count(
     na, nd = len(att.faces), len(dfn.faces)
     width = int(to_att.max()) + 1
     size = (int(wounds.max()) + 1) * width
-    outcome = np.multiply(wounds, width, dtype=np.int16)  # the key of every final pair
-    outcome += to_att
     states = mass.shape[1]
     block = min(na, max(1, BLOCK_BYTES // (states * mass.itemsize)))
     rows_buf = np.empty((block, states), dtype=mass.dtype)
@@ -428,7 +433,9 @@ def _flow_and_count(
         np.copyto(by_state, flowed[:r].T)
         # final defence rolls x the block's final attack rolls
         _flow(by_state, dfn, final[: nd * r].reshape(nd, r), gathered[: nd * r].reshape(nd, r))
-        np.copyto(keys[: nd * r].reshape(nd, r), outcome[lo:hi].T)
+        outcome = keys[: nd * r].reshape(nd, r)  # the key of every final pair, turned too
+        np.multiply(wounds[lo:hi].T, width, out=outcome)
+        outcome += to_att[:, None]
         totals += np.bincount(keys[: nd * r], weights=final[: nd * r], minlength=size)
     return _totals(totals, width)
 
