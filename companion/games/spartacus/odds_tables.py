@@ -369,16 +369,19 @@ def _count(
     d_state = _states(nd, d_opt)[d_order[:, None], lookup & 7].ravel()
     a_weight = att.weights[a_order].astype(np.float64)
     d_weight = dfn.weights[d_order].astype(np.float64)
-    d_at = np.arange(nd) * 64
+    # where to look the states up: 32 bits are enough and half the memory to move (the
+    # state indices themselves are 64 bits, as np.add.at wants them)
+    d_at = np.arange(nd, dtype=np.int32) * 64
     mass = np.zeros((sa + 1) * (sd + 1))  # a row and a column of zeros at the end
     block = min(na, max(1, BLOCK_BYTES // (nd * 40)))  # five 8-byte tables of a block
-    code, at, index, other = (np.empty((block, nd), dtype=np.intp) for _ in range(4))
+    code, at = (np.empty((block, nd), dtype=np.int32) for _ in range(2))
+    index, other = (np.empty((block, nd), dtype=np.intp) for _ in range(2))
     weight = np.empty((block, nd))
     for lo in range(0, na, block):
         hi = min(na, lo + block)
         r = hi - lo
         np.bitwise_and(best[lo:hi], 63, out=code[:r])  # (7 - j) << 3 | k
-        np.add(code[:r], (np.arange(lo, hi) * 64)[:, None], out=at[:r])
+        np.add(code[:r], np.arange(lo * 64, hi * 64, 64, dtype=np.int32)[:, None], out=at[:r])
         np.take(a_state, at[:r], out=index[:r])
         np.add(code[:r], d_at, out=at[:r])
         np.take(d_state, at[:r], out=other[:r])
