@@ -29,24 +29,26 @@ higher face is dropped when a lower one gives pair and triple abilities at least
 for every new die; a 6 is dropped when keeping does.
 
 Where the time goes (issue 18, 8 against 8 dice with abilities, extra wound and both
-rerolls; stage timers, about 69 ms of CPU a warm run here): the choices 30%; the index of
+rerolls; stage timers, about 60 ms of CPU a warm run here): the choices 32%; the index of
 the chosen state pair of each of the 1,656,369 pairs of rolls and adding their weights
-into the 2,080 x 2,080 grid of state pairs (float64: the totals reach 6^16 x 36) 25%; the
+into the 2,080 x 2,080 grid of state pairs (float64: the totals reach 6^16 x 36) 26%; the
 flows from the states to the final rolls and the count by outcome 30%; the outcome table
-7%, the rest (rolls, options) 8%. The weights are added a block of attack rolls at a
+4%, the rest (rolls, options) 8%. The weights are added a block of attack rolls at a
 time with ``np.add.at`` (numpy 1.25's fast path) into one grid; before, one ``bincount``
 over every pair needed four tables as large as the pairs (13 MB each): a fresh process
 peaked at 101 MB resident instead of 73, and their fresh pages made the first runs
-slower. The flows go a block of final attack rolls at a time through buffers allocated
-once (fresh pages cost as much as the arithmetic at this size) and only over the faces a
-roll shows (:func:`side` puts the rolls showing more faces first). Why not less:
-a choice needs the pair of rolls (the same attack roll rerolls against one defence roll and
-keeps against another, ruling C7b; the defender's answer needs only the attack state and
-the defence roll, and is worked out per those), and counting needs the weight of every pair
-of chosen states, since the outcome of a state pair depends on both: at 8 against 8, 74% of
-the pairs (90% of the weight) reroll on both sides, 15% only the defence, 9% only the
-attack, 2% neither, so splitting the pairs by who rerolls saves little. Tried and measured
-in ``bench/spartacus.py``'s ``before_after``.
+slower. Fresh pages cost about 2 us each here, so the temporaries are few and reused:
+the choices share one scratch table, and the flows go a block of final attack rolls at a
+time through buffers allocated once, turning each block between the two flows so that
+both gather whole rows, and only over the faces a roll shows (:func:`side` puts the rolls
+showing more faces first). Why not less: a choice needs the pair of rolls (the same attack
+roll rerolls against one defence roll and keeps against another, ruling C7b; the
+defender's answer needs only the attack state and the defence roll, and is worked out per
+those), and counting needs the weight of every pair of chosen states, since the outcome of
+a state pair depends on both: at 8 against 8, 74% of the pairs (90% of the weight) reroll
+on both sides, 15% only the defence, 9% only the attack, 2% neither, so splitting the
+pairs by who rerolls saves little. Tried and measured in ``bench/spartacus.py``'s
+``before_after``.
 """
 
 from __future__ import annotations
@@ -358,7 +360,10 @@ def _count(
     final rolls (a kept roll 6 times, a part once to each of its six rolls) and is counted
     by outcome. The weights are added into the grid of state pairs a block of attack rolls
     at a time (``np.add.at``, numpy's fast path since 1.25), through buffers allocated
-    once: no table as large as the pairs (13 MB each at 8 dice) is made."""
+    once: no table as large as the pairs (13 MB each at 8 dice) is made. The weights of a
+    block are a table of their own, flat like the index: numpy 2.4's ``np.add.at`` reads
+    past a row of weights broadcast over a 2-D index (wrong sums), and a 2-D index alone
+    leaves the fast path (4x slower)."""
     na, nd = best.shape
     sa = na + (len(att.plus) if a_opt.shape[1] else 0)
     sd = nd + (len(dfn.plus) if d_opt.shape[1] else 0)
