@@ -80,6 +80,18 @@ def test_c14_exact_odds_equal_brute_force_larger(n_att, n_def, mods, att_rr, def
     test_c14_exact_odds_equal_brute_force(n_att, n_def, mods, att_rr, def_rr)
 
 
+@pytest.mark.parametrize(("extra", "ignored"), [(124, 0), (130, 0), (200, 199)])
+def test_c14_wounds_past_a_byte_use_the_wide_table(extra, ignored) -> None:
+    """The outcome table is counted in bytes while every final sum fits one (the adds
+    wrap around on the way) and widened when not (a data file's equipment may add many
+    wounds): the odds stay brute force's."""
+    mods = Modifiers((SPARTACUS,), (IGNORE,), extra_wound=extra, ignore_defender=ignored)
+    for n_att, n_def in ((3, 2), (2, 3)):
+        odds = attack_odds(n_att, n_def, mods)
+        assert odds.joint == brute_force(n_att, n_def, mods)
+        assert max(odds.wounds) >= n_att
+
+
 ABILITIES = tuple(DATA.abilities.values())
 ABILITY_LISTS = st.lists(st.sampled_from(ABILITIES), max_size=2, unique_by=lambda a: a.id)
 REROLLS = st.sampled_from([(True, True), (True, False), (False, True), (False, False)])

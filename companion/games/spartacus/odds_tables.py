@@ -241,6 +241,7 @@ def _table(
             hits += beats.view(np.int8)
     # the wounds stay bytes too (half the memory to move) unless cards add very many
     gain, loss = bonus + mods.extra_wound, ignore + mods.ignore_defender
+    # the adds wrap around in bytes, so only the final sums need to fit one
     top, low = att.n + int(gain.max()) - int(loss.min()), int(gain.min()) - int(loss.max())
     wounds = hits if top < 128 and low >= -128 else hits.astype(np.int16)
     wounds += gain.astype(wounds.dtype)[:, None]
