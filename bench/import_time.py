@@ -52,17 +52,17 @@ million here on a quiet day, 0.12 s is about 400 M; on a slow day the same instr
 measure about 1.5 times the CPU time). The serve cases import the assist-mode engine that
 the resume replays (until the fifth round the session's own import brought it in):
 
-==================================  ==========  ==========  ==========
-case                                 round 3     round 4     round 5
-==================================  ==========  ==========  ==========
-serve-serial                         445 M       433 M       319 M
-serve-gpio                           523 M       512 M       421 M
-serve (both backends)                569 M       572 M       439 M
-dashboard (what is drawn at ready)   --          678 M       563 M
-``companion --help``                  80 M        62 M        62 M
-library-serial (pyserial + cobs)      45 M        45 M        45 M
-library-gpio (gpiozero)              288 M       288 M       288 M
-==================================  ==========  ==========  ==========
+==================================  ==========  ==========  ==========  ==========
+case                                 round 3     round 4     round 5     round 6
+==================================  ==========  ==========  ==========  ==========
+serve-serial                         445 M       433 M       319 M       317 M
+serve-gpio                           523 M       512 M       421 M       419 M
+serve (both backends)                569 M       572 M       439 M       440 M
+dashboard (what is drawn at ready)   --          678 M       563 M       559 M
+``companion --help``                  80 M        62 M        62 M        62 M
+library-serial (pyserial + cobs)      45 M        45 M        45 M        45 M
+library-gpio (gpiozero)              288 M       288 M       288 M       288 M
+==================================  ==========  ==========  ==========  ==========
 
 *Round 4*: an assist-mode table resumes without the Battle Royale engine's state (the
 package loads it and ``GAME`` on first use, PEP 562; a resume reads the configuration
@@ -84,6 +84,27 @@ records are compiled at import (``eager=True``, about 3 M): the first press does
 ``games/core`` and ``games/battle_royale`` give their names on first use
 (``games/lazy.py``), so reading a configuration loads no engine; the session loads assist
 mode's engine when a game starts or resumes.
+
+*Round 6* (2026-11-25; main measured again 320.5 M serial, 423.1 M gpio, the round-5
+column's commit give or take 1-2 M): the ``sim`` backend (and ``ManualClock``) loads when
+the sim profile is opened or first named (PEP 562), so a gpio or serial table never loads
+it (serial 320.5 -> 318.9 M); a record without a docstring carries its class name as a
+placeholder while ``dataclass()`` reads its fields (an empty ``__doc__`` counts as none,
+and ``dataclass()`` worked ``inspect.signature`` out for 8 classes: 318.9 -> 317.3 M).
+Counted per module (callgrind dumps around each module's execution), the serial path's
+320 M: the cyclic garbage collector 43 M (16 M in 45 collections during the imports,
+27.5 M at the interpreter's exit, which a running table does not pay at start-up),
+unmarshalling bytecode 48 M (the companion's files about 11 M of it), class creation 45 M,
+the companion's own module bodies about 90 M (``dataclass()`` reading the records' fields
+about 51 k a class and 46 k a field, 68 classes and 248 fields; the three eager records and
+the module constants' compiled methods 10.8 M), the rest the standard library the path
+needs (socket for sd_notify 12.8 M, typing 10 M, hashlib 10 M, importlib.resources with
+tempfile and shutil 7.5 M). Measured and left: socket imported only under systemd (-12.8 M
+here, but a table under systemd pays it before ``ready``); the collector off until ``ready``
+and then frozen (-16 M at start-up; the objects of start-up would then never be collected,
+a design decision for the serve command rather than an import); bypassing ``dataclass()``'s
+string-annotation checks (-5 M, relies on dataclasses' internals); compiling ``__eq__`` and
+``__hash__`` apart from ``__init__`` (-4 M here, -2.5 M on a real resume).
 
 What is left is the standard library the path needs (logging with traceback and
 threading, argparse with gettext and locale, typing, dataclasses with inspect, ast and
