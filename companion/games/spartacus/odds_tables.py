@@ -379,7 +379,9 @@ def _count(
     # state indices themselves are 64 bits, as np.add.at wants them)
     d_at = np.arange(nd, dtype=np.int32) * 64
     mass = np.zeros((sa + 1) * (sd + 1))  # a row and a column of zeros at the end
-    block = min(na, max(1, BLOCK_BYTES // (nd * 40)))  # five 8-byte tables of a block
+    # a block's tables: the weights, the indices and their other half (8 bytes an entry),
+    # the codes and look-up positions (4): sized as five 8-byte tables, as measured
+    block = min(na, max(1, BLOCK_BYTES // (nd * 40)))
     code, at = (np.empty((block, nd), dtype=np.int32) for _ in range(2))
     index, other = (np.empty((block, nd), dtype=np.intp) for _ in range(2))
     weight = np.empty((block, nd))
