@@ -14,7 +14,8 @@ bare interpreter of the same round.
 
 Cases:
 
-- ``help``: ``companion --help`` (the console script's import and argument parsing);
+- ``help``: ``companion --help``, the command pip installed (its console script, which
+  imports ``re`` first, then the companion's import and argument parsing);
 - ``cli``: ``import companion.cli``;
 - ``serve``: the serve path with both backends of a Raspberry Pi table: the command line
   and its parser (which ``companion serve`` builds too), ``companion.commands.serve``, the
@@ -40,7 +41,15 @@ the bytecode is cached) and, unmoved by load, instructions counted by
 ``valgrind --tool=callgrind python -c CODE`` minus those of ``python -c pass``.
 
 The interpreter (:func:`installed_python`) starts as on a table where the companion is
-installed from its wheel. Until issue 18's fourth round this script ran the checkout's
+installed from its wheel, and the companion is that wheel, built from the checkout and
+installed by pip (:func:`installed_companion`; the cases start outside the checkout, with
+no PYTHONPATH). Until issue 18's seventh round the cases imported the checkout through
+PYTHONPATH and ``help`` ran ``python -c "...main()" --help`` rather than the command:
+pip's console script imports ``re``, which ``argparse`` imports too, so the figure hardly
+moved (62 M instructions beyond bare either way), but ``re`` alone is 1.64x a bare start
+here (median of 40 starts; 26 M instructions beyond a bare start's 36 M, where 1.5x leaves
+18 M): ``companion --help`` as pip installs it cannot reach 1.5x bare whatever the
+companion does. Until issue 18's fourth round this script ran the checkout's
 ``pip install -e`` interpreter, whose every start loads setuptools' editable finder
 (pathlib, re, enum, contextlib, importlib.util: about 17 ms and 44 M instructions here):
 in the bare interpreter that hid what ``--help`` and the serve path pay for those modules
@@ -136,10 +145,9 @@ ROOT = Path(__file__).resolve().parent.parent
 # Bytecode cached as on an installed system (pip compiles on install): a
 # PYTHONDONTWRITEBYTECODE in the environment would have every process compile every module.
 # The cache goes to a temporary folder (PYTHONPYCACHEPREFIX), not into the checkout.
-ENV = {
-    **{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
-    "PYTHONPATH": str(ROOT),
-}
+# The companion comes from the wheel installed beside the interpreter (:func:`installed_companion`),
+# not the checkout: no PYTHONPATH, and the processes start outside the checkout.
+ENV = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPATH")}
 #: the command line, serve, and the engine that replays the unfinished game a table
 #: resumes before it is ready (assist mode, a table's default: the pieces on the table are
 #: the truth)
@@ -161,7 +169,7 @@ LIBRARIES = {"gpio": "gpiozero", "serial": "serial, serial.tools.list_ports, cob
 LIBRARY_IMPORTS = f"import {', '.join(LIBRARIES.values())}"
 CASES: dict[str, list[str]] = {
     "bare": [sys.executable, "-c", "pass"],
-    "help": [sys.executable, "-c", "import sys; from companion.cli import main; sys.exit(main())"],
+    "help": ["companion", "--help"],  # the console script pip wrote (installed_companion)
     "cli": [sys.executable, "-c", "import companion.cli"],
     "serve": [sys.executable, "-c", SERVE_IMPORTS],
     **{
@@ -172,7 +180,6 @@ CASES: dict[str, list[str]] = {
     "libraries": [sys.executable, "-c", LIBRARY_IMPORTS],
     **{f"library-{name}": [sys.executable, "-c", f"import {m}"] for name, m in LIBRARIES.items()},
 }
-HELP_ARGV = {"help": ["--help"]}
 TARGETS = {"serve_beyond_bare_s": 0.12, "help_ratio": 1.5}
 
 
@@ -196,21 +203,46 @@ def installed_python(folder: str) -> str:
     return str(python)
 
 
-def cpu_seconds(command: list[str]) -> float:
+def installed_companion(folder: str) -> str:
+    """The ``companion`` command as a table has it: the checkout built into a wheel and
+    installed by pip (without its dependencies: the interpreter of :func:`installed_python`
+    reaches them) into a virtual environment in ``folder``; its path. The command is
+    pip's console script, which imports :mod:`re` before the companion (``re`` alone is
+    about 1.6x a bare start here), as every ``companion`` a user types or systemd starts
+    (``deploy/companion.service``) does."""
+    python = installed_python(folder)
+    dist = Path(folder, "dist")
+    pip = [sys.executable, "-m", "pip", "--quiet", "--disable-pip-version-check"]
+    quiet = {"check": True, "stdout": subprocess.DEVNULL, "env": ENV}
+    subprocess.run([*pip, "wheel", "--no-deps", "--wheel-dir", str(dist), str(ROOT)], **quiet)
+    (wheel,) = dist.glob("*.whl")
+    # --ignore-installed: the libraries' site-packages, which the interpreter reaches, may
+    # hold the checkout's own ``pip install -e`` (pip would take it as installed already)
+    install = ["install", "--no-deps", "--no-index", "--ignore-installed", str(wheel)]
+    subprocess.run([*pip, "--python", python, *install], **quiet)
+    return str(Path(python).parent / "companion")
+
+
+def cpu_seconds(command: list[str], cwd: str) -> float:
     """CPU time (user + system) of one fresh process running ``command``."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(command, cwd=ROOT, env=ENV, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(command, cwd=cwd, env=ENV, check=True, stdout=subprocess.DEVNULL)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def measure(runs: int, python: str = sys.executable) -> dict[str, list[float]]:
-    """CPU seconds of every case run by ``python``, ``runs`` interleaved rounds (one
-    warm-up round first, which also writes the bytecode cache)."""
+def measure(runs: int, companion: str) -> dict[str, list[float]]:
+    """CPU seconds of every case, ``runs`` interleaved rounds (one warm-up round first,
+    which also writes the bytecode cache), run by the interpreter beside the installed
+    ``companion`` command (:func:`installed_companion`) from the folder above its
+    environment: nothing of the checkout on the path."""
+    python = str(Path(companion).with_name("python"))
+    cwd = str(Path(companion).parent.parent.parent)
     times: dict[str, list[float]] = {name: [] for name in CASES}
     for round_ in range(runs + 1):
         for name, command in CASES.items():
-            seconds = cpu_seconds([python, *command[1:], *HELP_ARGV.get(name, [])])
+            head = [companion] if command[0] == "companion" else [python]
+            seconds = cpu_seconds([*head, *command[1:]], cwd)
             if round_:  # the first round warms the file cache and the bytecode
                 times[name].append(seconds)
     return times
@@ -247,7 +279,7 @@ def main() -> int:
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="bench-import-") as tmp:
         ENV["PYTHONPYCACHEPREFIX"] = f"{tmp}/pycache"
-        result = summary(measure(args.runs, installed_python(f"{tmp}/venv")))
+        result = summary(measure(args.runs, installed_companion(f"{tmp}/venv")))
     result["runs"] = args.runs
     result["serve_imports"] = SERVE_IMPORTS
     result["load_average_1min"] = [round(load_before, 2), round(os.getloadavg()[0], 2)]

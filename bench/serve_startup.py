@@ -19,8 +19,9 @@ Measures, each in a fresh process:
     the board's handshake done.
 
   The bytecode is cached as on an installed system (one start of each, not counted,
-  writes it), and the interpreter starts as where the companion is installed from its
-  wheel (``import_time.installed_python``: no editable finder). Wall time, and the CPU
+  writes it), and ``companion`` is the command pip installs from the checkout's wheel
+  (``import_time.installed_companion``: its console script, as systemd starts it, and an
+  interpreter without the editable finder), started outside the checkout. Wall time, and the CPU
   time the service used until then (from ``/proc/PID/stat`` when the line arrives: what a
   Pi Zero 2 W pays about ten times over). Then SIGTERM. The two profiles' runs are
   interleaved, so drifting load on a shared machine hits them alike;
@@ -51,7 +52,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from import_time import installed_python  # bench/ is on sys.path when run as a script
+from import_time import installed_companion  # bench/ is on sys.path when run as a script
 
 ROOT = Path(__file__).resolve().parent.parent
 # Bytecode cached as on an installed system (pip compiles on install), in a temporary
@@ -59,12 +60,12 @@ ROOT = Path(__file__).resolve().parent.parent
 # have every start compile every module (about 0.2 s of CPU here).
 PYCACHE = tempfile.mkdtemp(prefix="bench-pycache-")
 atexit.register(shutil.rmtree, PYCACHE, ignore_errors=True)
-# The interpreter as where the companion is installed from its wheel: without a
-# ``pip install -e`` checkout's editable finder, which every start would load (~17 ms).
-COMMAND = [installed_python(f"{PYCACHE}/venv"), "-m", "companion"]
+# The command as a table has it: pip's console script of the checkout's wheel, whose
+# interpreter loads no ``pip install -e`` editable finder (~17 ms a start); the processes
+# start in the temporary folder, with nothing of the checkout on their path.
+COMMAND = [installed_companion(f"{PYCACHE}/venv")]
 ENV = {
-    **{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
-    "PYTHONPATH": str(ROOT),
+    **{k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPATH")},
     "PYTHONPYCACHEPREFIX": PYCACHE,
     "COLUMNS": "120",
 }
@@ -79,7 +80,9 @@ def time_help() -> tuple[float, float]:
     """Wall and CPU seconds of one ``companion --help``."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run([*COMMAND, "--help"], cwd=ROOT, env=ENV, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [*COMMAND, "--help"], cwd=PYCACHE, env=ENV, check=True, stdout=subprocess.DEVNULL
+    )
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -100,7 +103,7 @@ def serve_until_ready(
     start = time.perf_counter()
     proc = subprocess.Popen(
         [*COMMAND, "serve", "--journal-dir", journals, *(args or ("--hardware", "sim"))],
-        cwd=ROOT,
+        cwd=PYCACHE,
         env=env or ENV,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -167,7 +170,7 @@ def run_quietly(command: list[str]) -> resource.struct_rusage:
     """Run ``command``; its resource usage (of that process alone). Its output is shown
     only if it fails."""
     proc = subprocess.Popen(
-        command, cwd=ROOT, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        command, cwd=PYCACHE, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
     )
     assert proc.stderr is not None
     errors = proc.stderr.read()

@@ -130,6 +130,37 @@ def test_import_bench_interpreter_starts_as_an_installed_table(tmp_path) -> None
     assert bare.stdout.strip() == "False"  # a bare start pays no pathlib
 
 
+@pytest.mark.slow
+def test_import_bench_companion_is_the_installed_wheel(tmp_path) -> None:
+    """The import and start-up benchmarks run ``companion`` as a table has it: pip's
+    console script of the checkout's wheel, which imports the companion from the
+    environment's site-packages (not the checkout) and pays the script's own imports."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import import_time
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    command = Path(import_time.installed_companion(str(tmp_path / "venv")))
+    env = import_time.ENV
+    assert "PYTHONPATH" not in env
+    version = subprocess.run(
+        [command, "--version"], env=env, cwd=tmp_path, capture_output=True, text=True
+    )
+    assert version.returncode == 0, version.stderr
+    code = "import sys, companion; print(companion.__file__); print('re' in sys.modules)"
+    where = subprocess.run(
+        [command.with_name("python"), "-c", code],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert where.returncode == 0, where.stderr
+    path, imported_re = where.stdout.split()
+    assert Path(path).is_relative_to(tmp_path / "venv" / "lib")  # the wheel, not the checkout
+    assert imported_re == "False"  # the import alone does not pay re: the script does
+
+
 def test_journal_bench_json() -> None:
     result = run_bench(
         "--appends", "20", "--records", "150", "--runs", "1", "--json", script="journal.py"
