@@ -161,7 +161,14 @@ BEFORE_AFTER = (
     "about 15 (two look-ups a pair and np.add.at into the 35 MB grid), the flows and the "
     "count by outcome about 18 (memory bandwidth: about 100 MB read a run); block sizes "
     "from 128 KiB to 2 MiB, a sorted scatter and a transposed sum over the new die measured "
-    "no better. 50 ms would need these passes fused, that is compiled code."
+    "no better. 50 ms would need these passes fused, that is compiled code. "
+    "Seventh round (measured, nothing landed): stage timers on a quiet machine (load 0.3), "
+    "warm 55.5 ms: the rolls 1.7, abilities 0.5, outcome table 2.1, options 2.4, choices "
+    "17.3, counting 14.7 (np.add.at about 7 of it), flows and count by outcome 17.4. The "
+    "flows as SciPy sparse products (the flows from states to rolls as CSR matrices: the "
+    "attack flow times the grid, the defence flow times its transpose, then bincount by "
+    "outcome; values equal): 22-24 ms against the blocked numpy's 16.6-17.2 (warm, 4 runs "
+    "each), and SciPy would become a run-time dependency of the table: dropped."
 )
 
 
