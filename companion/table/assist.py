@@ -47,16 +47,24 @@ def describe(state: Any, action: Any) -> str:
     return str(action)
 
 
-def choice_prompt(state: Any, options: Sequence[Any], index: int, face: str | None = None) -> str:
+def choice_prompt(
+    state: Any,
+    options: Sequence[Any],
+    index: int,
+    face: str | None = None,
+    *,
+    typing: bool = False,
+) -> str:
     """Whose turn it is, what the table waits for, what SELECT points at and what each
-    button does now."""
+    button does now. ``typing``: the table reads typed lines (a terminal), so ``undo``
+    may be typed too; a headless table (``companion serve``) has only the buttons."""
     turn = f"{state.colours[state.active]}'s turn" if state.turn else "setting up"
     shown = f", Doom die: {face.replace('_', ' ')}" if face else ""
     roll = ", ROLL: movement done, roll the Doom die" if isinstance(options[0], A.Continue) else ""
+    undo = "hold SELECT (or type undo): undo" if typing else "hold SELECT: undo"
     return (
         f"{turn}{shown} - {state.prompt}. SELECT points at: {describe(state, options[index])} "
-        f"({index + 1}/{len(options)}); SELECT: next, CONFIRM: take it{roll}; "
-        "hold SELECT (or type undo): undo"
+        f"({index + 1}/{len(options)}); SELECT: next, CONFIRM: take it{roll}; {undo}"
     )
 
 
@@ -148,7 +156,9 @@ class AssistTable(TableLoop):
             self._show_choice(choice)
             event = self.wait_for(
                 {"select", "confirm", "roll"},
-                choice_prompt(state, options, index, self.last_face),
+                choice_prompt(
+                    state, options, index, self.last_face, typing=self.terminal is not None
+                ),
                 kinds=("press", "long_press", "release"),
                 seat=None,
                 operate=False,

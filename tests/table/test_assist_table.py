@@ -1,5 +1,6 @@
 """Assist mode at the table, driven by button presses on simulated hardware."""
 
+import io
 import random
 
 import pytest
@@ -11,7 +12,7 @@ from companion.games.battle_royale.assist import new_assist_game
 from companion.games.battle_royale.layout import parse_field
 from companion.hal import CellState
 from companion.table.assist import AssistTable
-from companion.table.people import SimOperator
+from companion.table.people import SimOperator, TerminalInput
 
 
 class FixedRoller:
@@ -163,3 +164,22 @@ def test_a_full_assist_game_with_simulated_people(players):
         exploded = [e for e in view.events if e.kind == "field_exploded"]
         assert len(hw.sim.pulses) == len(exploded) > 0
     assert not hw.sim.coil_on
+
+
+def test_the_choice_prompt_offers_typing_undo_only_where_lines_are_read():
+    # companion serve: buttons only, nothing reads a typed line
+    loop, hw, view = table("battle_royale")
+    with hw:
+        hw.sim.tap("roll")
+        loop.step()
+    assert view.prompts[-1].endswith("; hold SELECT: undo")
+    assert "type" not in view.prompts[-1]
+    # a terminal at the table (companion play --mode assist): undo may be typed as well
+    hw, clock = sim_hardware()
+    state = new_assist_game(BattleRoyaleConfig(players=4, start_player=0))
+    view = RecordingView()
+    typed = TerminalInput(io.StringIO("roll\n"))
+    loop = AssistTable(state, hw, Roller.seeded(1), view, sleep=clock.sleep, terminal=typed)
+    with hw:
+        loop.step()
+    assert view.prompts[-1].endswith("; hold SELECT (or type undo): undo")
