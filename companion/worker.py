@@ -17,6 +17,9 @@ from a fresh interpreter (``spawn``: it inherits no thread, pin or port of the
 service), runs at a lower CPU priority (nice +10) and ignores Ctrl-C (the
 service stops it on the way out); it ends with its parent, even a killed one. If the
 worker cannot start or dies, the work is done here instead and a warning is logged once.
+A worker ended by SIGTERM was stopped, not broken: systemd's ``stop`` signals every
+process of the unit at once (the web view's process lives on until the table's stops it
+in order), so that is an info line, not the warning; the work is done here all the same.
 :func:`heavy_work_here` computes in the calling process within a block (tests compare the
 two).
 
@@ -115,14 +118,28 @@ class Worker:
         self.submit(os.getpid)
 
     def give_up(self, exc: BaseException) -> None:
-        """The process failed (``exc``): compute in the calling thread from now on."""
+        """The process failed (``exc``): compute in the calling thread from now on.
+
+        A process ended by SIGTERM (a service's stop reaches every process of the unit) is
+        logged as stopped, not as failed."""
         with self._lock:
             executor, self._executor, self._broken = self._executor, None, True
-        log.warning(
-            "the %s process failed (%s); computing in the service from now on", self.name, exc
-        )
-        if executor is not None:
-            executor.shutdown(wait=False, cancel_futures=True)
+        if executor is None:  # given up already (another thread's work broke with it)
+            return
+        broken = isinstance(exc, BrokenProcessPool)
+        processes = list((getattr(executor, "_processes", None) or {}).values())
+        # once broken, its manager thread only joins the dead process: a short wait, and
+        # then the process's exit status is known
+        executor.shutdown(wait=broken, cancel_futures=True)
+        if broken and exc.__cause__ is None and _ended_by_sigterm(processes):
+            log.info(
+                "the %s process was stopped (SIGTERM); computing in the service from now on",
+                self.name,
+            )
+        else:
+            log.warning(
+                "the %s process failed (%s); computing in the service from now on", self.name, exc
+            )
 
     def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
         """``fn(*args, **kwargs)`` started in the process; its future. If the process
@@ -169,6 +186,12 @@ class Worker:
             executor, self._executor, self._broken = self._executor, None, False
         if executor is not None:
             executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _ended_by_sigterm(processes: list[multiprocessing.process.BaseProcess]) -> bool:
+    """Whether the pool's ``processes`` all ended by SIGTERM: stopped, not crashed (a
+    result that could not be read also ends a pool, but gives its error a cause)."""
+    return bool(processes) and all(p.exitcode == -signal.SIGTERM for p in processes)
 
 
 #: The service's worker process for long computations (exact odds, the search bot, hints).

@@ -110,6 +110,18 @@ def test_a_worker_that_dies_costs_only_time(caplog) -> None:
     assert run_heavy(os.getpid) != os.getpid()
 
 
+def test_a_worker_stopped_with_the_service_is_not_a_failure(caplog) -> None:
+    """systemd's stop sends SIGTERM to every process of the unit, the worker too: the
+    work is still done here, and the log says stopped, not failed."""
+    pid = run_heavy(os.getpid)
+    os.kill(pid, signal.SIGTERM)
+    with caplog.at_level(logging.INFO, logger="companion.worker"):
+        assert run_heavy(os.getpid) == os.getpid()  # computed here instead
+    assert "the worker process was stopped (SIGTERM)" in caplog.text
+    assert "failed" not in caplog.text
+    assert all(r.levelno < logging.WARNING for r in caplog.records)
+
+
 def test_heavy_work_here_stays_here() -> None:
     with heavy_work_here():
         assert run_heavy(os.getpid) == os.getpid()
