@@ -105,10 +105,14 @@ def _load_file(path: Path, fallback: bool = False) -> PendingResume | None:
     return pending
 
 
-def _start_when_there_is_space(start: Callable[[], GameSession], notifier: Notifier) -> GameSession:
+def _start_when_there_is_space(
+    start: Callable[[], GameSession], notifier: Notifier, stopped: Callable[[], None]
+) -> GameSession:
     """Start the next game's journal. While the disk is full, say so once, keep feeding the
     watchdog and try again every few seconds: a full SD card pauses the table between games
-    as it does during one, instead of ending the service (a restart would not free space)."""
+    as it does during one, instead of ending the service (a restart would not free space).
+    ``stopped`` (the hardware's ``raise_if_stopped``) raises a stop signal CPython dropped,
+    so a stop ends the wait."""
     waiting = False
     while True:
         try:
@@ -126,6 +130,7 @@ def _start_when_there_is_space(start: Callable[[], GameSession], notifier: Notif
                 )
                 notifier.status("waiting: the disk is full")
             notifier.heartbeat()
+            stopped()
             time.sleep(DISK_FULL_RETRY_S)
             continue
         if waiting:
@@ -244,7 +249,9 @@ def run(args: argparse.Namespace) -> int:
                     first_journal = None
                     session = start_journal(
                         lambda p=path: _start_when_there_is_space(
-                            lambda: GameSession.start(config, settings, p), notifier
+                            lambda: GameSession.start(config, settings, p),
+                            notifier,
+                            hw.raise_if_stopped,
                         )
                     )
                 log.info("journal: %s", session.journal_path)

@@ -107,9 +107,18 @@ class Hardware:
         drops (see :class:`~companion.hal.safety.StopHandlers`) is raised here, on the main
         thread: the table waits here for every prompt, so a ``systemctl stop`` is never lost.
         """
+        self.raise_if_stopped()
+        return self._inputs.get(timeout)
+
+    def raise_if_stopped(self) -> None:
+        """
+        Raise a stop signal's stop again if CPython dropped it (see
+        :class:`~companion.hal.safety.StopHandlers`) and the program still runs; on the main
+        thread only. :meth:`next_input` calls it at every poll; other waits of the table
+        call it too (the journal's wait for space on a full disk), so they end on a stop.
+        """
         if self._stop_handlers is not None:
             self._stop_handlers.raise_if_stopped()
-        return self._inputs.get(timeout)
 
     def drain_inputs(self) -> list[InputEvent]:
         """Remove and return every queued input event without waiting."""

@@ -128,8 +128,11 @@ class JournalWriter:
     (:attr:`sleep` of :attr:`retry_s`) and tries again until there is space,
     then says it continues; so the table pauses without acting, and nothing
     is acted on before its record is durable. While it waits it calls
-    :attr:`heartbeat` (the table loop's: the service's watchdog sees a table that
-    waits, not one that hangs, and does not restart it). Other write errors raise.
+    :attr:`heartbeat` (the table loop's
+    :meth:`~companion.table.loop.TableLoop.waiting_for_space`: the service's watchdog
+    sees a table that waits, not one that hangs, and does not restart it; a stop signal
+    raises there and ends the wait, the record not written and not acted on). Other
+    write errors raise.
     """
 
     def __init__(self, path: Path, handle: BinaryIO, next_n: int, *, fsync: bool = True) -> None:

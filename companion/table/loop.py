@@ -166,7 +166,8 @@ class TableLoop(FirePath):
     a pause or a cool-down), so it keeps being called as long as the loop is alive
     and stops when the loop hangs: the Pi service feeds systemd's watchdog from it
     (:meth:`companion.notify.Notifier.heartbeat`). It must be cheap and must not raise.
-    The session's journal calls it too while it waits for space on a full disk.
+    The session's journal calls it too while it waits for space on a full disk
+    (:meth:`waiting_for_space`, where a stop ends the wait).
     """
 
     #: The game a subclass plays (its adapter is made when none is given).
@@ -203,7 +204,7 @@ class TableLoop(FirePath):
         self.terminal = terminal
         self.heartbeat: Callable[[], None] = heartbeat or _no_heartbeat
         if game.journal is not None:  # a full disk pauses the table: it waits, alive
-            game.journal.heartbeat = self.heartbeat
+            game.journal.heartbeat = self.waiting_for_space
         self.highlight: set[int] = set()
         self.blink: set[int] = set()
         self.fire_results: list[Any] = []
@@ -527,6 +528,14 @@ class TableLoop(FirePath):
             if self.terminal is not None and self.terminal.poll(0) in ("quit", "q"):
                 raise TableStopped("quit")
         self.view.message("I/O board back: table resumed")
+
+    def waiting_for_space(self) -> None:
+        """Called by the journal before each retry while the disk is full: the heartbeat,
+        and a stop signal CPython dropped raised again (as at every input poll), so a stop
+        ends the wait instead of waiting for space (the record not written is not acted on:
+        the journal keeps everything before it)."""
+        self.heartbeat()
+        self.hw.raise_if_stopped()
 
     def rest(self, seconds: float) -> None:
         """Sleep ``seconds`` in steps of at most :data:`REST_STEP_S`, beating in between."""

@@ -9,6 +9,8 @@ import os
 import random
 import re
 import shutil
+import signal
+import sys
 import tracemalloc
 from pathlib import Path
 
@@ -374,6 +376,75 @@ def test_a_full_disk_never_arms_the_eliminator_before_its_armed_record_is_whole(
     records = [r for _, r in read_journal(path).records]
     assert [r["type"] for r in records].count("armed") == len(hw.sim.pulses) >= 1
     assert records[-1]["type"] == "end"
+
+
+class StopDropped:
+    """A stop signal taken inside a ``__del__``: CPython runs the handler there (the coil
+    off, the stop remembered) and drops what it raises (as it may in a weak-reference or
+    garbage-collection callback)."""
+
+    def __init__(self, signum: int) -> None:
+        self.signum = signum
+
+    def __del__(self) -> None:
+        signal.raise_signal(self.signum)
+
+
+@pytest.mark.parametrize(
+    ("signum", "raises"),
+    [(signal.SIGTERM, SystemExit), (signal.SIGINT, KeyboardInterrupt)],
+    ids=["SIGTERM", "SIGINT"],
+)
+def test_a_stop_ends_the_wait_for_space_and_the_journal_keeps_every_record(
+    tmp_path, monkeypatch, signum, raises
+):
+    path = tmp_path / "game.jsonl"
+    hw, clock = sim_hardware()
+    session = GameSession.start(BattleRoyaleConfig(players=2), SessionSettings(bots=2), path)
+    disk = FillingDisk(session.journal._file, b'"face":', failures=10**6)  # never space again
+    session.journal._file = disk
+    waits: list[float] = []
+
+    def wait(seconds: float) -> None:
+        assert len(waits) < 50, "the table waits for space for ever after a stop"
+        waits.append(seconds)
+        if len(waits) == 1:
+            StopDropped(signum)  # the stop arrives while the table waits
+
+    monkeypatch.setattr(sys, "unraisablehook", lambda u: None)  # the drop is the point
+    session.journal.sleep = wait
+    session.journal.notify = lambda text: None
+    with hw, pytest.raises(raises):
+        bot_table(session, hw, clock, 2).run()
+    session.journal.close()
+    assert waits == [session.journal.retry_s] and disk.refused == 2
+    contents = read_journal(path)  # every record written is there, none half
+    assert [r["n"] for _, r in contents.records] == list(range(1, session.journal.next_n))
+    assert not contents.finished and not contents.warnings
+    assert '"face":' not in json.dumps(contents.records[-1][1])  # the roll was not written
+    resumed = load_resume(path)  # ... nor acted on: the game continues where it stopped
+    assert resumed.session.state.history == session.state.history
+
+
+def test_serve_ends_its_wait_for_space_on_a_stop(monkeypatch):
+    from companion.commands import serve
+    from companion.notify import Notifier
+
+    monkeypatch.setattr(serve, "DISK_FULL_RETRY_S", 0.0)
+    monkeypatch.setattr(sys, "unraisablehook", lambda u: None)
+    tries: list[int] = []
+
+    def start():
+        assert len(tries) < 50, "serve waits for space for ever after a stop"
+        tries.append(1)
+        if len(tries) == 1:
+            StopDropped(signal.SIGTERM)  # the stop arrives while serve waits
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    hw, _ = sim_hardware()
+    with hw, pytest.raises(SystemExit) as stop:
+        serve._start_when_there_is_space(start, Notifier(None), hw.raise_if_stopped)
+    assert stop.value.code == 143 and len(tries) == 1
 
 
 def test_a_failed_fsync_rewrites_the_record_once_space_is_back(tmp_path, mocker):
