@@ -727,21 +727,36 @@ class VirtualBoard:
         """Wait until the firmware would take a new press of *name*: it has seen every
         edge so far, reported the release, and its bounce window since has passed. Read
         from the firmware's own button state, so a firmware loop that ran late (a busy
-        machine) is waited for, instead of a press landing in its bounce window."""
+        machine) is waited for, instead of a press landing in its bounce window.
+
+        Returns at once when no firmware runs that would report it (no board, no power, its
+        loop ended: maintenance mode; a stuck contact). Raises :class:`TimeoutError`,
+        naming the button and what the firmware had not done yet, when *timeout_s* passes
+        first (its loop hangs, the button is held): the next press would not be taken as
+        one."""
         index = list(BUTTON_PINS).index(name)
         deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            board = self.board
-            if board is None or not self.powered or name in self.stuck:
+        while True:
+            board, loop = self.board, self._fw_thread
+            if board is None or not self.powered or loop is None or not loop.is_alive():
                 return  # no firmware running that would report it
+            if name in self.stuck:
+                return  # deaf to edges: nothing to report
             button = board.buttons[index]
             last = button.last
-            if (
-                not (button.latched or button.state or button.raw)
-                and not self.chip.scripted(self._pin(name))
-                and (last is None or board.diff(board.io.ticks_ms(), last) >= button.bounce_ms)
-            ):
+            if button.latched or button.state or button.raw:
+                waiting = "the firmware to see and report the release"
+            elif self.chip.scripted(self._pin(name)):
+                waiting = "the scripted edges (a bounce) to play out"
+            elif last is not None and board.diff(board.io.ticks_ms(), last) < button.bounce_ms:
+                waiting = f"the firmware's {button.bounce_ms} ms bounce window to pass"
+            else:
                 return
+            if time.monotonic() >= deadline:
+                raise TimeoutError(
+                    f"virtual board: button {name!r} not ready for a new press after "
+                    f"{timeout_s:g} s: still waiting for {waiting}"
+                )
             time.sleep(0.001)
 
     def bounce_s(self, name: str) -> float:

@@ -56,6 +56,31 @@ def test_buttons_arrive_debounced_on_the_one_queue() -> None:
         assert board_times[1] - board_times[0] >= 300  # the board's own clock
 
 
+def test_waiting_for_a_button_the_firmware_cannot_take_again_says_so() -> None:
+    """``wait_debounced`` (after every tap) returned silently when its time was up, and the
+    next press went to a firmware that would not take it as one."""
+    with virtual_hw() as hw:
+        vb = hw.virtual_board
+        vb.press("select")  # held: the firmware never reports a release
+        next_event(hw, "press", "select")
+        with pytest.raises(TimeoutError, match=r"'select'.* the firmware to see and report the"):
+            vb.wait_debounced("select", timeout_s=0.2)
+        vb.release("select")
+        vb.wait_debounced("select")  # released and debounced: ready, no error
+        next_event(hw, "release", "select")
+        vb.tap("select", 0.01)  # taken as a new press
+        next_event(hw, "press", "select")
+
+
+def test_a_tap_on_a_board_in_maintenance_mode_waits_for_no_firmware() -> None:
+    with virtual_hw() as hw:
+        vb = hw.virtual_board
+        assert hw.link.request_maintenance()
+        wait_until(lambda: vb.maintenance and not vb._fw_thread.is_alive())
+        vb.tap("select", 0.01)  # latched by the pin's interrupt, never sampled: no loop runs
+        assert vb.board.buttons[2].latched and hw.next_input(0.1) is None
+
+
 def test_status_leds_and_arena_images_reach_the_board() -> None:
     with virtual_hw() as hw:
         vb = hw.virtual_board
