@@ -125,7 +125,9 @@ class AssistTable(TableLoop):
             fired = self.fire_sequence(cell, self.fire_token(cell))
             if not fired:
                 self.wait_for(
-                    {"confirm"}, f"lift the tile {field_name(cell)} out by hand, then press CONFIRM"
+                    {"confirm"},
+                    f"lift the tile {field_name(cell)} out by hand, then press CONFIRM",
+                    asked=self.hw.inputs.last_seq,  # a CONFIRM from before does not say so
                 )
             action: Any = Fired()
         else:
@@ -143,12 +145,17 @@ class AssistTable(TableLoop):
     def choose_by_buttons(self) -> Any:
         """SELECT (short) cycles, CONFIRM takes, ROLL ends movement, SELECT held undoes.
 
+        Only presses made once the question appeared answer it: one made while the table
+        was busy (a roll's animation, the last choice still being shown) would take a
+        choice nobody saw selected, so it is dropped.
+
         Returns the chosen action, or ``None`` when an undo rebuilt the state.
         """
         state = self.state
         options = [a for a in state.legal_actions() if not isinstance(a, CORRECTIONS)]
         index = 0
         gestures = GestureTracker()
+        asked = self.hw.inputs.last_seq  # the presses up to here came before the question
         if self.operator is not None and self.terminal is None:
             self._operate(options)
         while True:
@@ -163,6 +170,7 @@ class AssistTable(TableLoop):
                 seat=None,
                 operate=False,
                 undo=True,
+                asked=asked,
             )
             if event.button == "select":
                 gesture = gestures.feed(event)

@@ -409,12 +409,16 @@ class TableLoop(FirePath):
         operate: bool = True,
         typed: Callable[[str], Any] | None = None,
         undo: bool = False,
+        asked: int | None = None,
     ) -> Any:
         """Wait for a press of one of ``buttons`` (or a typed command naming one).
 
         Returns the :class:`~companion.hal.InputEvent`, or what ``typed`` made of a typed
         line (physical dice). With ``undo``, a typed ``undo`` takes back choices of this
-        turn and raises :class:`Undone` (the state was rebuilt).
+        turn and raises :class:`Undone` (the state was rebuilt). ``asked``: the input
+        queue's ``last_seq`` when the question appeared; an event issued up to then was
+        made before anyone saw the question (pressed while the table was busy) and is
+        no answer to it (dropped, as every event of another button is).
         When a simulated operator stands in for ``seat`` (a bot's seat, or any seat when
         no person is at the table), it presses ``operator_presses`` (default: the first
         button) first.
@@ -448,6 +452,8 @@ class TableLoop(FirePath):
                 continue
             event = self.hw.next_input(timeout=0 if listening else POLL_S)
             if event is not None:
+                if asked is not None and event.seq <= asked:
+                    continue  # pressed before the question appeared
                 if event.button in buttons and event.kind in kinds:
                     if event.kind == "press":
                         self._answered()

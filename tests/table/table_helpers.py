@@ -29,6 +29,26 @@ class RecordingView:
         self.prompts.append(text)
 
 
+class AnsweringView(RecordingView):
+    """A recording view whose people answer what they see: :meth:`answer` plans presses
+    (on simulated hardware) for the next prompt that contains ``at`` (default: an assist
+    table's choice), made when that prompt appears, as people at the table press."""
+
+    def __init__(self, hw) -> None:
+        super().__init__()
+        self.hw = hw
+        self.answers: list[tuple[str, tuple[str, ...]]] = []
+
+    def answer(self, *buttons: str, at: str = "SELECT points at") -> None:
+        self.answers.append((at, buttons))
+
+    def prompt(self, text: str, options=(), seat=None) -> None:
+        super().prompt(text, options, seat)
+        if self.answers and self.answers[0][0] in text:
+            for button in self.answers.pop(0)[1]:
+                self.hw.sim.tap(button)
+
+
 def sim_hardware(**config):
     clock = ManualClock()
     hw = open_hardware(HardwareConfig(profile="sim", **config), clock=clock)

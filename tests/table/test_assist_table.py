@@ -4,7 +4,7 @@ import io
 import random
 
 import pytest
-from table_helpers import RecordingView, sim_hardware
+from table_helpers import AnsweringView, RecordingView, sim_hardware
 
 from companion.dice import Roller
 from companion.games.battle_royale import BattleRoyaleConfig
@@ -31,7 +31,7 @@ class FixedRoller:
 def table(*faces, players=4, layout="first-game"):
     hw, clock = sim_hardware()
     state = new_assist_game(BattleRoyaleConfig(players=players, start_player=0, layout=layout))
-    view = RecordingView()
+    view = AnsweringView(hw)
     loop = AssistTable(state, hw, FixedRoller(*faces), view, sleep=clock.sleep)
     loop.react(state.initial_events)
     return loop, hw, view
@@ -43,31 +43,29 @@ def cell_state(hw, name):
 
 
 def test_roll_button_ends_movement_and_rolls_once():
-    loop, hw, _ = table("battle_royale")
+    loop, hw, view = table("battle_royale")
     with hw:
         assert hw.status_leds.state()["purple"]  # turn LED of the start player
-        hw.sim.tap("roll")
+        view.answer("roll")
         loop.step()  # movement done
         loop.step()  # the same press rolls: no second press needed
         assert loop.state.phase == "battle_royale"
         assert hw.status_leds.state()["battle_royale"]
-        hw.sim.tap("confirm")
+        view.answer("confirm")
         loop.step()
         assert loop.state.phase == "movement" and loop.state.active == 1
         assert hw.status_leds.state()["grey"] and not hw.status_leds.state()["purple"]
 
 
 def test_move_eliminator_select_cycles_targets_confirm_chooses():
-    loop, hw, _ = table("move_eliminator")
+    loop, hw, view = table("move_eliminator")
     with hw:
-        hw.sim.tap("roll")
+        view.answer("roll")
         loop.step()
         loop.step()
         assert loop.state.phase == "move_eliminator"
         targets = loop.state.eliminator_targets()
-        hw.sim.tap("select")
-        hw.sim.tap("select")
-        hw.sim.tap("confirm")
+        view.answer("select", "select", "confirm")
         loop.step()
         assert loop.state.eliminator == targets[2]
         # while choosing, the candidate blinked and the other targets were highlighted
@@ -76,24 +74,41 @@ def test_move_eliminator_select_cycles_targets_confirm_chooses():
         assert hw.display.frame[targets[2] // 5][targets[2] % 5] == CellState.ELIMINATOR
 
 
+def test_presses_made_before_a_question_appeared_do_not_answer_it():
+    """CONFIRM and SELECT pressed while the table was busy (here: rolling the Doom die)
+    used to answer the next question: the Eliminator moved to a target nobody had seen
+    selected. They are dropped; the presses made once the question is shown count."""
+    loop, hw, view = table("move_eliminator")
+    with hw:
+        view.answer("roll")
+        loop.step()  # movement done
+        hw.sim.tap("confirm")  # while the die rolls: no target shown yet
+        hw.sim.hold("select")  # held (undo) while it rolls: no undo either
+        loop.step()  # the Doom die: move the Eliminator
+        assert loop.state.phase == "move_eliminator"
+        targets = loop.state.eliminator_targets()
+        view.answer("select", "confirm")
+        loop.step()
+        assert loop.state.eliminator == targets[1] and not view.answers
+        assert not any("undid" in m for m in view.messages)
+
+
 LINE = "#....\n##...\n.#C..\n.....\n....."
 
 
 def test_explosion_blinks_fires_on_the_red_button_and_collapsed_tiles_blink_until_confirmed():
-    loop, hw, _ = table("move_eliminator", "explosion", layout=LINE)
+    loop, hw, view = table("move_eliminator", "explosion", layout=LINE)
     with hw:
-        hw.sim.tap("roll")
+        view.answer("roll")
         loop.step()
         loop.step()
         options = loop.state.eliminator_targets()
         presses = options.index(parse_field("b2"))
-        for _ in range(presses):
-            hw.sim.tap("select")
-        hw.sim.tap("confirm")
+        view.answer(*["select"] * presses, "confirm")
         loop.step()
         assert loop.state.eliminator == parse_field("b2")
         # next player's turn: explosion under b2
-        hw.sim.tap("roll")
+        view.answer("roll")
         loop.step()
         loop.step()
         assert loop.state.phase == "armed"
@@ -103,7 +118,7 @@ def test_explosion_blinks_fires_on_the_red_button_and_collapsed_tiles_blink_unti
         assert len(hw.sim.pulses) == 1 and abs(hw.sim.pulses[0].length_s - 0.06) < 1e-9
         assert loop.state.phase == "remove_fields"
         assert {cell_state(hw, n) for n in ("a1", "a2", "b2")} == {CellState.BLINK}
-        hw.sim.tap("confirm")
+        view.answer("confirm")
         loop.step()
         assert cell_state(hw, "a1") == CellState.HOLE
         assert not hw.sim.coil_on
@@ -112,10 +127,10 @@ def test_explosion_blinks_fires_on_the_red_button_and_collapsed_tiles_blink_unti
 def test_two_players_extra_roll_only_an_explosion_counts():
     loop, hw, view = table("move_eliminator", "battle_royale", players=2)
     with hw:
-        hw.sim.tap("roll")
+        view.answer("roll")
         loop.step()
         loop.step()
-        hw.sim.tap("confirm")
+        view.answer("confirm")
         loop.step()
         assert loop.state.phase == "extra_roll"
         hw.sim.tap("roll")
@@ -127,22 +142,24 @@ def test_two_players_extra_roll_only_an_explosion_counts():
 def test_driver_fault_asks_for_the_tile_by_hand():
     loop, hw, view = table("move_eliminator", "explosion", layout=LINE)
     with hw:
-        hw.sim.tap("roll")
+        view.answer("roll")
         loop.step()
         loop.step()
-        for _ in range(loop.state.eliminator_targets().index(parse_field("b2"))):
-            hw.sim.tap("select")
-        hw.sim.tap("confirm")
+        presses = loop.state.eliminator_targets().index(parse_field("b2"))
+        view.answer(*["select"] * presses, "confirm")
         loop.step()
         hw.sim.inject_driver_fault()
-        hw.sim.tap("roll")
+        view.answer("roll")
         loop.step()
         loop.step()
         hw.sim.tap("trigger")
-        hw.sim.tap("confirm")
+        hw.sim.tap("confirm")  # pressed before the table asks: no answer to it
+        view.answer("confirm", at="by hand")  # pressed once asked: the tile is out
         loop.step()
         assert hw.sim.pulses == [] and loop.state.phase == "remove_fields"
-        assert any("by hand" in m for m in view.messages)
+        assert any("by hand" in m for m in view.prompts) and not view.answers
+        # the CONFIRM from before was dropped: only the answer's release is left
+        assert [(e.kind, e.button) for e in hw.drain_inputs()] == [("release", "confirm")]
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -170,7 +187,7 @@ def test_the_choice_prompt_offers_typing_undo_only_where_lines_are_read():
     # companion serve: buttons only, nothing reads a typed line
     loop, hw, view = table("battle_royale")
     with hw:
-        hw.sim.tap("roll")
+        view.answer("roll")
         loop.step()
     assert view.prompts[-1].endswith("; hold SELECT: undo")
     assert "type" not in view.prompts[-1]

@@ -44,6 +44,17 @@ class Recorder:
             self.calls.append(("prompt", text))
 
 
+class ConfirmWhenAsked(Recorder):
+    """People who press CONFIRM when the table asks them something."""
+
+    def __init__(self, hw) -> None:
+        super().__init__()
+        self.hw = hw
+
+    def prompt(self, text, options=(), seat=None):
+        self.hw.inputs.emit("press", "confirm")
+
+
 def test_phone_seats_are_numbers_or_all_and_never_a_bots():
     assert parse_phone_seats("all", 4, (3,)) == {0, 1, 2}
     assert parse_phone_seats("0, 2", 4) == {0, 2}
@@ -275,8 +286,10 @@ def test_a_taken_roll_leaves_every_page_before_the_rolls_animation_and_message(s
     loop.view = Observers([loop.view, hub])
     loop.react(state.initial_events)
     loop.view.update(loop.state, state.initial_events)
-    sim.inputs.emit("press", "confirm")  # "movement done" taken with CONFIRM: ROLL is asked
-    loop.step()
+    movement_done = ConfirmWhenAsked(sim)  # a press from before the question is no answer
+    loop.view.attach(movement_done)
+    loop.step()  # "movement done" taken with CONFIRM: ROLL is asked
+    loop.view.views.remove(movement_done)
     assert loop.state.phase == "doom_roll"
     sim.inputs.emit("press", "roll")
     taken = len(frames)
