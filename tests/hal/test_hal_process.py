@@ -12,6 +12,7 @@ import textwrap
 
 import pytest
 from hal_helpers import REPO, subprocess_env
+from stops import StopDropped
 
 from companion.hal import HardwareConfig, open_hardware
 
@@ -238,16 +239,6 @@ def test_benchmark_override_is_the_only_way_below_the_cool_down_floor(clock) -> 
         assert hw.eliminator.cooldown_s == 3.0
 
 
-class _Dropper:
-    """Raises *signum* in ``__del__``: CPython prints what a ``__del__`` raises and drops it."""
-
-    def __init__(self, signum: int) -> None:
-        self.signum = signum
-
-    def __del__(self) -> None:
-        signal.raise_signal(self.signum)
-
-
 @pytest.mark.parametrize(
     ("signum", "raises"),
     [(signal.SIGTERM, SystemExit), (signal.SIGHUP, SystemExit), (signal.SIGINT, KeyboardInterrupt)],
@@ -263,7 +254,7 @@ def test_a_stop_that_cpython_dropped_is_raised_where_the_table_waits(
     monkeypatch.setattr(sys, "unraisablehook", lambda u: dropped.append(u.exc_type))
     with open_hardware(clock=clock) as hw:
         hw.sim.coil.on()
-        _Dropper(signum)  # dropped at once: its __del__ takes the signal, the raise is lost
+        StopDropped(signum)  # dropped at once: its __del__ takes the signal, the raise is lost
         assert dropped == [raises]
         assert not hw.sim.coil_on
         with pytest.raises(raises) as info:
@@ -278,7 +269,7 @@ def test_a_stop_is_raised_again_only_on_the_main_thread(clock, monkeypatch) -> N
 
     monkeypatch.setattr(sys, "unraisablehook", lambda u: None)  # the drop is the point
     with open_hardware(clock=clock) as hw:
-        _Dropper(signal.SIGTERM)
+        StopDropped(signal.SIGTERM)
         seen: list[object] = []
         other = threading.Thread(target=lambda: seen.append(hw.next_input(0)))
         other.start()

@@ -15,6 +15,7 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
+from stops import StopDropped
 from table_helpers import RecordingView, bot_game, bot_table, sim_hardware
 
 from companion.cli import main
@@ -376,18 +377,6 @@ def test_a_full_disk_never_arms_the_eliminator_before_its_armed_record_is_whole(
     records = [r for _, r in read_journal(path).records]
     assert [r["type"] for r in records].count("armed") == len(hw.sim.pulses) >= 1
     assert records[-1]["type"] == "end"
-
-
-class StopDropped:
-    """A stop signal taken inside a ``__del__``: CPython runs the handler there (the coil
-    off, the stop remembered) and drops what it raises (as it may in a weak-reference or
-    garbage-collection callback)."""
-
-    def __init__(self, signum: int) -> None:
-        self.signum = signum
-
-    def __del__(self) -> None:
-        signal.raise_signal(self.signum)
 
 
 @pytest.mark.parametrize(
