@@ -237,7 +237,7 @@ def measure(runs: int, companion: str) -> dict[str, list[float]]:
     ``companion`` command (:func:`installed_companion`) from the folder above its
     environment: nothing of the checkout on the path."""
     python = str(Path(companion).with_name("python"))
-    cwd = str(Path(companion).parent.parent.parent)
+    cwd = str(Path(companion).parents[2])  # venv/bin/companion: the venv's folder
     times: dict[str, list[float]] = {name: [] for name in CASES}
     for round_ in range(runs + 1):
         for name, command in CASES.items():

@@ -52,7 +52,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from import_time import installed_companion  # bench/ is on sys.path when run as a script
+import import_time  # bench/ is on sys.path when run as a script
 
 ROOT = Path(__file__).resolve().parent.parent
 # Bytecode cached as on an installed system (pip compiles on install), in a temporary
@@ -63,12 +63,8 @@ atexit.register(shutil.rmtree, PYCACHE, ignore_errors=True)
 # The command as a table has it: pip's console script of the checkout's wheel, whose
 # interpreter loads no ``pip install -e`` editable finder (~17 ms a start); the processes
 # start in the temporary folder, with nothing of the checkout on their path.
-COMMAND = [installed_companion(f"{PYCACHE}/venv")]
-ENV = {
-    **{k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPATH")},
-    "PYTHONPYCACHEPREFIX": PYCACHE,
-    "COLUMNS": "120",
-}
+COMMAND = [import_time.installed_companion(f"{PYCACHE}/venv")]
+ENV = {**import_time.ENV, "PYTHONPYCACHEPREFIX": PYCACHE, "COLUMNS": "120"}
 TARGETS = {"help_s": 0.3, "serve_ready_s": 1.0, "serve_rss_mb": 60.0}
 PROFILES = ("gpio", "serial")
 UNFINISHED_RECORDS = 60

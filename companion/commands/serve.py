@@ -106,13 +106,15 @@ def _load_file(path: Path, fallback: bool = False) -> PendingResume | None:
 
 
 def _start_when_there_is_space(
-    start: Callable[[], GameSession], notifier: Notifier, stopped: Callable[[], None]
+    start: Callable[[], GameSession],
+    notifier: Notifier,
+    raise_if_stopped: Callable[[], None],
 ) -> GameSession:
     """Start the next game's journal. While the disk is full, say so once, keep feeding the
     watchdog and try again every few seconds: a full SD card pauses the table between games
     as it does during one, instead of ending the service (a restart would not free space).
-    ``stopped`` (the hardware's ``raise_if_stopped``) raises a stop signal CPython dropped,
-    so a stop ends the wait."""
+    ``raise_if_stopped`` (the hardware's) raises a stop signal CPython dropped, so a stop
+    ends the wait."""
     waiting = False
     while True:
         try:
@@ -130,7 +132,7 @@ def _start_when_there_is_space(
                 )
                 notifier.status("waiting: the disk is full")
             notifier.heartbeat()
-            stopped()
+            raise_if_stopped()
             time.sleep(DISK_FULL_RETRY_S)
             continue
         if waiting:
