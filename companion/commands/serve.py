@@ -294,7 +294,12 @@ def run(args: argparse.Namespace) -> int:
                     )
                     if args.games and number >= args.games:
                         break
-                    table_loop.wait_for({"confirm"}, "press CONFIRM to start a new game")
+                    table_loop.wait_for(
+                        {"confirm"},
+                        "press CONFIRM to start a new game",
+                        # a CONFIRM pressed twice to end the game does not start the next
+                        asked=hw.inputs.last_seq,
+                    )
     except SystemExit as exc:
         notifier.stopping()
         log.info("companion serve: stopped, solenoid and LEDs off")

@@ -81,6 +81,35 @@ def test_serve_plays_games_with_simulated_people(capsys):
     assert "solenoid and LEDs off" in log
 
 
+@pytest.mark.slow
+def test_serve_new_game_needs_a_confirm_pressed_after_it_asks(tmp_path, mocker):
+    """A CONFIRM pressed twice to end a game (the second queued while the game was
+    wrapping up) does not start the next game: only a press after the question does."""
+    from companion.table.assist import AssistTable
+
+    stale = []
+    answers = []
+    run, wait_for = AssistTable.run, AssistTable.wait_for
+
+    def game_then_second_confirm(self):
+        state = run(self)
+        stale.append(self.hw.inputs.emit("press", "confirm"))  # the double press
+        return state
+
+    def recording(self, buttons, prompt, *args, **kwargs):
+        event = wait_for(self, buttons, prompt, *args, **kwargs)
+        if prompt == "press CONFIRM to start a new game":
+            answers.append(event)
+        return event
+
+    mocker.patch.object(AssistTable, "run", game_then_second_confirm)
+    mocker.patch.object(AssistTable, "wait_for", recording)
+    argv = ["serve", "--autoplay", "--games", "2", "--journal-dir", str(tmp_path)]
+    assert main(argv) == 0
+    assert len(stale) == 2 and len(answers) == 1
+    assert answers[0].button == "confirm" and answers[0].seq > stale[0].seq
+
+
 def default_signals():
     """In the child: Python's default handlers, as in a terminal (a test runner may ignore some)."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
