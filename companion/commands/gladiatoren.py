@@ -258,6 +258,77 @@ def print_result(console: Console, state: Any) -> None:
     console.print(line, soft_wrap=True)
 
 
+# --- replay ---------------------------------------------------------------------------------
+
+
+def replay_document(session: Any, journal: str, records: int) -> dict[str, Any]:
+    """``companion replay --json``: the stable JSON view of a replayed Kampf der
+    Gladiatoren game. The face-down animals are a count, as on the table."""
+    state = session.state
+    colours = list(state.colours)
+    by_loc: dict[str, list[str]] = {}
+    for animal, loc in zip(state.animal_ids, state.animal_loc, strict=True):
+        by_loc.setdefault(loc, []).append(animal)
+    return {
+        "format": "companion-replay/1",
+        "journal": journal,
+        "game": GAME,
+        "mode": session.settings.mode,
+        "players": colours,
+        "records": records,
+        "actions": len(state.history),
+        "turn": state.turn,
+        "phase": state.phase,
+        "active": colours[state.active] if state.turn else None,
+        "finished": state.is_terminal,
+        "winners": [colours[s] for s in state.winners],
+        "end_reason": state.end_reason,
+        "points": {colours[s]: state.score(s) for s in range(state.players)},
+        "teams": [
+            {
+                "player": colours[team.owner],
+                "field": state.field_id(team.field),
+                "active": dict(zip(KINDS, team.active, strict=True)),
+                "neutralised": dict(zip(KINDS, team.inactive, strict=True)),
+                "stars": team.stars,
+            }
+            for _, team in sorted(state.teams.items())
+        ],
+        "stables": {
+            colours[s]: dict(zip(KINDS, state.stables[s], strict=True))
+            for s in range(state.players)
+        },
+        "animals": {
+            "in_arena": {
+                animal: state.field_id(state.animal_field[i])
+                for i, animal in enumerate(state.animal_ids)
+                if state.animal_loc[i] == "board" and state.animal_field[i] is not None
+            },
+            "beside": by_loc.get("beside", []),
+            "face_down": len(by_loc.get("stack", [])) + len(by_loc.get("drawn", [])),
+            "in_stables": {
+                animal: colours[state.animal_owner[i]]
+                for i, animal in enumerate(state.animal_ids)
+                if state.animal_loc[i] == "stable" and state.animal_owner[i] is not None
+            },
+            "in_the_box": by_loc.get("box", []),
+        },
+    }
+
+
+def print_replay(session: Any, journal: str) -> None:
+    """``companion replay``: the replayed game's arena, animals and players."""
+    from companion.ui.gladiatoren import game_view
+
+    state = session.state
+    console = Console()
+    when = "final" if state.is_terminal else f"turn {state.turn}, {state.phase}"
+    console.print(f"{journal}: Kampf der Gladiatoren, {when}", soft_wrap=True)
+    console.print(game_view(state))
+    if state.is_terminal:
+        print_result(console, state)
+
+
 # --- dice only ----------------------------------------------------------------------------
 
 

@@ -19,6 +19,13 @@ from companion.table.session import GameSession, rebuild
 
 REPLAY_FORMAT = "companion-replay/1"
 
+#: The module with ``replay_document`` and ``print_replay`` of every other game.
+GAME_VIEWS = {
+    "gladiatoren": "companion.commands.gladiatoren",
+    "skirmish": "companion.commands.skirmish",
+    "spartacus": "companion.commands.spartacus",
+}
+
 
 def replay_document(session: GameSession, journal: str, records: int) -> dict[str, Any]:
     """The stable JSON view of a replayed game."""
@@ -64,15 +71,6 @@ def run(args: argparse.Namespace) -> int:
         session = rebuild(contents, until_turn=args.turn)
     except JournalError as exc:
         raise CommandError(str(exc)) from None
-    if session.settings.game in ("skirmish", "spartacus"):
-        module = importlib.import_module(f"companion.commands.{session.settings.game}")
-        if args.json:
-            doc = module.replay_document(session, str(args.journal), len(contents.records))
-            print(json.dumps({**doc, "hints": hints_shown(session)}, indent=2, sort_keys=True))
-        else:
-            module.print_replay(session, str(args.journal))
-            print_hints(Console(), session)
-        return 0
     state = session.state
     if args.turn is not None and (
         args.turn > state.turn or (args.turn == state.turn and not state.is_terminal)
@@ -85,9 +83,17 @@ def run(args: argparse.Namespace) -> int:
     console = Console(stderr=True)
     for warning in contents.warnings:
         console.print(f"warning: {warning}", style="yellow", soft_wrap=True)
+    game = session.settings.game
+    # each game's own view (its module in companion.commands); Battle Royale's is here
+    module = None if game == "battle-royale" else importlib.import_module(GAME_VIEWS[game])
     if args.json:
-        doc = replay_document(session, str(args.journal), len(contents.records))
+        view = module.replay_document if module is not None else replay_document
+        doc = view(session, str(args.journal), len(contents.records))
         print(json.dumps({**doc, "hints": hints_shown(session)}, indent=2, sort_keys=True))
+        return 0
+    if module is not None:
+        module.print_replay(session, str(args.journal))
+        print_hints(Console(), session)
         return 0
     out = Console()
     when = (

@@ -410,3 +410,33 @@ def test_entry_turns_light_the_seat_and_bound_undo():
         ]
     with pytest.raises(UndoRefused):
         session.undo()  # yellow's placement is not red's to take back
+
+
+def test_replay_shows_a_journalled_game(capsys, tmp_path):
+    """``companion replay`` reads a Kampf der Gladiatoren journal (it took every game that
+    was not skirmish or Spartacus for Battle Royale and failed on this one)."""
+    from companion.cli import main
+    from companion.commands.gladiatoren import run_demo
+    from companion.table.session import rebuild
+
+    path = tmp_path / "d.jsonl"
+    assert run_demo(args(players=2, seed=7, journal=str(path))) == 0
+    state = rebuild(read_journal(path)).state
+    capsys.readouterr()
+    assert main(["replay", str(path), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert (doc["game"], doc["finished"], doc["actions"]) == (
+        "gladiatoren",
+        True,
+        len(state.history),
+    )
+    assert doc["winners"] == [state.colours[s] for s in state.winners]
+    assert doc["points"] == {state.colours[s]: state.score(s) for s in range(2)}
+    assert len(doc["teams"]) == len(state.teams)
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "Kampf der Gladiatoren, final" in out and "Game over" in out
+    assert main(["replay", str(path), "--json", "--turn", "2"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["turn"] == 3 and not doc["finished"]
+    assert main(["replay", str(path), "--turn", str(state.turn + 1)]) == 2
