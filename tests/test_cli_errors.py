@@ -367,3 +367,28 @@ def test_random_input_never_gives_a_traceback(
         assert len(errors) == 1 and err.splitlines()[-1] == errors[0], (argv, err)
         after = {p: p.read_bytes() for p in files_under(tmp_path) + files_under(data_home)}
         assert after == before, (argv, err)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["play", "battle-royale"],
+        ["play", "battle-royale", "--mode", "assist"],
+        ["serve"],
+        ["selftest"],
+    ],
+)
+@pytest.mark.parametrize("how", ["flag", "environment"])
+def test_a_config_file_that_is_not_utf8_is_one_message(
+    argv, how, tmp_path, monkeypatch, data_home, capsys
+):
+    bad = tmp_path / "table.toml"
+    bad.write_bytes(b"\xff\xfe garbage")
+    if how == "flag":
+        argv = [*argv, "--config", str(bad)]
+    else:
+        monkeypatch.setenv("COMPANION_CONFIG", str(bad))
+    assert run(argv) == 2
+    err = capsys.readouterr().err
+    assert "not UTF-8 text" in err and str(bad) in err and err.count("\n") == 1
+    assert "Traceback" not in err and files_under(data_home) == []

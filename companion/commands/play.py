@@ -154,7 +154,7 @@ def _game_keys(path: object) -> dict[str, object]:
     try:
         with open(str(path), "rb") as f:
             game = tomllib.load(f).get("game", {})
-    except (OSError, tomllib.TOMLDecodeError):
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return {}
     return game if isinstance(game, dict) else {}
 
