@@ -22,6 +22,7 @@ from companion.commands.arguments import (
 )
 from companion.commands.errors import (
     EXIT_INTERRUPTED,
+    EXIT_STOPPED,
     EXIT_USAGE,
     CommandError,
 )
@@ -686,10 +687,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     module_name, func_name = args.handler.split(":")
     handler = getattr(importlib.import_module(module_name), func_name)
     try:
-        return int(handler(args) or 0)
+        code = int(handler(args) or 0)
+        sys.stdout.flush()  # a closed pipe shows here, not as a warning at exit
+        return code
+    except BrokenPipeError:  # `companion replay --json FILE | head -1`: the reader has enough
+        _drop_further_output()  # exit 1 quietly, as rich does for what its consoles print
+        return EXIT_STOPPED
     except CommandError as exc:
         print(f"companion: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:  # a game catches it itself and says how to continue
         print("companion: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+
+
+def _drop_further_output() -> None:
+    """Point standard output at ``/dev/null``, so that the interpreter's last flush at exit
+    does not fail on the closed pipe again (the way the Python docs' note on SIGPIPE does)."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        return  # not a file (a test's capture): nothing is flushed to a pipe at exit
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)

@@ -392,3 +392,28 @@ def test_a_config_file_that_is_not_utf8_is_one_message(
     err = capsys.readouterr().err
     assert "not UTF-8 text" in err and str(bad) in err and err.count("\n") == 1
     assert "Traceback" not in err and files_under(data_home) == []
+
+
+@pytest.mark.parametrize("argv", [["config", "example"], ["dice"], ["roll", "d6", "3", "--json"]])
+def test_output_into_a_closed_pipe_ends_quietly(argv):
+    """``companion ... | head -1``: the reader went away. No traceback and no "Exception
+    ignored" at exit; status 1, as rich gives what its consoles print (``dice``)."""
+    import subprocess
+
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before anything is written
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "companion", *argv],
+            stdout=write,
+            stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
+            text=True,
+            env=env,
+            timeout=60,
+        )
+    finally:
+        os.close(write)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == ""

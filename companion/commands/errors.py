@@ -10,7 +10,8 @@ The exit codes (documented in the README and ``docs/journal.md``):
 ==== ======================================================================
 0    the command did its job (a game ended with a result)
 1    a game stopped before its end: ``quit`` typed, or the typed input ended
-     (the journal keeps it; the message says how to continue it)
+     (the journal keeps it; the message says how to continue it); or, quietly,
+     the output's reader went away (``| head``)
 2    a user error: one message says what was wrong; no file was changed or
      left behind
 129  the terminal hung up (SIGHUP, an SSH session dropped); outputs off
