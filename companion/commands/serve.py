@@ -222,14 +222,16 @@ def run(args: argparse.Namespace) -> int:
                     pending.path,
                     session.state.turn,
                 )
+            # the players of the game played first: a resumed game keeps its own
+            players = session.config.players if session is not None else config.players
             log.info(
                 "companion serve: ready (%s hardware, %d players, config %s) in %.2f s",
                 table.hardware.profile,
-                config.players,
+                players,
                 table.source,
                 time.monotonic() - started,
             )
-            notifier.ready(f"{table.hardware.profile} hardware, {config.players} players")
+            notifier.ready(f"{table.hardware.profile} hardware, {players} players")
             # what plays the games comes after `ready` (the table loop and its adapter, the
             # log view, the simulated people): start-up opens the hardware and resumes
             from companion.table.assist import AssistTable

@@ -191,3 +191,26 @@ def test_serve_journal_file_is_continued_and_a_finished_one_refused(tmp_path, ca
     assert f"journal: {journal}" in capsys.readouterr().err
     assert main(["serve", "--autoplay", "--games", "1", "--journal", str(journal)]) == 2
     assert "this game is over" in capsys.readouterr().err
+
+
+def test_serve_says_the_players_of_the_game_it_resumes(tmp_path, capsys):
+    """A resumed two-player game is announced as two players (the config's default is
+    four: serve said four, then played two)."""
+    from companion.games.battle_royale import BattleRoyaleConfig
+    from companion.table.session import GameSession, SessionSettings
+
+    journal = tmp_path / "table.jsonl"
+    session = GameSession.start(
+        BattleRoyaleConfig(players=2), SessionSettings(mode="assist", demo=True), journal
+    )
+    for _ in range(3):
+        state = session.state
+        action = state.chance_outcomes()[0][0] if state.is_chance_node else None
+        action = action if action is not None else state.legal_actions()[0]
+        session.commit(action)
+        session.apply(action)
+    session.journal.close()
+    assert main(["serve", "--autoplay", "--games", "1", "--journal", str(journal)]) == 0
+    log = capsys.readouterr().err
+    assert "resuming the unfinished game" in log and "2 players" in log
+    assert "4 players" not in log
