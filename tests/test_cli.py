@@ -167,7 +167,9 @@ def test_demo_is_repeatable(
 
 def test_demo_rejects_an_unknown_layout(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["demo", "--layout", "nowhere"]) == 2
-    assert 'game.layout = "nowhere" is not a known layout' in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert 'game.layout = "nowhere" is not a known layout' in err
+    assert err.rstrip().endswith(". (hole) and C (the centre, in the middle)")  # not "..., C"
 
 
 def test_demo_rejects_five_players(capsys: pytest.CaptureFixture[str]) -> None:

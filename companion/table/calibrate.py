@@ -107,7 +107,7 @@ def calibrate(
         if not result.passed:  # not typed, refused or no press: nothing more to learn
             if tries is not None:
                 tries.append(CalibrationTry(pulse_ms, result, None))
-            say(f"Not fired: {result.detail}. Stopping; nothing chosen.")
+            say(f"{result.detail[:1].upper()}{result.detail[1:]}. Stopping; nothing chosen.")
             return None
         longer = f"n = try {lengths[index + 1]} ms" if index + 1 < len(lengths) else "n = give up"
         answer = ask(

@@ -116,7 +116,10 @@ MAX_KEEP_FINISHED = 1_000_000
 _TABLES: tuple[str, ...] = ("game", "hardware", "journal")
 #: The largest table.toml read (a real one is about 2 KB).
 MAX_TABLE_FILE_BYTES = 256 * 1024
-_LAYOUT_ALLOWED = "a layout name from the data file ({names}), or 5 lines of # (field), . (hole), C"
+_LAYOUT_ALLOWED = (
+    "a layout name from the data file ({names}), or 5 lines of # (field), . (hole) and C "
+    "(the centre, in the middle)"
+)
 
 
 class FileProblem(Record):

@@ -49,12 +49,12 @@ class SimTable:
             yield hw
             self.pulses.extend((p.start, p.length_s) for p in hw.sim.pulses)
 
-    def run(self, fire_words, answers, **kwargs):
+    def run(self, fire_words, answers, said=None, **kwargs):
         tries: list[CalibrationTry] = []
         options = {"start_ms": 20, "step_ms": 10, "max_ms": PULSE_HARD_CAP_MS, **kwargs}
         chosen = calibrate(
             self.open_step,
-            lambda text: None,
+            said.append if said is not None else lambda text: None,
             Scripted(*fire_words),
             Scripted(*answers),
             cooldown_s=self.config.cooldown_s,
@@ -87,10 +87,12 @@ def test_the_cool_down_holds_between_tries() -> None:
 
 def test_every_pulse_needs_its_own_typed_confirmation() -> None:
     table = SimTable()
-    chosen, tries = table.run([True, False], ["n"])
+    said: list[str] = []
+    chosen, tries = table.run([True, False], ["n"], said=said)
     assert chosen is None
     assert len(table.pulses) == 1  # the second try was not confirmed: nothing fired
     assert tries[-1].answer is None and tries[-1].result.passed is None
+    assert said[-1] == "Not fired: FIRE was not typed. Stopping; nothing chosen."
 
 
 def test_again_repeats_the_same_length_and_q_stops() -> None:

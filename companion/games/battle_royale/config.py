@@ -84,7 +84,8 @@ class BattleRoyaleConfig(ConfigDict, Record):
             return Layout.parse(self.layout)
         known = ", ".join(self.data.layouts)
         raise ConfigError(
-            f"unknown layout {self.layout!r}: use one of {known}, or 5 lines of # . C"
+            f"unknown layout {self.layout!r}: use one of {known}, or 5 lines of "
+            "# (field), . (hole) and C (the centre, in the middle)"
         )
 
     def doom_distribution(self) -> dict[str, Fraction]:
