@@ -66,7 +66,10 @@ class TableView(Protocol):
     an undo or a resume, when someone types ``board``. A prompt with a ``seat`` shows what
     only that seat may see (its hand): a phone shows it to its seat only, the shared
     terminal only after the screen was handed over. A view may also have ``answered()``
-    (the table took the button or line its last public prompt asked for) and ``redraw()``.
+    (the table took the button or line its last public prompt asked for), ``redraw()``
+    and ``seat_note(text, seat)``: a line for ``seat`` only (a hint) that stays shown
+    with the questions asked after it until that seat acts (a view without it gets
+    ``prompt(text, seat=seat)``: see :func:`note_to_seat`).
     """
 
     def update(self, state: Any, events: Sequence[Any]) -> None: ...
@@ -97,6 +100,10 @@ class Observers:
     def prompt(self, text: str, options: Sequence[str] = (), seat: int | None = None) -> None:
         for view in self.views:
             view.prompt(text, options, seat=seat)
+
+    def seat_note(self, text: str, seat: int) -> None:
+        for view in self.views:
+            note_to_seat(view, text, seat)
 
     def redraw(self) -> None:
         for view in self.views:
@@ -561,8 +568,19 @@ def _no_heartbeat() -> None:
     """The heartbeat of a loop nobody watches."""
 
 
+def note_to_seat(view: Any, text: str, seat: int) -> None:
+    """Show ``text`` to ``seat`` only, until that seat acts: the view's ``seat_note``, or
+    for a view without one a prompt with the seat (the web's seat note)."""
+    note = getattr(view, "seat_note", None)
+    if note is not None:
+        note(text, seat)
+    else:
+        view.prompt(text, seat=seat)
+
+
 def show_hint(session: Any, view: TableView) -> None:
-    """The seat to move asked for a hint: shown to that seat only (:mod:`.hints`)."""
+    """The seat to move asked for a hint: shown to that seat only (:mod:`.hints`), and
+    kept on the terminal's screen above the question asked again until the seat acts."""
     from companion.table.hints import HintRefused, give_hint
 
     seat = session.state.current_player
@@ -570,7 +588,7 @@ def show_hint(session: Any, view: TableView) -> None:
         text = give_hint(session, seat).text
     except HintRefused as exc:
         text = f"no hint: {exc}"
-    view.prompt(text, seat=seat)
+    note_to_seat(view, text, seat)
 
 
 def decide(session: Any, agent: Agent, view: TableView) -> Any:

@@ -78,6 +78,8 @@ class TableScreen:
         self.log: deque[Text] = deque(maxlen=LOG_LINES)
         self.prompt_text = ""
         self.options: Sequence[str] = ()
+        #: a line for the seat asked (a hint), kept above its question until it acts
+        self.note = ""
         self.state: Any = None
         self._live: Live | None = None
         self._printed_board: Any = None  # what the board showed when it was last printed
@@ -162,6 +164,8 @@ class TableScreen:
     # -- TableView -----------------------------------------------------------------------
 
     def update(self, state: Any, events: Sequence[Any]) -> None:
+        if events or state is not self.state:  # the seat acted, or an undo: a new state
+            self.note = ""
         self.state = state
         if events:
             self.prompt_text = ""  # the prompt was answered
@@ -201,6 +205,16 @@ class TableScreen:
         self._last_prompt = (text, self.options)
         self._refresh()
 
+    def seat_note(self, text: str, seat: int) -> None:
+        """A line for ``seat`` only (a hint): shown above the question asked after it,
+        until the seat acts (an action, an undo) or the screen is handed over. Printed,
+        it is printed once, and the question after it again."""
+        self.note = text
+        if not self.live:
+            self.console.print(Text(f"> {text}", style=PROMPT_STYLE))
+            self._last_prompt = None
+        self._refresh()
+
     def redraw(self) -> None:
         """Draw the live view again (a line typed that changed nothing: its Enter moved
         the terminal's rows, the view puts them back)."""
@@ -211,6 +225,7 @@ class TableScreen:
         if self.console.is_terminal and not self.live:
             self.console.clear()
         self._printed_board = None
+        self.note = ""  # the last holder's hint
         if self.live:  # the prompt showed the hand: it goes before the next is drawn
             self.prompt_text, self.options = "", ()
             self._refresh()
@@ -261,7 +276,8 @@ class TableScreen:
         height = height or self.console.height
         width = self.console.width
         prompt = self._prompt_block(width)
-        prompt_rows = rows_at(self.console, prompt, width) if self.prompt_text else 0
+        shown = self.prompt_text or self.note
+        prompt_rows = rows_at(self.console, prompt, width) if shown else 0
         events_rows = max(3, min(LOG_LINES, height // 4)) + 2
         body_rows = max(1, height - 1 - prompt_rows - events_rows)
         log = Text("\n").join(list(self.log)[-(events_rows - 2) :])
@@ -285,10 +301,14 @@ class TableScreen:
         return layout
 
     def _prompt_block(self, width: int) -> RenderableType:
-        text = Text(f"> {self.prompt_text}", style=PROMPT_STYLE)
-        if not self.options:
-            return text
-        return Group(text, option_columns(self.options))
+        lines: list[RenderableType] = []
+        if self.note:
+            lines.append(Text(f"> {self.note}", style="bold green"))
+        if self.prompt_text:
+            lines.append(Text(f"> {self.prompt_text}", style=PROMPT_STYLE))
+        if self.options:
+            lines.append(option_columns(self.options))
+        return Group(*lines)
 
 
 def _nothing_yet(width: int, height: int | None = None) -> RenderableType:

@@ -327,3 +327,11 @@ def test_serve_starts_every_game_with_a_fresh_guard(tmp_path, mocker):
     new_game = mocker.spy(SolenoidGuard, "new_game")
     assert run(["serve", "--autoplay", "--games", "3", "--journal-dir", str(tmp_path)]) == 0
     assert new_game.call_count == 3
+
+
+@pytest.mark.parametrize("sub", [[], ["unfinished"], ["prune"]])
+def test_journals_in_a_folder_that_is_not_there_is_one_message(tmp_path, capsys, sub):
+    missing = tmp_path / "no-such-folder"
+    assert run(["journals", *sub, "--dir", str(missing)]) == 2
+    assert f"there is no folder {missing}" in capsys.readouterr().err
+    assert not missing.exists()
