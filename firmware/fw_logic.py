@@ -23,7 +23,7 @@ import struct
 
 import fw_proto as P
 
-FW_VERSION = (2, 0, 0)
+FW_VERSION = (2, 1, 0)
 
 # capabilities (IDENT caps)
 CAP_SOLENOID = 0x01
@@ -44,6 +44,11 @@ SILENCE_MS = 1000
 ARM_WINDOW_MAX_MS = 1000
 FIRE_DEADLINE_MAX_MS = 1000  # a FIRE is valid for at most this long ahead
 SPENT_TOKENS = 4  # tokens that fired, never armed again
+# A FIRE needs a red-button press the board sampled itself, after the ARM for its token
+# first arrived, at most this long ago: the longest a FIRE may be valid for, and the
+# longest an arming lasts without a refresh. So the coil never switches on more than
+# 1 s after the press that fired it, whatever the host does.
+PRESS_MAX_AGE_MS = 1000
 DEFAULT_PULSE_MS = 60
 DEFAULT_COOLDOWN_MS = 3000
 DEFAULT_BOUNCE_MS = 20
@@ -72,6 +77,7 @@ REFUSE_BAD_PULSE = 6
 REFUSE_LATE = 7  # the FIRE's deadline had passed: the host has given up on it
 REFUSE_BAD_DEADLINE = 8  # the deadline lies further ahead than FIRE_DEADLINE_MAX_MS
 REFUSE_SPENT = 9  # ARM of a token that already fired
+REFUSE_NO_PRESS = 10  # no unused red-button press since the ARM, within PRESS_MAX_AGE_MS
 
 ERR_UNKNOWN_TYPE = 1
 ERR_BAD_PAYLOAD = 2
@@ -177,8 +183,9 @@ class Button:
 
 class Solenoid:
     """The coil: on only for a FIRE matching a fresh ARM and arriving before its
-    deadline, pulse capped, cool-down enforced, switched off by the firmware
-    itself; a token fires once and is never armed again."""
+    deadline, and only for a red-button press the board sampled itself after that
+    ARM first arrived (press()), once per press; pulse capped, cool-down enforced,
+    switched off by the firmware itself; a token fires once and is never armed again."""
 
     def __init__(self, pin, diff, min_cooldown_ms, timer=None, ticks=None):
         self.pin = pin
@@ -194,6 +201,7 @@ class Solenoid:
         self.token = 0
         self.arm_at = 0
         self.arm_window = 0
+        self.press_at = None  # board ms of the last trigger press while armed, unused
         self.on = False
         self.on_since = 0
         self.off_at = None  # tick the timer drove the gate low, until off() books it
@@ -210,10 +218,16 @@ class Solenoid:
         self.cooldown_ms = _clamp(cooldown_ms, self.min_cooldown_ms, MAX_COOLDOWN_MS)
 
     def arm(self, token, window_ms, now):
-        """Arm for *token*; False (and disarmed) if that token already fired."""
+        """Arm for *token*; False (and disarmed) if that token already fired.
+
+        A repeated ARM of the token armed now (the host refreshes it, and sends it again
+        with the FIRE) only extends the window; any other ARM starts a new arming, and
+        only presses sampled from then on may fire it."""
         if token in self.spent:
             self.disarm()
             return False
+        if not self.armed or token != self.token:
+            self.press_at = None
         self.armed = True
         self.token = token
         self.arm_at = now
@@ -223,6 +237,12 @@ class Solenoid:
     def disarm(self):
         self.armed = False
         self.token = 0
+        self.press_at = None
+
+    def press(self, now):
+        """The red button's press, as the board sampled it: while armed, it may fire."""
+        if self.armed:
+            self.press_at = now
 
     def fire(self, token, pulse_ms, deadline, now):
         """(0, pulse length) when the coil is on, else (refusal, retry_ms)."""
@@ -243,6 +263,9 @@ class Solenoid:
             return REFUSE_WRONG_TOKEN, 0
         if pulse_ms < 1:
             return REFUSE_BAD_PULSE, 0
+        if self.press_at is None or not 0 <= self.diff(now, self.press_at) <= PRESS_MAX_AGE_MS:
+            self.press_at = None
+            return REFUSE_NO_PRESS, 0  # no press of its own since the ARM: never fires
         if self.on:
             return REFUSE_COOLING_DOWN, self.length + self.cooldown_ms
         if self.last_end is not None:
@@ -250,7 +273,7 @@ class Solenoid:
             if wait > 0:
                 return REFUSE_COOLING_DOWN, wait
         length = min(pulse_ms, self.pulse_ms, PULSE_HARD_CAP_MS)
-        self.disarm()
+        self.disarm()  # uses the press up too: one press fires at most once
         self.spent.append(token)
         if len(self.spent) > SPENT_TOKENS:
             self.spent.pop(0)
@@ -283,6 +306,8 @@ class Solenoid:
         """Switch the coil off at the end of the pulse; returns a COIL_OFF report or None."""
         if self.armed and self.diff(now, self.arm_at) > self.arm_window:
             self.disarm()
+        if self.press_at is not None and self.diff(now, self.press_at) > PRESS_MAX_AGE_MS:
+            self.press_at = None  # too old to fire
         if self.on and (self.diff(now, self.on_since) >= self.length or self.pin.value() == 0):
             return self.off(now, OFF_PULSE_END)
         return None
@@ -670,6 +695,8 @@ class Board:
         self._coil_report(self.solenoid.update(now), now)
         for i, b in enumerate(self.buttons):
             kind = b.sample(now, self.diff)
+            if i == 0 and kind == EV_PRESS:
+                self.solenoid.press(now)
             if kind and self.session:
                 self._send(P.T_EVENT, struct.pack(EVENT_FMT, i, kind, now & 0xFFFFFFFF), now)
         if self.session:

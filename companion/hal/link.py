@@ -274,8 +274,11 @@ REFUSALS = {
     7: "too late (its deadline had passed)",
     8: "deadline too far ahead",
     9: "token already fired",
+    10: "no press of the red button on the board since it was armed (or none in the last 1000 ms)",
 }
+REFUSE_COOLING_DOWN = 4
 REFUSE_LATE = 7
+REFUSE_NO_PRESS = 10
 #: ERROR codes.
 ERRORS = {1: "unknown type", 2: "bad payload", 3: "no session", 4: "bad version"}
 ERR_NO_SESSION = 3

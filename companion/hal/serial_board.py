@@ -472,12 +472,18 @@ class BoardLink:
         after it was sent. Then the FIRE is :attr:`pending_fire`: its stale frames are
         withdrawn, the board is asked for its STATE, and :meth:`resolve` tells the
         outcome. While a FIRE is pending no other FIRE is sent.
+
+        Only an arming (:meth:`arm`) can fire: without one nothing is sent (``"not
+        sent"``); the board also wants a red-button press it sampled itself after that
+        ARM (REFUSED 10 otherwise).
         """
         s = self.settings
         with self._wlock:
             if self._pending is not None:
                 return ("unknown", "the outcome of the last FIRE is not known yet")
-            token = self._arm_token if self._arm_token is not None else self._new_token()
+            token = self._arm_token
+            if token is None:
+                return ("not sent", "nothing is armed on the I/O board: no FIRE without an ARM")
             self._arm_token = None  # one arming, one fire
             if not self.connected or self._broken or not self._board_clock.synced:
                 return ("not sent", f"the I/O board is not connected ({self.status})")
@@ -1013,6 +1019,18 @@ class BoardLink:
                 self.on_disconnect(reason)
 
 
+#: The board's refusals that are no fault of the driver, and the guard's refusal each
+#: becomes: nothing fired, and the guard answers as if it had refused the press itself.
+BOARD_REFUSALS: dict[int, Refusal] = {
+    L.REFUSE_NO_PRESS: Refusal.PRESS_BEFORE_ARMING,
+}
+
+
+class BoardRefusedFire(SolenoidDriverError):
+    """The board refused a FIRE for a reason that is no driver fault (:data:`BOARD_REFUSALS`):
+    nothing fired."""
+
+
 class BoardSolenoid:
     """The coil output the guard switches: on = ARM + FIRE on the board."""
 
@@ -1034,6 +1052,15 @@ class BoardSolenoid:
         """Whether the last :meth:`on` got no answer (see :meth:`BoardLink.fire`)."""
         return self.last_reply is not None and self.last_reply[0] == "unknown"
 
+    @property
+    def board_refusal(self) -> tuple[Refusal, str, int] | None:
+        """``(refusal, reason, retry_ms)`` if the board refused the last :meth:`on` for a
+        reason that is no driver fault (:data:`BOARD_REFUSALS`), else None."""
+        reply = self.last_reply
+        if reply is None or reply[0] != "refused" or reply[3] not in BOARD_REFUSALS:
+            return None
+        return BOARD_REFUSALS[reply[3]], reply[1], reply[2]
+
     def on(self) -> None:
         self.last_reply = None
         reply = self._link.fire(self._pulse_ms)
@@ -1046,6 +1073,8 @@ class BoardSolenoid:
             raise FireOutcomeUnknown(f"{LINK_FAULT_MARK} {reply[1]}: it may have fired")
         if kind == "not sent":
             raise SolenoidDriverError(f"{LINK_FAULT_MARK} {reply[1]}; nothing fired")
+        if reply[3] in BOARD_REFUSALS:
+            raise BoardRefusedFire(f"the I/O board refused to fire: {reply[1]}; nothing fired")
         if reply[3] == L.REFUSE_LATE:
             raise SolenoidDriverError(
                 f"{LINK_FAULT_MARK} the FIRE reached the I/O board after its deadline (link "
@@ -1070,6 +1099,7 @@ class BoardSolenoidGuard(SolenoidGuard):
         self._link = link
         self._spent: set[Any] = set()
         self._unknown: Any = None  # the explosion token of the pending FIRE
+        self._armings = 0  # arm() and disarm() calls: an arming given back must be the same
         super().__init__(output, **kwargs)
 
     def arm(self, token: Any) -> None:
@@ -1077,12 +1107,16 @@ class BoardSolenoidGuard(SolenoidGuard):
             raise SpentToken(
                 f"the explosion {token!r} may already have fired: it is never armed again"
             )
-        super().arm(token)
-        self._link.arm()
+        with self._lock:  # the board's ARM with the guard's: no press falls between them
+            super().arm(token)
+            self._armings += 1
+            self._link.arm()
 
     def disarm(self) -> None:
-        super().disarm()
-        self._link.disarm()
+        with self._lock:
+            super().disarm()
+            self._armings += 1
+            self._link.disarm()
 
     def new_game(self) -> None:
         """Forget the explosions of earlier games: their tokens (turn and field) recur in
@@ -1126,8 +1160,13 @@ class BoardSolenoidGuard(SolenoidGuard):
     def _fire(self, press: InputEvent) -> FireResult:
         output: BoardSolenoid = self._output  # type: ignore[assignment]
         output.last_reply = None
-        token = self.armed_token
+        with self._lock:
+            token = self.armed_token
+            armings, last_end = self._armings, self._last_end
         result = super()._fire(press)
+        refused = output.board_refusal if not result.fired else None
+        if refused is not None:
+            return self._board_refused(token, armings, last_end, *refused)
         if result.fired:
             self._spent.add(token)
             reply = output.last_reply
@@ -1142,6 +1181,26 @@ class BoardSolenoidGuard(SolenoidGuard):
             return FireResult(False, Refusal.OUTCOME_UNKNOWN, result.message, token)
         return result
 
+    def _board_refused(
+        self, token: Any, armings: int, last_end: float | None, refusal: Refusal, why: str, _: int
+    ) -> FireResult:
+        """The board refused the FIRE for a reason that is no driver fault: nothing fired.
+        Answer as the guard does for its own refusal of that kind: the arming is given back
+        (as a new arming: only presses from now on fire it, on the board too, which gets a
+        fresh token) unless the table armed or disarmed meanwhile; the press stays used."""
+        with self._lock:
+            self._last_end = last_end  # no pulse: the cool-down still runs from the last one
+            rearm = self._armings == armings and not self._closed and self._fault is None
+        if rearm:
+            self.arm(token)
+        if refusal is Refusal.PRESS_BEFORE_ARMING:
+            message = (
+                f"the I/O board refused to fire: {why}; nothing fired: press the red button again"
+            )
+        else:  # pragma: no cover - every board refusal mapped has its message above
+            message = f"the I/O board refused to fire: {why}"
+        return FireResult(False, refusal, message, token)
+
     def _refuse(self, press: InputEvent, reason: Refusal, message: str) -> FireResult:
         """The guard's own refusal if it has one, else *reason*: without latching a fault
         and without using up the arming."""
@@ -1151,8 +1210,12 @@ class BoardSolenoidGuard(SolenoidGuard):
         return FireResult(False, reason, message, self.armed_token)
 
     def _latch(self, fault: str) -> None:
-        if self._output.outcome_unknown:  # type: ignore[attr-defined]
+        output: BoardSolenoid = self._output  # type: ignore[assignment]
+        if output.outcome_unknown:
             log.warning("solenoid: %s", fault)  # not a driver fault: the board will tell
+            return
+        if output.board_refusal is not None:
+            log.warning("solenoid: %s", fault)  # not a driver fault: nothing fired
             return
         super()._latch(fault)
 

@@ -853,13 +853,22 @@ class VirtualBoardControls:
         self.board.edge(name, closed)
 
     def press(self, name: str) -> None:
+        self._before_press(name)
         self.board.press(name)
 
     def release(self, name: str) -> None:
         self.board.release(name)
 
     def tap(self, name: str, duration_s: float = 0.1) -> None:
+        self._before_press(name)
         self.board.tap(name, duration_s)
+
+    def _before_press(self, name: str) -> None:
+        """A simulated person presses the red button after the table asked, as a person
+        does, not within the link's transit time: first the board has what the host sent
+        (the ARM). The board fires only for a press it sampled after its ARM arrived."""
+        if name == "trigger":
+            self._settle()
 
     def hold(self, name: str, duration_s: float | None = None) -> None:
         self.board.press(name)

@@ -108,6 +108,7 @@ def main() -> int:
         ("refused cooling", "REFUSED", ">IBI", [0xDEADBEEF, 4, 2500]),
         ("refused late", "REFUSED", ">IBI", [0xDEADBEEF, 7, 0]),
         ("refused spent", "REFUSED", ">IBI", [0xDEADBEEF, 9, 0]),
+        ("refused no press", "REFUSED", ">IBI", [0xDEADBEEF, 10, 0]),
         ("state after a pulse", "STATE", ">HBBIIHI", [0x0102, 0, 0, 0xDEADBEEF, 3, 60, 5061]),
         ("state coil on", "STATE", ">HBBIIHI", [7, 1, 0, 0xDEADBEEF, 1, 12, 1073741823]),
         ("error no session", "ERROR", ">BBB", [3, 0x11, 7]),

@@ -193,10 +193,40 @@ class FwHost:
         """A FIRE payload whose deadline is *ttl_ms* ahead of the board's clock now."""
         return L.FIRE.pack(token, pulse_ms, (self.now + ttl_ms) % PERIOD)
 
+    def press_trigger(self, limit_ms: int = 100) -> int:
+        """Press the red button and let go once the board has sampled the press, as a
+        finger does (a press lasts >= 10 ms; the board takes it within a few): returns the
+        board ms of the press. A press still held, or not yet released on the board, is
+        released first."""
+        button, pin = self.board.buttons[0], self.io.buttons[0]
+        pin.level = 1
+        for _ in range(limit_ms):
+            if not button.state:
+                break
+            self.advance(1)
+        pin.level = 0
+        for _ in range(limit_ms):
+            if button.state:
+                break
+            self.advance(1)
+        assert button.state, "the board did not take the press"
+        pin.level = 1
+        return button.pressed_at
+
     def arm_fire(
-        self, token: int = 0xC0FFEE, pulse_ms: int = 60, window_ms: int = 1000, ttl_ms: int = 500
+        self,
+        token: int = 0xC0FFEE,
+        pulse_ms: int = 60,
+        window_ms: int = 1000,
+        ttl_ms: int = 500,
+        *,
+        press: bool = True,
     ) -> None:
+        """ARM, a press of the red button (unless not *press*), FIRE: as the host does,
+        which sends the FIRE (with the ARM again) when the press's EVENT arrives."""
         self.send(L.MsgType.ARM, L.ARM.pack(token, window_ms))
+        if press:
+            self.press_trigger()
         self.send(L.MsgType.FIRE, self.fire_payload(token, pulse_ms, ttl_ms))
 
     def query(self, query_id: int = 1) -> L.BoardState:

@@ -125,13 +125,78 @@ def test_one_arm_one_fire() -> None:
 def test_cooldown_is_enforced_in_firmware_with_a_floor() -> None:
     host = session(cooldown_ms=0, min_cooldown_ms=1000)  # the host asks for none: 1000 it is
     host.arm_fire(token=1)
+    end = host.now + 60
     host.advance(60 + 500)
-    host.arm_fire(token=2)
+    host.arm_fire(token=2)  # (its press takes the board a few ms)
     [(token, reason, retry_ms)] = [L.REFUSED.unpack(f.payload) for f in host.messages(T.REFUSED)]
-    assert (token, reason) == (2, fw_logic.REFUSE_COOLING_DOWN) and retry_ms == 500
-    host.advance(500)
+    assert (token, reason) == (2, fw_logic.REFUSE_COOLING_DOWN)
+    assert retry_ms == 1000 - (host.now - end) and 480 < retry_ms < 500
+    host.advance(retry_ms)
     host.arm_fire(token=3)
     assert host.board.solenoid.pulses == 2
+
+
+def test_a_fire_without_a_press_on_the_board_is_refused() -> None:
+    """ARM + FIRE alone never fire: the board wants a red-button press it sampled itself
+    (a host that makes up a FIRE, or answers a press the board never saw, fires nothing)."""
+    host = session()
+    host.arm_fire(token=1, press=False)
+    [(token, reason, _)] = [L.REFUSED.unpack(f.payload) for f in host.messages(T.REFUSED)]
+    assert (token, reason) == (1, fw_logic.REFUSE_NO_PRESS)
+    assert all(level == 0 for _, level in host.io.coil.history)
+    assert host.board.solenoid.armed  # no fault of the arming: a real press may still fire
+    host.press_trigger()
+    host.send(T.FIRE, host.fire_payload(1, 60))
+    assert [t for t, _, _ in fired(host)] == [1]
+
+
+def test_a_press_before_the_arm_never_fires() -> None:
+    host = session()
+    host.press_trigger()  # pressed while nothing is armed (its EVENT held up on the link)
+    host.advance(100)
+    host.arm_fire(token=1, press=False)  # the host arms, then answers the late EVENT
+    assert refused(host) == [fw_logic.REFUSE_NO_PRESS]
+    host.press_trigger()  # also not while armed for another token, then re-armed
+    host.send(T.ARM, L.ARM.pack(2, 1000))
+    host.send(T.FIRE, host.fire_payload(2, 60))
+    assert refused(host) == [fw_logic.REFUSE_NO_PRESS]
+    assert all(level == 0 for _, level in host.io.coil.history)
+
+
+def test_a_repeated_arm_of_the_same_token_keeps_the_press() -> None:
+    """The host refreshes the ARM, and sends it again with the FIRE: the press made after
+    the first ARM still fires."""
+    host = session()
+    host.send(T.ARM, L.ARM.pack(3, 1000))
+    host.advance(50)
+    host.press_trigger()
+    host.advance(20)
+    host.arm_fire(token=3, press=False)  # ARM (again) + FIRE, as the host answers the EVENT
+    assert [t for t, _, _ in fired(host)] == [3]
+
+
+def test_one_press_fires_once_even_if_the_host_fires_again() -> None:
+    host = session(cooldown_ms=1000)
+    host.send(T.ARM, L.ARM.pack(1, 1000))
+    host.press_trigger()
+    host.send(T.FIRE, host.fire_payload(1, 60))
+    host.advance(1100, keepalive=True)  # past the cool-down
+    host.arm_fire(token=2, press=False)  # a new token, but no new press
+    assert refused(host) == [fw_logic.REFUSE_NO_PRESS]
+    assert host.board.solenoid.pulses == 1
+
+
+def test_a_press_older_than_the_limit_does_not_fire() -> None:
+    host = session()
+    host.send(T.ARM, L.ARM.pack(1, 1000))
+    host.press_trigger()
+    for _ in range(4):  # the host keeps the arming fresh, but sends no FIRE for 1 s
+        host.advance(fw_logic.PRESS_MAX_AGE_MS // 4, keepalive=True)
+        host.send(T.ARM, L.ARM.pack(1, 1000))
+    host.advance(1)
+    host.send(T.FIRE, host.fire_payload(1, 60))
+    assert refused(host) == [fw_logic.REFUSE_NO_PRESS]
+    assert all(level == 0 for _, level in host.io.coil.history)
 
 
 def test_disarm_switches_the_coil_off_now() -> None:
@@ -519,6 +584,7 @@ def test_a_fire_after_its_deadline_is_refused_and_clears_the_arming() -> None:
 def test_a_fire_on_its_deadline_still_fires() -> None:
     host = session()
     host.send(T.ARM, L.ARM.pack(4, 1000))
+    host.press_trigger()
     payload = host.fire_payload(4, 60, ttl_ms=100)
     host.advance(100, keepalive=True)
     host.send(T.FIRE, payload)
@@ -561,6 +627,8 @@ def test_query_answers_with_the_boards_own_account_of_the_coil() -> None:
     assert state.board_ms == host.now
     host.send(T.ARM, L.ARM.pack(0xABCD, 1000))
     assert host.query(2).armed
+    host.press_trigger()
+    host.messages()  # its EVENT, acknowledged
     host.send(T.FIRE, host.fire_payload(0xABCD, 60))
     host.advance(20)
     state = host.query(3)

@@ -100,3 +100,15 @@ def test_board_ident_matches_the_vector_layout() -> None:
     ident = host.hello()
     assert ident.protocol == fw_proto.PROTOCOL_VERSION and ident.firmware == fw_logic.FW_VERSION
     assert ident.board_id == b"TESTBRD1"
+
+
+def test_the_host_names_every_refusal_of_the_firmware() -> None:
+    """Every REFUSED reason the firmware sends has its name on the host, under the same
+    number (a reason the host does not know is reported as a driver fault)."""
+    from companion.hal import link as L
+
+    codes = {v for k, v in vars(fw_logic).items() if k.startswith("REFUSE_")}
+    assert codes == set(L.REFUSALS)
+    assert L.REFUSE_NO_PRESS == fw_logic.REFUSE_NO_PRESS
+    assert L.REFUSE_COOLING_DOWN == fw_logic.REFUSE_COOLING_DOWN
+    assert L.REFUSE_LATE == fw_logic.REFUSE_LATE

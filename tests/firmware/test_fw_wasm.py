@@ -71,7 +71,14 @@ def test_every_protocol_vector_under_micropython(checks) -> None:
 def test_the_solenoid_rules_under_micropython(checks) -> None:
     assert failures(checks, "rule:") == []
     names = " ".join(checks)
-    for rule in ("capped at 250", "cooldown", "host silence", "deadline", "never armed again"):
+    for rule in (
+        "capped at 250",
+        "cooldown",
+        "host silence",
+        "deadline",
+        "never armed again",
+        "press",
+    ):
         assert rule in names
 
 

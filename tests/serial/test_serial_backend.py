@@ -29,7 +29,7 @@ def test_roles_and_handshake() -> None:
         assert isinstance(hw.trigger, Trigger) and isinstance(hw.buttons, Buttons)
         assert isinstance(hw.eliminator, Eliminator) and isinstance(hw.eliminator, SolenoidGuard)
         assert isinstance(hw.status_leds, StatusLeds) and isinstance(hw.display, ArenaDisplay)
-        assert hw.connected and hw.board.firmware_version == "2.0.0"
+        assert hw.connected and hw.board.firmware_version == "2.1.0"
         assert hw.board.flags & L.FLAG_FIRST_SESSION
         assert "connected on" in hw.link_status and hw.virtual_board.port in hw.link_status
 
@@ -163,6 +163,7 @@ def test_guard_rules_still_hold_on_the_host() -> None:
         assert hw.eliminator.fire(early).reason is Refusal.NOT_ARMED
         hw.eliminator.arm("t1")
         assert hw.eliminator.fire(early).reason is Refusal.PRESS_BEFORE_ARMING
+        hw.link.flush(1.0)  # the board has the ARM: it fires only for a press after it
         vb.tap("trigger", 0.01)
         assert hw.eliminator.fire(next_event(hw, "press", "trigger"))
         hw.eliminator.arm("t2")
@@ -171,6 +172,42 @@ def test_guard_rules_still_hold_on_the_host() -> None:
         assert result.reason is Refusal.COOLING_DOWN and 2 < result.retry_after_s <= 3
         time.sleep(0.2)
         assert len(vb.pulses) == 1
+
+
+def test_the_link_sends_no_fire_while_nothing_is_armed() -> None:
+    """BoardLink.fire without an arming sends nothing (it used to make up a token and its
+    ARM, and the board fired with no press and no explosion armed)."""
+    with virtual_hw() as hw:
+        vb = hw.virtual_board
+        assert not hw.eliminator.armed and not hw.link.armed
+        kind, why = hw.link.fire(60)
+        assert kind == "not sent" and "nothing is armed" in why
+        hw.link.flush()
+        assert vb.pulses == [] and not vb.armed
+
+
+def test_a_press_the_board_never_saw_does_not_fire() -> None:
+    """The board fires only for a red-button press it sampled itself after its ARM: a
+    trigger press the host has but the board never saw (a host bug, a made-up event) is
+    refused by the board (REFUSED 10), which the guard reports as PRESS_BEFORE_ARMING,
+    without a driver fault and without using up the arming."""
+    with virtual_hw() as hw:
+        vb = hw.virtual_board
+        guard = hw.eliminator
+        guard.arm("boom")
+        wait_until(lambda: vb.armed)
+        phantom = hw.inputs.emit("press", "trigger")  # not from the board's pins
+        result = guard.fire(phantom)
+        assert result.reason is Refusal.PRESS_BEFORE_ARMING, result
+        assert "no press of the red button" in result.message
+        assert guard.fault is None and guard.armed and guard.armed_token == "boom"
+        assert guard.fire(phantom).reason is Refusal.ALREADY_FIRED  # used, all the same
+        assert vb.pulses == []
+        wait_until(lambda: vb.armed)  # armed again on the board, with a fresh token
+        assert [e.seq for e in hw.drain_inputs()] == [phantom.seq]
+        vb.tap("trigger", 0.01)
+        assert guard.fire(next_event(hw, "press", "trigger"))  # a real press fires
+        wait_until(lambda: len(vb.pulses) == 1)
 
 
 def test_a_stuck_trigger_never_fires() -> None:
@@ -193,6 +230,7 @@ def test_unplug_pauses_refuses_to_fire_and_replug_restores_the_board() -> None:
         hw.display.set_cell((4, 4), "eliminator")
         hw.status_leds.show_turn("red")
         hw.eliminator.arm("boom")
+        wait_until(lambda: vb.armed)  # the board fires only for a press after its ARM
         vb.tap("trigger", 0.01)
         assert hw.eliminator.fire(next_event(hw, "press", "trigger")).fired  # on its EVENT
         wait_until(lambda: len(vb.pulses) == 1)
@@ -290,6 +328,7 @@ def test_an_armed_trigger_press_fires_on_the_link_thread_that_read_it() -> None:
         assert vb.pulses == [] and firing_threads == []
         hw.eliminator.arm("boom")
         assert hw.eliminator.fire(unarmed).reason is Refusal.PRESS_BEFORE_ARMING
+        hw.link.flush(1.0)  # the board has the ARM: it fires only for a press after it
         vb.tap("trigger", 0.01)
         wait_until(lambda: len(vb.pulses) == 1)  # nobody has called fire() yet
         assert firing_threads == ["io-board-link"] and not hw.eliminator.armed

@@ -309,6 +309,7 @@ def test_the_io_boards_guard_arms_a_later_games_explosion_of_the_same_turn_and_f
     config = HardwareConfig(profile="virtual-board")
     with open_hardware(config, unsafe_cooldown_override_s=0.05) as hw:
         hw.eliminator.arm("turn-7-c3")
+        hw.link.flush(1.0)  # the board has the ARM: it fires only for a press after it
         hw.virtual_board.tap("trigger")
         press = next(e for e in iter(lambda: hw.next_input(2.0), None) if e.is_trigger_press)
         assert hw.eliminator.fire(press).fired

@@ -1,7 +1,8 @@
 # Checks of the I/O board firmware that run under real MicroPython (the WebAssembly port, by
-# run.mjs): every entry of protocol_vectors.json, the solenoid's rules (ARM/FIRE, cap,
-# cool-down, deadlines, spent tokens, host silence), the hardware layer on small machine and
-# neopixel shims, and a seeded fuzz of frames with zero spurious or over-cap pulses.
+# run.mjs): every entry of protocol_vectors.json, the solenoid's rules (ARM/FIRE, a press of
+# the red button the board sampled itself, cap, cool-down, deadlines, spent tokens, host
+# silence), the hardware layer on small machine and neopixel shims, and a seeded fuzz of
+# frames with zero spurious or over-cap pulses.
 #
 # This file is MicroPython: no f-strings, annotations or dataclasses. It prints one JSON line
 # per check: {"check": name, "ok": true/false, "detail": text}, then a summary line.
@@ -193,8 +194,27 @@ class Host:
     def fire_payload(self, token, pulse=60, ttl=500):
         return struct.pack(F.FIRE_FMT, token, pulse, (self.now + ttl) % PERIOD)
 
-    def arm_fire(self, token=0xC0FFEE, pulse=60, ttl=500):
+    def press_trigger(self):
+        """Press the red button, let go once the board has the press (as fw_helpers)."""
+        button = self.board.buttons[0]
+        pin = self.io.buttons[0]
+        pin.level = 1
+        for _ in range(100):
+            if not button.state:
+                break
+            self.advance(1)
+        pin.level = 0
+        for _ in range(100):
+            if button.state:
+                break
+            self.advance(1)
+        pin.level = 1
+        return button.state
+
+    def arm_fire(self, token=0xC0FFEE, pulse=60, ttl=500, press=True):
         self.send(P.T_ARM, struct.pack(F.ARM_FMT, token, 1000))
+        if press:
+            self.press_trigger()
         self.send(P.T_FIRE, self.fire_payload(token, pulse, ttl))
 
     def refusals(self):
@@ -351,14 +371,32 @@ def rule_one_arm_one_fire():
 def rule_cooldown_enforced_with_a_floor():
     host = session(cooldown=0)  # the host asks for none: 1000 ms it is
     host.arm_fire(token=1)
+    end = host.now + 60
     host.advance(60 + 500)
     host.arm_fire(token=2)
     [refused] = host.messages(P.T_REFUSED)
     token, reason, retry = struct.unpack(F.REFUSED_FMT, refused.payload)
-    host.advance(500)
+    ok = (token, reason) == (2, F.REFUSE_COOLING_DOWN) and retry == 1000 - (host.now - end)
+    host.advance(retry)
     host.arm_fire(token=3)
-    ok = (token, reason, retry) == (2, F.REFUSE_COOLING_DOWN, 500)
-    return ok and host.board.solenoid.pulses == 2
+    return ok and 480 < retry < 500 and host.board.solenoid.pulses == 2
+
+
+def rule_no_fire_without_a_press_sampled_after_the_arm():
+    host = session(cooldown=1000)
+    host.arm_fire(token=1, press=False)  # no press at all
+    ok = host.refusals() == [F.REFUSE_NO_PRESS]
+    host.press_trigger()  # a press before the ARM of another token
+    host.advance(100)
+    host.arm_fire(token=2, press=False)
+    ok = ok and host.refusals() == [F.REFUSE_NO_PRESS]
+    host.press_trigger()  # a press after it: fires, once
+    host.send(P.T_FIRE, host.fire_payload(2))
+    ok = ok and host.board.solenoid.pulses == 1
+    host.advance(1100, keepalive=True)
+    host.arm_fire(token=3, press=False)  # the same press, a new token: nothing
+    ok = ok and host.refusals() == [F.REFUSE_NO_PRESS]
+    return ok and host.board.solenoid.pulses == 1
 
 
 def rule_fire_deadline():
@@ -373,6 +411,7 @@ def rule_fire_deadline():
     ok = ok and host.refusals() == [F.REFUSE_BAD_DEADLINE]
     host = session(start=PERIOD - 100)  # a deadline across the tick wrap
     host.send(P.T_ARM, struct.pack(F.ARM_FMT, 6, 1000))
+    host.press_trigger()
     payload = host.fire_payload(6, ttl=300)
     host.advance(250, keepalive=True)
     host.send(P.T_FIRE, payload)
@@ -452,6 +491,7 @@ RULES = [
     rule_fire_without_arm_wrong_token_and_expired_arm_are_refused,
     rule_one_arm_one_fire,
     rule_cooldown_enforced_with_a_floor,
+    rule_no_fire_without_a_press_sampled_after_the_arm,
     rule_fire_deadline,
     rule_a_token_that_fired_is_never_armed_again,
     rule_disarm_and_hello_switch_the_coil_off_now,
@@ -556,7 +596,8 @@ SIZES = (0, 2, 5, 6, 8, 10, 11, 32, 79)
 def check_fuzz(frames, seed):
     """Frames of every type with random payloads, ARM + FIRE pairs, corrupted frames,
     garbage and new sessions, on a clock that crosses the tick wrap. Zero spurious pulses
-    (a pulse for a token the fuzz did not both ARM and FIRE in valid frames) and zero
+    (a pulse for a token the fuzz did not ARM, press the red button for, and FIRE in valid
+    frames) and zero
     over-cap pulses (on longer than 250 ms at the pin, or twice for one token)."""
     rng = Rng(seed)
     host = session(start=PERIOD - 20000, pulse=250, cooldown=1000)
@@ -569,8 +610,10 @@ def check_fuzz(frames, seed):
         r = rng.below(100)
         if r < 6:
             token = rng.next() or 1
-            pairs[token] = True
             host.send(P.T_ARM, struct.pack(F.ARM_FMT, token, rng.below(1500)))
+            pairs[token] = rng.below(8) != 0  # mostly with a press of the red button between
+            if pairs[token]:
+                host.press_trigger()
             pulse = rng.below(400)
             host.send(P.T_FIRE, host.fire_payload(token, pulse, rng.below(1300)))
             sent += 2
@@ -613,7 +656,7 @@ def check_fuzz(frames, seed):
             host.hello(pulse=250, cooldown=1000)
             hellos += 1
     host.advance(300, step=5)
-    spurious = [t for t in fired_tokens if t not in pairs]
+    spurious = [t for t in fired_tokens if not pairs.get(t)]  # no ARM, press and FIRE
     twice = len(fired_tokens) - len(set(fired_tokens))
     periods = host.on_periods()
     over_cap = [p for p in periods if p[1] > F.PULSE_HARD_CAP_MS]
