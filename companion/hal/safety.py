@@ -290,7 +290,7 @@ class SolenoidGuard:
         :meth:`fire` waits for the pulse and returns its result.
         """
         with self._lock:
-            press = self._inputs.emit("press", "trigger")
+            press = self._emit_trigger_press()
             if self._refusal(press, self._clock()) is not None:
                 return press
             self._edge_results[press.seq] = None
@@ -309,6 +309,11 @@ class SolenoidGuard:
                     self._edge_results[press.seq] = result
                 self._edge_done.notify_all()
         return press
+
+    def _emit_trigger_press(self) -> InputEvent:
+        """Issue the edge path's trigger press on the input queue (called with the lock
+        held, before the press is judged: a backend may note what it knows of it)."""
+        return self._inputs.emit("press", "trigger")
 
     def _fire(self, press: InputEvent) -> FireResult:
         with self._lock:

@@ -441,6 +441,28 @@ class BoardLink:
             if token:  # 0 means "none" in STATE
                 return token
 
+    def board_mark(self) -> tuple[int, int] | None:
+        """``(session, board ms)``: a tick of this session's board clock that the board has
+        certainly reached now (the lower bound of PROTOCOL.md section 6a); None without a
+        session. :meth:`stamped_before` compares a board stamp with it."""
+        with self._wlock:
+            if not self._connected.is_set() or not self._board_clock.synced:
+                return None
+            return self.connects, self._board_clock.board_ms(self._clock())
+
+    def stamped_before(self, mark: tuple[int, int] | None, board_ms: int) -> bool:
+        """Whether the board stamp *board_ms*, of a message of the current session, lies
+        before *mark* (:meth:`board_mark`): then it was certainly stamped before the mark
+        was taken. False without a mark or for a mark of an earlier session (every stamp of
+        a later session comes after it: a session's events are never sent in another)."""
+        if mark is None:
+            return False
+        with self._wlock:
+            if mark[0] != self.connects:
+                return False
+        half = L.BOARD_TICKS_PERIOD // 2
+        return (board_ms - mark[1] + half) % L.BOARD_TICKS_PERIOD - half < 0
+
     def arm(self) -> None:
         """The guard armed: arm the board with a fresh token, and keep it armed."""
         with self._wlock:
@@ -1100,6 +1122,9 @@ class BoardSolenoidGuard(SolenoidGuard):
         self._spent: set[Any] = set()
         self._unknown: Any = None  # the explosion token of the pending FIRE
         self._armings = 0  # arm() and disarm() calls: an arming given back must be the same
+        self._armed_mark: tuple[int, int] | None = None  # the board's clock at arm()
+        self._edge_board_ms: int | None = None  # the board stamp of the edge path's press
+        self._early: set[int] = set()  # presses the board stamped before the arming
         super().__init__(output, **kwargs)
 
     def arm(self, token: Any) -> None:
@@ -1110,6 +1135,8 @@ class BoardSolenoidGuard(SolenoidGuard):
         with self._lock:  # the board's ARM with the guard's: no press falls between them
             super().arm(token)
             self._armings += 1
+            self._armed_mark = self._link.board_mark()
+            self._early.clear()  # presses issued before: refused as before arming anyway
             self._link.arm()
 
     def disarm(self) -> None:
@@ -1147,15 +1174,44 @@ class BoardSolenoidGuard(SolenoidGuard):
         self.clear_link_fault()  # latched only because the link dropped: it is back now
         return super().fire(press)
 
-    def trigger_edge(self) -> InputEvent:
+    def trigger_edge(self, board_ms: int | None = None) -> InputEvent:
         """The edge path on the link thread: the board's trigger press fires as soon as it
         is read (:meth:`SolenoidGuard.trigger_edge`), not after a hand-over to the table
         loop's thread. A press while a FIRE's outcome is unknown or the board is away only
-        goes on the queue: the table loop's :meth:`fire` refuses it as before."""
+        goes on the queue: the table loop's :meth:`fire` refuses it as before.
+
+        *board_ms* is the board's stamp of the press (its EVENT's). An EVENT arrives when
+        the link delivers it, which may be long after the press (retransmitted after a
+        loss): a press the board stamped before the arming (before the board's clock as
+        the host knew it at :meth:`arm`) is refused as :data:`Refusal.PRESS_BEFORE_ARMING`,
+        however late its EVENT came."""
         if self._link.pending_fire is not None or not self._link.connected:
             return self._inputs.emit("press", "trigger")
         self.clear_link_fault()
-        return super().trigger_edge()
+        self._edge_board_ms = board_ms  # only the link thread calls this
+        try:
+            return super().trigger_edge()
+        finally:
+            self._edge_board_ms = None
+
+    def _emit_trigger_press(self) -> InputEvent:
+        press = super()._emit_trigger_press()
+        board_ms = self._edge_board_ms
+        if board_ms is not None and self._link.stamped_before(self._armed_mark, board_ms):
+            self._early.add(press.seq)
+        return press
+
+    def _refusal(self, press: InputEvent, now: float) -> FireResult | None:
+        refusal = super()._refusal(press, now)
+        if refusal is None and press.seq in self._early:
+            return FireResult(
+                False,
+                Refusal.PRESS_BEFORE_ARMING,
+                f"trigger press #{press.seq} was made before the explosion was armed (by the "
+                "I/O board's clock; its EVENT arrived late)",
+                self._token,
+            )
+        return refusal
 
     def _fire(self, press: InputEvent) -> FireResult:
         output: BoardSolenoid = self._output  # type: ignore[assignment]
@@ -1418,7 +1474,8 @@ class SerialHardware(Hardware):
         self.board_events.append((time.monotonic(), board_ms, button, kind))
         guard = self.eliminator
         if button == "trigger" and kind == "press" and isinstance(guard, BoardSolenoidGuard):
-            guard.trigger_edge()  # fires here, on the link thread, if an explosion is armed
+            guard.trigger_edge(board_ms)  # fires here, on the link thread, if armed (and
+            # the board stamped the press after the arming)
         else:
             self.inputs.emit(kind, button)  # type: ignore[arg-type]
 

@@ -22,6 +22,7 @@ from companion.hal import (
 )
 from companion.hal import link as L
 from companion.hal.serial_board import CELL_COLOURS, DIE_COLOURS, TURN_COLOURS
+from companion.hal.virtual_board import FaultWindow
 
 
 def test_roles_and_handshake() -> None:
@@ -207,6 +208,45 @@ def test_a_press_the_board_never_saw_does_not_fire() -> None:
         assert [e.seq for e in hw.drain_inputs()] == [phantom.seq]
         vb.tap("trigger", 0.01)
         assert guard.fire(next_event(hw, "press", "trigger"))  # a real press fires
+        wait_until(lambda: len(vb.pulses) == 1)
+
+
+@pytest.mark.parametrize("held_up_s", [0.3, 0.6])
+def test_a_press_before_arming_whose_event_arrives_after_it_never_fires(held_up_s) -> None:
+    """The red button pressed while nothing is armed; its EVENT is held up on the link
+    (bytes to the host lost for a while, well under the 1 s silence limit: retransmitted);
+    the table arms 0.1 s after the press. The EVENT arrives after the arming and gets its
+    press number then, but the board stamped it before: the host refuses it by that stamp
+    and sends no FIRE (it used to fire, with no press after the arming)."""
+    with virtual_hw() as hw:
+        vb = hw.virtual_board
+        sent: list[int] = []
+        link_fire = hw.link.fire
+
+        def recording_fire(pulse_ms: int) -> tuple:
+            sent.append(pulse_ms)
+            return link_fire(pulse_ms)
+
+        hw.link.fire = recording_fire  # type: ignore[method-assign]
+        vb.faults = LinkFaults(
+            windows=[FaultWindow("to_host", 0.0, held_up_s, drop=1.0, anchor="trigger")]
+        )
+        vb.press("trigger")
+        time.sleep(0.03)
+        vb.release("trigger")
+        time.sleep(0.07)
+        hw.eliminator.arm("explosion")
+        press = next_event(hw, "press", "trigger", timeout=3.0)
+        assert hw.link.disconnects == 0  # retransmitted, not lost with the session
+        result = hw.eliminator.fire(press)
+        assert result.reason is Refusal.PRESS_BEFORE_ARMING, result
+        assert "by the I/O board's clock" in result.message
+        assert hw.eliminator.armed and hw.eliminator.fault is None
+        hw.link.flush(1.0)
+        assert sent == [] and vb.pulses == []
+        vb.faults = LinkFaults()
+        vb.tap("trigger", 0.01)  # a press after the arming fires
+        assert hw.eliminator.fire(next_event(hw, "press", "trigger"))
         wait_until(lambda: len(vb.pulses) == 1)
 
 
