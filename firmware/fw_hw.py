@@ -128,8 +128,9 @@ class PicoIO:
             self.wdt.feed()
 
     def watch_press(self, pin, callback):
-        """Latch press edges (pulled up: a press is a falling edge) between samples."""
-        pin.irq(handler=callback, trigger=machine.Pin.IRQ_FALLING)
+        """Stamp the press and release edges between samples (pulled up: a press is a
+        falling edge); the callback reads the pin to tell which."""
+        pin.irq(handler=callback, trigger=machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING)
 
     def coil_timer(self, ms, callback):
         timer = machine.Timer()

@@ -14,7 +14,7 @@
 #   io.reset_cause                          "power", "watchdog" or "soft"
 #   io.write(data)                          bytes to the host
 #   io.coil_timer(ms, callback) (optional)  one-shot timer; returns an object with deinit()
-#   io.watch_press(pin, callback) (optional) call callback() on a press edge (pin IRQ)
+#   io.watch_press(pin, callback) (optional) call callback() on every edge of the pin (IRQ)
 #   io.enter_maintenance() (optional)       restart into the REPL
 #
 # MicroPython subset: no f-strings, annotations, dataclasses or match.
@@ -54,6 +54,10 @@ DEFAULT_COOLDOWN_MS = 3000
 DEFAULT_BOUNCE_MS = 20
 DEFAULT_HOLD_MS = 1000
 MAX_BOUNCE_MS = 200
+# A press counts only if the pin still reads pressed (or was released only) this many ticks
+# after its first edge: 2 ticks of a 1 ms clock are at least 1 ms whatever the phase. A
+# spike (a long wire next to the coil, static) is shorter; a finger's press lasts >= 10 ms.
+GLITCH_MS = 2
 MIN_HOLD_MS = 200
 MAX_HOLD_MS = 10000
 
@@ -123,15 +127,17 @@ def _clamp(value, low, high):
 
 
 class Button:
-    """Debounce one pulled-up button: the first edge counts at once, then
-    edges are ignored for bounce_ms; a press held hold_ms is a long press.
+    """Debounce one pulled-up button: a press counts at its first edge if the pin
+    still reads pressed GLITCH_MS later (a shorter spike is ignored), then edges
+    are ignored for bounce_ms; a press held hold_ms is a long press.
 
-    A press edge latched by the pin interrupt (edge()) counts even if the
-    contact opened again before the main loop sampled it, if the edge came
-    after the bounce window: the interrupt stamps the edge with the clock, so
-    a loop that ran late neither turns a release's bounce into a press (the
-    edge lies inside the window) nor loses a short press that came after the
-    window (judging by when the loop last sampled would lose it)."""
+    The pin interrupt (edge()) stamps both edges with the clock: a press edge
+    after the bounce window starts the glitch window at its own time, and a
+    press that came and went before the main loop sampled it counts if it was
+    released GLITCH_MS or more after its edge. So a loop that ran late neither
+    turns a release's bounce into a press (the edge lies inside the window),
+    nor a spike into one (released too soon), nor loses a short real press
+    that came after the window."""
 
     def __init__(self, pin, ticks):
         self.pin = pin
@@ -144,40 +150,65 @@ class Button:
         self.pressed_at = 0
         self.held = False
         self.ignored = 0
+        self.glitches = 0  # first edges that were spikes, not presses
+        self.since = None  # the glitch window's start: a press not decided yet
         self.latched = False
         self.edge_at = 0  # when the pin interrupt last saw a press edge
+        self.opened = False
+        self.released_at = 0  # when it last saw a release edge after that press edge
 
     def edge(self, *args):
-        """Pin IRQ on a press edge: remember it, and when, until the next sample.
-        (ticks_ms() allocates nothing: safe in an interrupt handler.)"""
-        self.edge_at = self.ticks()
-        self.latched = True
+        """Pin IRQ on any edge: remember a press edge (the pin reads pressed) or a release
+        edge, and when, until the next sample. (pin.value() and ticks_ms() allocate
+        nothing: safe in an interrupt handler.)"""
+        now = self.ticks()
+        if self.pin.value() == 0:
+            self.edge_at = now
+            self.latched = True
+            self.opened = False
+        else:
+            self.released_at = now
+            self.opened = True
 
     def sample(self, now, diff):
         raw = self.pin.value() == 0
-        if self.latched:
-            self.latched = False
-            # a press shorter than one loop still counts, if its edge came after the
-            # bounce window (an edge inside it may be bounce)
-            if self.last is None or diff(self.edge_at, self.last) >= self.bounce_ms:
-                raw = raw or not self.state
         settled = self.last is None or diff(now, self.last) >= self.bounce_ms
         if raw != self.raw:
             self.raw = raw
-            if not settled:
+            if not settled or self.since is not None:
                 self.ignored += 1
-        if raw != self.state:
-            if settled:
-                self.state = raw
+        if self.latched:
+            self.latched = False
+            # a press edge after the bounce window starts a press at its own time (an edge
+            # inside the window may be bounce)
+            after = self.last is None or diff(self.edge_at, self.last) >= self.bounce_ms
+            if after and not self.state and self.since is None:
+                self.since = self.edge_at
+        if self.state:
+            if raw:
+                if not self.held and diff(now, self.pressed_at) >= self.hold_ms:
+                    self.held = True
+                    return EV_LONG
+            elif settled:
+                self.state = False
                 self.last = now
-                if raw:
-                    self.pressed_at = now
-                    self.held = False
-                    return EV_PRESS
                 return EV_RELEASE
-        elif raw and not self.held and diff(now, self.pressed_at) >= self.hold_ms:
-            self.held = True
-            return EV_LONG
+            return 0
+        if self.since is None:
+            if not (raw and settled):
+                return 0
+            self.since = now  # the loop saw the press before the interrupt did (or has none)
+        if diff(now, self.since) < GLITCH_MS:
+            return 0
+        since = self.since
+        self.since = None
+        if raw or (self.opened and diff(self.released_at, since) >= GLITCH_MS):
+            self.state = True
+            self.last = now
+            self.pressed_at = now
+            self.held = False
+            return EV_PRESS
+        self.glitches += 1  # released within the glitch window: a spike
         return 0
 
 

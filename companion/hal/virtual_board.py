@@ -744,7 +744,7 @@ class VirtualBoard:
                 return  # deaf to edges: nothing to report
             button = board.buttons[index]
             last = button.last
-            if button.latched or button.state or button.raw:
+            if button.latched or button.state or button.raw or button.since is not None:
                 waiting = "the firmware to see and report the release"
             elif self.chip.scripted(self._pin(name)):
                 waiting = "the scripted edges (a bounce) to play out"

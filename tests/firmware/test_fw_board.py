@@ -280,7 +280,7 @@ def test_silence_during_a_pulse_still_ends_the_pulse_within_the_cap() -> None:
 def test_retransmission_gives_up_and_ends_the_session() -> None:
     host = session()
     host.io.buttons[1].level = 0
-    host.advance(1)
+    host.advance(1 + fw_logic.GLITCH_MS)
     first = [f for f in host.frames() if f.type == T.EVENT]
     assert len(first) == 1
     for _ in range(20):  # the host hears nothing: the board retransmits...
@@ -321,7 +321,9 @@ def test_bounce_is_filtered_and_events_carry_board_time() -> None:
     host.advance(50)
     got = events(host)
     assert [(b, k) for b, k, _ in got] == [("trigger", "press"), ("trigger", "release")]
-    assert got[0][2] == t0 + 1 and got[1][2] == t0 + 106
+    # the press counts once the pin still reads pressed a glitch window after its first edge
+    # (sampled at t0 + 1): bounce inside the window does not matter
+    assert got[0][2] == t0 + 1 + fw_logic.GLITCH_MS and got[1][2] == t0 + 106
     assert host.board.buttons[0].ignored >= 4
 
 
@@ -347,9 +349,46 @@ def latching_board() -> tuple[FwHost, list]:
     return host, watched
 
 
-def test_a_press_shorter_than_one_loop_is_latched_by_the_pin_interrupt() -> None:
+def spike(pin, irq) -> None:
+    """A contact closed and open again at once (the pin IRQ sees both edges)."""
+    pin.level = 0
+    irq(pin)
+    pin.level = 1
+    irq(pin)
+
+
+@pytest.mark.parametrize("button", [0, 1])
+def test_a_spike_shorter_than_the_glitch_window_is_not_a_press(button) -> None:
+    """A spike on a button's line (a long wire next to the coil, static) latched by the pin
+    interrupt is no press: the pin reads released again before the glitch window ends.
+    The red button's spike used to count, and fire an armed coil (/tmp/safety/demos/d6)."""
     host, watched = latching_board()
-    watched[1][1](host.io.buttons[1])  # the IRQ saw a press edge; the contact is open again
+    host.send(T.ARM, L.ARM.pack(1, 1000))
+    spike(host.io.buttons[button], watched[button][1])
+    host.advance(1)
+    host.advance(30)
+    assert events(host) == [] and host.board.buttons[button].glitches == 1
+    host.send(T.FIRE, host.fire_payload(1, 60))
+    assert refused(host) == [fw_logic.REFUSE_NO_PRESS] and host.board.solenoid.pulses == 0
+    pin = host.io.buttons[button]
+    pin.level = 0
+    watched[button][1](pin)
+    host.io.clock.advance(fw_logic.GLITCH_MS - 1)  # released one tick too soon
+    pin.level = 1
+    watched[button][1](pin)
+    host.advance(1)
+    host.advance(30)
+    assert events(host) == [] and host.board.buttons[button].glitches == 2
+
+
+def test_a_press_shorter_than_one_loop_counts_if_it_outlasted_the_glitch_window() -> None:
+    host, watched = latching_board()
+    roll, irq = host.io.buttons[1], watched[1][1]
+    roll.level = 0
+    irq(roll)  # the IRQ stamps the press edge...
+    host.io.clock.advance(fw_logic.GLITCH_MS)
+    roll.level = 1
+    irq(roll)  # ...and the release, a glitch window later, before the loop samples
     host.advance(1)
     host.advance(30)
     assert [(b, k) for b, k, _ in events(host)] == [("roll", "press"), ("roll", "release")]
@@ -363,16 +402,25 @@ def roll_just_released() -> tuple[FwHost, list, object]:
     host.advance(30)
     roll.level = 1
     host.advance(1)  # the release is reported
+    assert [k for _, k, _ in events(host)] == ["press", "release"]
     return host, watched, roll
 
 
 def test_a_late_loop_never_turns_a_releases_bounce_into_a_press() -> None:
     host, watched, roll = roll_just_released()
-    watched[1][1](roll)  # a bounce closes the contact for a moment, the IRQ latches it
-    host.advance(25, step=25)  # and the loop next samples only after the window (a stall)
+    roll.level = 0
+    watched[1][1](roll)  # a bounce closes the contact for a moment, the IRQ latches it...
+    host.io.clock.advance(fw_logic.GLITCH_MS)  # (long enough not to be a spike)
+    roll.level = 1
+    watched[1][1](roll)
+    host.advance(25, step=25)  # ...and the loop next samples only after the window (a stall)
     host.advance(30)
     assert [(b, k) for b, k, _ in events(host)] == [("roll", "press"), ("roll", "release")]
+    roll.level = 0
     watched[1][1](roll)  # a press shorter than one loop, well after the window: counts
+    host.io.clock.advance(fw_logic.GLITCH_MS)
+    roll.level = 1
+    watched[1][1](roll)
     host.advance(1)
     host.advance(30)
     assert [k for _, k, _ in events(host)] == ["press", "release", "press", "release"]
@@ -388,7 +436,8 @@ def test_a_short_press_after_the_bounce_window_counts_though_the_loop_ran_late()
     roll.level = 0
     watched[1][1](roll)  # a press: the IRQ latches its edge
     host.io.clock.advance(5)
-    roll.level = 1  # released again before the loop runs
+    roll.level = 1  # released again before the loop runs (the IRQ stamps that too)
+    watched[1][1](roll)
     host.io.clock.advance(10)
     host.advance(1)
     host.advance(30)
