@@ -1045,6 +1045,9 @@ class BoardLink:
 #: becomes: nothing fired, and the guard answers as if it had refused the press itself.
 BOARD_REFUSALS: dict[int, Refusal] = {
     L.REFUSE_NO_PRESS: Refusal.PRESS_BEFORE_ARMING,
+    # the board's own cool-down (a pulse from before this host started, or a board
+    # cool-down longer than the host's): as the guard's, with the board's retry time
+    L.REFUSE_COOLING_DOWN: Refusal.COOLING_DOWN,
 }
 
 
@@ -1238,23 +1241,36 @@ class BoardSolenoidGuard(SolenoidGuard):
         return result
 
     def _board_refused(
-        self, token: Any, armings: int, last_end: float | None, refusal: Refusal, why: str, _: int
+        self,
+        token: Any,
+        armings: int,
+        last_end: float | None,
+        refusal: Refusal,
+        why: str,
+        retry_ms: int,
     ) -> FireResult:
         """The board refused the FIRE for a reason that is no driver fault: nothing fired.
         Answer as the guard does for its own refusal of that kind: the arming is given back
         (as a new arming: only presses from now on fire it, on the board too, which gets a
-        fresh token) unless the table armed or disarmed meanwhile; the press stays used."""
+        fresh token) unless the table armed or disarmed meanwhile; the press stays used.
+        The board's cool-down becomes the guard's: it refuses presses until the board's
+        retry time has passed, and says so as for its own cool-down."""
+        retry_s = retry_ms / 1000
         with self._lock:
-            self._last_end = last_end  # no pulse: the cool-down still runs from the last one
+            if refusal is Refusal.COOLING_DOWN:  # the guard's cool-down ends with the board's
+                self._last_end = self._clock() + retry_s - self._cooldown_s
+            else:  # no pulse: the cool-down still runs from the last one
+                self._last_end = last_end
             rearm = self._armings == armings and not self._closed and self._fault is None
         if rearm:
             self.arm(token)
-        if refusal is Refusal.PRESS_BEFORE_ARMING:
+        if refusal is Refusal.COOLING_DOWN:
             message = (
-                f"the I/O board refused to fire: {why}; nothing fired: press the red button again"
+                f"cooling down: the solenoid may fire again in {retry_s:.1f} s (the I/O "
+                "board's cool-down)"
             )
-        else:  # pragma: no cover - every board refusal mapped has its message above
-            message = f"the I/O board refused to fire: {why}"
+            return FireResult(False, refusal, message, token, retry_after_s=retry_s)
+        message = f"the I/O board refused to fire: {why}; nothing fired: press the red button again"
         return FireResult(False, refusal, message, token)
 
     def _refuse(self, press: InputEvent, reason: Refusal, message: str) -> FireResult:

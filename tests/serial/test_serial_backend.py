@@ -15,14 +15,15 @@ from companion.hal import (
     Buttons,
     CellState,
     Eliminator,
+    HardwareConfig,
     Refusal,
     SolenoidGuard,
     StatusLeds,
     Trigger,
 )
 from companion.hal import link as L
-from companion.hal.serial_board import CELL_COLOURS, DIE_COLOURS, TURN_COLOURS
-from companion.hal.virtual_board import FaultWindow
+from companion.hal.serial_board import CELL_COLOURS, DIE_COLOURS, TURN_COLOURS, open_serial
+from companion.hal.virtual_board import FaultWindow, open_virtual_board
 
 
 def test_roles_and_handshake() -> None:
@@ -248,6 +249,38 @@ def test_a_press_before_arming_whose_event_arrives_after_it_never_fires(held_up_
         vb.tap("trigger", 0.01)  # a press after the arming fires
         assert hw.eliminator.fire(next_event(hw, "press", "trigger"))
         wait_until(lambda: len(vb.pulses) == 1)
+
+
+def test_the_boards_cool_down_after_a_host_restart_is_a_cool_down_not_a_fault() -> None:
+    """A host that restarts right after a pulse has no cool-down of its own to keep; the
+    board refuses the next FIRE as cooling down. The guard says COOLING_DOWN with the
+    board's retry time, as for its own cool-down, and stays armed: no driver fault, no
+    "lift the tile out by hand" (it used to latch a DRIVER_FAULT, /tmp/safety/demos/d4b)."""
+    board, port = open_virtual_board()
+    config = HardwareConfig(profile="serial", cooldown_s=10.0)
+    try:
+        with open_serial(config, port=port) as hw:
+            hw.eliminator.arm("e1")
+            hw.link.flush(1.0)
+            board.tap("trigger", 0.01)
+            assert hw.eliminator.fire(next_event(hw, "press", "trigger"))
+        with open_serial(config, port=port) as hw:  # the host restarted
+            guard = hw.eliminator
+            guard.arm("e2")
+            hw.link.flush(1.0)
+            board.tap("trigger", 0.01)
+            result = guard.fire(next_event(hw, "press", "trigger"))
+            assert result.reason is Refusal.COOLING_DOWN, result
+            assert 8.0 < result.retry_after_s <= 10.0 and "cooling down" in result.message
+            assert guard.fault is None and guard.armed and guard.armed_token == "e2"
+            board.tap("trigger", 0.01)  # pressed again at once: the guard's own cool-down
+            again = guard.fire(next_event(hw, "press", "trigger"))
+            assert again.reason is Refusal.COOLING_DOWN
+            assert again.retry_after_s < result.retry_after_s and guard.fault is None
+            wait_until(lambda: board.armed)  # armed on the board: the host keeps it so
+        assert len(board.pulses) == 1
+    finally:
+        board.close()
 
 
 def test_a_stuck_trigger_never_fires() -> None:
