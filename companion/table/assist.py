@@ -20,6 +20,8 @@ from companion.games.battle_royale.assist import (
     DeclareOut,
     DeclareWinner,
     Fired,
+    Removed,
+    Resolved,
 )
 from companion.games.battle_royale.layout import field_name
 from companion.hal import GestureTracker
@@ -29,11 +31,25 @@ from companion.table.session import UndoRefused, fire_token
 
 CORRECTIONS = (A.RemoveField, A.SetEliminator)
 
+#: What the table waits for, said with its buttons (the engine's own words, ``state.prompt``,
+#: name its actions: ``continue``, ``card-extra <face>``, ``resolved``, which nobody types).
+TABLE_PHASE_TEXT = {
+    "movement": "the active player moves figures by hand, then presses ROLL (a card with an "
+    "extra action: SELECT to it, then CONFIRM)",
+    "battle_royale": "the players resolve the Battle Royale by hand, then press CONFIRM",
+    "armed": "the explosion is armed: hit the red button",
+    "remove_fields": "the players clear the table after the explosion, then press CONFIRM",
+}
+
 
 def describe(state: Any, action: Any) -> str:
     """A choice in words for the screen."""
     if isinstance(action, A.Continue):
         return "movement done: roll the Doom die"
+    if isinstance(action, Resolved):
+        return "the Battle Royale is resolved"
+    if isinstance(action, Removed):
+        return "the tiles are off the table"
     if isinstance(action, CardExtra):
         return f"my card has an extra action: {action.face.replace('_', ' ')}"
     if isinstance(action, DeclareOut):
@@ -55,16 +71,17 @@ def choice_prompt(
     *,
     typing: bool = False,
 ) -> str:
-    """Whose turn it is, what the table waits for, what SELECT points at and what each
-    button does now. ``typing``: the table reads typed lines (a terminal), so ``undo``
-    may be typed too; a headless table (``companion serve``) has only the buttons."""
+    """Whose turn it is, what the table waits for (in buttons: :data:`TABLE_PHASE_TEXT`),
+    what SELECT points at and what each button does now. ``typing``: the table reads typed
+    lines (a terminal), so ``undo`` may be typed too; a headless table (``companion
+    serve``) has only the buttons."""
     turn = f"{state.colours[state.active]}'s turn" if state.turn else "setting up"
     shown = f", Doom die: {face.replace('_', ' ')}" if face else ""
-    roll = ", ROLL: movement done, roll the Doom die" if isinstance(options[0], A.Continue) else ""
+    waits = TABLE_PHASE_TEXT.get(state.phase, state.prompt)
     undo = "hold SELECT (or type undo): undo" if typing else "hold SELECT: undo"
     return (
-        f"{turn}{shown} - {state.prompt}. SELECT points at: {describe(state, options[index])} "
-        f"({index + 1}/{len(options)}); SELECT: next, CONFIRM: take it{roll}; {undo}"
+        f"{turn}{shown} - {waits}. SELECT points at: {describe(state, options[index])} "
+        f"({index + 1}/{len(options)}); SELECT: next, CONFIRM: take it; {undo}"
     )
 
 

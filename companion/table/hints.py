@@ -25,6 +25,8 @@ from companion.table.session import GameSession
 
 #: the level whose budget a hint searches with
 HINT_LEVEL = "normal"
+#: why there is no hint in assist mode
+ASSIST_REFUSAL = "hints need a tracked game (in assist mode the table is the truth)"
 
 
 class HintRefused(ValueError):
@@ -70,7 +72,7 @@ def compute_hint(
     """
     state = session.state
     if session.settings.mode != "tracked":
-        raise HintRefused("hints need a tracked game (in assist mode the table is the truth)")
+        raise HintRefused(ASSIST_REFUSAL)
     if state.is_terminal:
         raise HintRefused("the game is over")
     if state.is_chance_node:

@@ -497,14 +497,17 @@ class TableLoop(FirePath):
         reads (the faces of physical dice). Returns an answer for :meth:`wait_for`."""
         word = line.strip().lower()
         expected = [BUTTON_WORDS[b] for b in sorted(buttons) if b in BUTTON_WORDS]
+        words = [*expected, *(["undo [n] (hold SELECT)"] if undo else []), "board", "help"]
         if word in ("quit", "q"):
             raise TableStopped("quit")
         if word == "board":
             self.view.update(self.state, [])
             return None
         if word in ("help", "?"):
-            words = [*expected, *(["undo [n] (hold SELECT)"] if undo else []), "board", "quit"]
-            self.view.message("now: " + ", ".join(words))
+            self.view.message("now: " + ", ".join([*words, "quit"]))
+            return None
+        if word == "hint":  # a hint answers a choice; here the table waits for a button
+            self.view.message(f"no hint: {self.no_hint_now(expected)}")
             return None
         if undo and (word == "undo" or word.startswith("undo ")):
             count = word[5:].strip() or "1"
@@ -530,8 +533,17 @@ class TableLoop(FirePath):
             except ValueError as exc:
                 self.view.message(str(exc))
                 return None
-        self.view.message(f"{line!r}: type {', '.join(expected)}, help or quit")
+        self.view.message(f"{line!r}: type {', '.join(words)} or quit")
         return None
+
+    def no_hint_now(self, expected: Sequence[str]) -> str:
+        """Why ``hint`` gives no hint while the table waits for a button (``expected``,
+        their typed words): assist mode has none, a tracked table gives one at a choice."""
+        from companion.table.hints import ASSIST_REFUSAL
+
+        if self.session.settings.mode != "tracked":
+            return ASSIST_REFUSAL
+        return f"nothing to choose now: the table waits for {' or '.join(expected)}"
 
     def pause_for_board(self) -> None:
         """Wait (bounded steps) until the I/O board is back; the solenoid never fires meanwhile."""

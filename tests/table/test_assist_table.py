@@ -200,3 +200,38 @@ def test_the_choice_prompt_offers_typing_undo_only_where_lines_are_read():
     with hw:
         loop.step()
     assert view.prompts[-1].endswith("; hold SELECT (or type undo): undo")
+
+
+def test_at_a_terminal_the_assist_prompt_names_only_what_the_table_takes():
+    """Found by a newcomer: the prompt said 'then says continue (or card-extra <face> ...)',
+    and typing either was refused; the refusal left out undo and board, which work; and
+    'hint' got the same refusal instead of the one line docs/bots.md promises."""
+    hw, clock = sim_hardware()
+    state = new_assist_game(BattleRoyaleConfig(players=3, start_player=0))
+    view = RecordingView()
+    typed = TerminalInput(io.StringIO("continue\nhint\nroll\n"))
+    loop = AssistTable(state, hw, Roller.seeded(1), view, sleep=clock.sleep, terminal=typed)
+    with hw:
+        loop.step()  # 'roll' ended the movement
+    asked = view.prompts[0]
+    assert "presses ROLL" in asked and "SELECT to it, then CONFIRM" in asked
+    assert "continue" not in asked and "card-extra" not in asked
+    refused, hint = view.messages[:2]
+    assert refused.startswith("'continue': type ")
+    for word in ("confirm (c)", "roll (r)", "select (s)", "undo", "board", "help", "quit"):
+        assert word in refused
+    assert hint == "no hint: hints need a tracked game (in assist mode the table is the truth)"
+    assert loop.state.phase != "movement"
+
+
+def test_a_battle_royale_in_assist_mode_asks_for_confirm_not_a_word_to_type():
+    loop, hw, view = table("battle_royale")
+    with hw:
+        view.answer("roll")
+        view.answer("confirm", at="Battle Royale by hand")
+        for _ in range(3):  # movement done, the Doom die, the Battle Royale resolved
+            loop.step()
+    asked = [p for p in view.prompts if "Battle Royale by hand" in p]
+    assert asked and "confirm with resolved" not in asked[0]
+    assert "SELECT points at: the Battle Royale is resolved (1/" in asked[0]
+    assert loop.state.phase != "battle_royale"

@@ -117,3 +117,13 @@ def test_quit_stops_the_table():
     )
     with hw, pytest.raises(TableStopped):
         table.run()
+
+
+def test_hint_at_a_roll_prompt_says_in_one_line_why_there_is_none():
+    """docs/bots.md: no hint at a roll, one line says why (it was the generic refusal)."""
+    table, hw, view = bot_table(players=3)
+    assert table.typed_line("hint", {"roll"}, undo=True) is None
+    assert view.messages == ["no hint: nothing to choose now: the table waits for roll (r)"]
+    table.typed_line("hint?", {"roll"}, undo=True)
+    every = "roll (r), undo [n] (hold SELECT), board, help or quit"
+    assert view.messages[-1] == f"'hint?': type {every}"
