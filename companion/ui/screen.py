@@ -6,8 +6,9 @@ game:
 - **live** (a terminal with nobody typing: demos, autoplay, the service on an HDMI screen
   or over SSH): a rich ``Live`` display redrawn in place. Its layout is fitted to the
   console's height (:meth:`TableScreen.render`): the header and the prompt on top and at
-  the bottom, the last events above the prompt, the board in the rows left over, cropped
-  if it must be, so the prompt and the last events are always on screen, at 80x24 as at
+  the bottom, the last events above the prompt (wrapped: the newest whole, taking rows
+  from the board when it needs them), the board in the rows left over, cropped if it
+  must be, so the prompt and the last events are always on screen, at 80x24 as at
   100x40;
 - **live, typed** (``typing``: a person types at a terminal): the same live layout on
   the terminal's alternate screen, one row shorter: the bottom row is the input line,
@@ -279,9 +280,12 @@ class TableScreen:
         shown = self.prompt_text or self.note
         prompt_rows = rows_at(self.console, prompt, width) if shown else 0
         events_rows = max(3, min(LOG_LINES, height // 4)) + 2
+        # the newest line whole, even when it needs more rows than the panel has: the
+        # board gives way (down to one row)
+        most = max(1, height - 1 - prompt_rows - 2 - 1)
+        log = self._log_block(width - 4, events_rows - 2, most)  # inside the panel's frame
+        events_rows = max(events_rows, len(log.plain.splitlines()) + 2)
         body_rows = max(1, height - 1 - prompt_rows - events_rows)
-        log = Text("\n").join(list(self.log)[-(events_rows - 2) :])
-        log.no_wrap, log.overflow = True, "ellipsis"  # one row per event: the last stay
         layout = Layout()
         parts = [Layout(self.header(), name="header", size=1)]
         body = Layout(name="body", size=body_rows)
@@ -299,6 +303,31 @@ class TableScreen:
             parts.append(Layout(prompt, name="prompt", size=prompt_rows))
         layout.split_column(*parts)
         return layout
+
+    def _log_block(self, width: int, rows: int, most: int) -> Text:
+        """The last events and messages wrapped at ``width``, in ``rows`` rows or up to
+        ``most`` for the newest: the newest whole (cut only past ``most``), the ones before
+        it while they fit, the oldest shown cut to the rows left (its cut marked) if it must be."""
+        shown: list[list[Text]] = []
+        left = rows
+        for line in reversed(self.log):
+            wrapped = [row.copy() for row in line.wrap(self.console, width)]
+            if not shown:
+                left = max(rows, min(len(wrapped), most))
+            if len(wrapped) <= left:
+                shown.append(wrapped)
+                left -= len(wrapped)
+                continue
+            if left > 0:  # what fits of it, the cut marked
+                cut = wrapped[:left]
+                cut[-1].truncate(width - 1)
+                cut[-1].rstrip()
+                cut[-1].append("…")
+                shown.append(cut)
+            break
+        log = Text("\n").join(row for rows_ in reversed(shown) for row in rows_)
+        log.no_wrap, log.overflow = True, "ellipsis"
+        return log
 
     def _prompt_block(self, width: int) -> RenderableType:
         lines: list[RenderableType] = []
