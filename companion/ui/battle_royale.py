@@ -79,6 +79,7 @@ def arena_table(state: BattleRoyaleState, compact: bool = False) -> Table:
         padding=(0, 1),
         title=None if compact else "Arena",
         box=box.SIMPLE if compact else box.HEAVY_HEAD,
+        show_edge=not compact,  # compact: no blank row above and below
     )
     table.add_column("")
     for c in "abcde":
@@ -89,8 +90,16 @@ def arena_table(state: BattleRoyaleState, compact: bool = False) -> Table:
     return table
 
 
-def players_table(state: BattleRoyaleState, last_face: str | None = None) -> Table:
-    table = Table(title="Players", padding=(0, 1))
+def players_table(
+    state: BattleRoyaleState, last_face: str | None = None, compact: bool = False
+) -> Table:
+    """One row per seat: figures in the arena, prisoners, in the box, cards in hand;
+    ``compact`` (a small terminal): no title, no frame, no caption (the header line
+    shows the last Doom face), one row for the column names and one per seat."""
+    if compact:
+        table = Table(box=None, padding=(0, 1), show_edge=False, header_style="bold")
+    else:
+        table = Table(title="Players", padding=(0, 1))
     table.add_column("seat")
     table.add_column("in arena", justify="right")
     table.add_column("prisoners", justify="right")
@@ -118,7 +127,7 @@ def players_table(state: BattleRoyaleState, last_face: str | None = None) -> Tab
             str(state.box[state.neutral]),
             "",
         )
-    if last_face:
+    if last_face and not compact:
         table.caption = f"last Doom die roll: {FACE_TEXT.get(last_face, last_face)}"
     return table
 

@@ -108,14 +108,39 @@ class Dashboard(TableScreen):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.last_face: str | None = None
+        self._explosion: str | None = None  # an explosion announced, its second line to come
 
     def update(self, state: Any, events: Sequence[Event]) -> None:
         for event in events:
             if event.kind == "turn_started":
                 self.last_face = None
+                self._explosion = None
             if event.kind == "doom_rolled" and not event.data.get("extra"):
                 self.last_face = event.data["face"]
         super().update(state, events)
+
+    def message(self, text: str) -> None:
+        if self.said_already(text):
+            self._refresh()
+            return
+        super().message(text)
+
+    def said_already(self, text: str) -> bool:
+        """Whether ``text`` (a message, or an event's line) says what was said already:
+        the Doom face (the table's message, then the roll's event, and the header shows
+        it) and an explosion (its ``explosion_armed`` event and the fire sequence's
+        message, in either order) are each shown once. The web and the log still get
+        both."""
+        if text.startswith("the Doom die shows: "):  # the doom_rolled line comes with it
+            return True
+        if not text.startswith("explosion under "):
+            return False
+        field = text.split(":")[0]
+        if self._explosion == field:  # the other half of the pair: not again
+            self._explosion = None
+            return True
+        self._explosion = field
+        return False
 
     def whose_turn(self) -> Text:
         state = self.state
@@ -134,7 +159,7 @@ class Dashboard(TableScreen):
         if not hasattr(state, "counts"):
             return assist_arena(state, compact)
         arena = arena_table(state, compact=compact)
-        players = players_table(state, self.last_face)
+        players = players_table(state, self.last_face, compact=compact)
         if compact and width >= 100:
             grid = Table.grid(padding=(0, 2))
             grid.add_row(arena, players)
@@ -142,7 +167,10 @@ class Dashboard(TableScreen):
         return Group(arena, players)
 
     def event_text(self, event: Any) -> Text | None:
-        return event_line(event)
+        line = event_line(event)
+        if line is not None and event.kind == "explosion_armed" and self.said_already(line.plain):
+            return None
+        return line
 
     def hardware(self) -> RenderableType | None:
         return hardware_panel(self.hw) if self.hw is not None else None

@@ -27,6 +27,7 @@ A game's view says what its header, board and event lines are (:meth:`header`,
 
 from __future__ import annotations
 
+import re
 import time
 from collections import deque
 from collections.abc import Sequence
@@ -36,7 +37,7 @@ from rich.columns import Columns
 from rich.console import Console, Group, RenderableType
 from rich.control import Control
 from rich.panel import Panel
-from rich.segment import ControlType
+from rich.segment import ControlType, Segment, Segments
 from rich.text import Text
 
 if TYPE_CHECKING:
@@ -202,7 +203,7 @@ class TableScreen:
             if self._last_prompt != (text, self.options):
                 self.console.print(Text(f"> {text}", style=PROMPT_STYLE))
                 if options:
-                    self.console.print(option_columns(options))
+                    self.console.print(option_columns(options, self.console.width))
         self._last_prompt = (text, self.options)
         self._refresh()
 
@@ -279,27 +280,50 @@ class TableScreen:
         prompt = self._prompt_block(width)
         shown = self.prompt_text or self.note
         prompt_rows = rows_at(self.console, prompt, width) if shown else 0
-        events_rows = max(3, min(LOG_LINES, height // 4)) + 2
         # the newest line whole, even when it needs more rows than the panel has: the
-        # board gives way (down to one row)
-        most = max(1, height - 1 - prompt_rows - 2 - 1)
-        log = self._log_block(width - 4, events_rows - 2, most)  # inside the panel's frame
-        events_rows = max(events_rows, len(log.plain.splitlines()) + 2)
-        body_rows = max(1, height - 1 - prompt_rows - events_rows)
+        # board gives way (down to one row), then the prompt's options (down to the
+        # question and one row of them: a long list is cut for the help just asked for)
+        least = rows_at(self.console, self._prompt_block(width, False), width) if shown else 0
+        least += 1 if self.options and shown else 0
+        most = max(1, height - 1 - least - 2 - 1)
+        side = self.hardware()
+        board_width = width - 40 if side is not None and width >= 100 else width
+        board = self.board if self.state is not None else _nothing_yet
+        # the events box shows the last height/4 rows (3 to LOG_LINES); when the board
+        # needs more rows than that leaves, the box gives it rows, down to 3 of its own
+        log_rows = max(3, min(LOG_LINES, height // 4))
+        while True:
+            log = self._log_block(width - 4, log_rows, most)  # inside the panel's frame
+            events_rows = max(log_rows, len(log.plain.splitlines())) + 2
+            prompt_rows = min(prompt_rows, max(least, height - 1 - 1 - events_rows))
+            body_rows = max(1, height - 1 - prompt_rows - events_rows)
+            drawn = board(board_width, body_rows)
+            if log_rows <= 3 or rows_at(self.console, drawn, board_width) <= body_rows:
+                break
+            log_rows -= 1
         layout = Layout()
         parts = [Layout(self.header(), name="header", size=1)]
         body = Layout(name="body", size=body_rows)
-        side = self.hardware()
-        board = self.board if self.state is not None else _nothing_yet
-        if side is not None and width >= 100:
+        if board_width < width:
+            assert side is not None
             body.split_row(
-                Layout(board(width - 40, body_rows), name="board"),
+                Layout(drawn, name="board"),
                 Layout(side, name="side", size=40),
             )
         else:
-            body.update(board(width, body_rows))
+            body.update(drawn)
         parts += [body, Layout(Panel(log, title="events"), name="events", size=events_rows)]
         if prompt_rows:
+            full = rows_at(self.console, prompt, width)
+            if prompt_rows < full:  # the options' tail gave way: say so
+                lines = self.console.render_lines(
+                    prompt, self.console.options.update(width=width), pad=False
+                )
+                kept: list[Segment] = []
+                for line in lines[: prompt_rows - 1]:
+                    kept += [*line, Segment.line()]
+                more = Text("… and more options than fit here", style="dim")
+                prompt = Group(Segments(kept), more)
             parts.append(Layout(prompt, name="prompt", size=prompt_rows))
         layout.split_column(*parts)
         return layout
@@ -329,14 +353,15 @@ class TableScreen:
         log.no_wrap, log.overflow = True, "ellipsis"
         return log
 
-    def _prompt_block(self, width: int) -> RenderableType:
+    def _prompt_block(self, width: int, options: bool = True) -> RenderableType:
+        """The note (a hint), the question and (``options``) its options."""
         lines: list[RenderableType] = []
         if self.note:
             lines.append(Text(f"> {self.note}", style="bold green"))
         if self.prompt_text:
             lines.append(Text(f"> {self.prompt_text}", style=PROMPT_STYLE))
-        if self.options:
-            lines.append(option_columns(self.options))
+        if self.options and options:
+            lines.append(option_columns(self.options, width))
         return Group(*lines)
 
 
@@ -354,9 +379,37 @@ def styled_event(event: Any, quiet: Any, styles: dict[str, str], words: Any = No
     return Text(words(text) if words else text, style=styles.get(event.kind, ""))
 
 
-def option_columns(options: Sequence[str]) -> Columns:
-    """Options side by side in columns; an option is never broken inside (nor a word)."""
-    return Columns([Text(o, no_wrap=True, overflow="ellipsis") for o in options], padding=(0, 3))
+def option_columns(options: Sequence[str], width: int | None = None) -> RenderableType:
+    """Options side by side in columns; an option is never broken inside (nor a word).
+    An option wider than ``width`` (a kind with all its values, ``pick <1|3|...>``) gets
+    rows of its own, broken after a space or a ``|``, never cut."""
+    blocks: list[RenderableType] = []
+    short: list[Text] = []
+    for option in options:
+        if width is None or len(option) <= width:
+            short.append(Text(option, no_wrap=True, overflow="ellipsis"))
+            continue
+        if short:
+            blocks.append(Columns(short, padding=(0, 3)))
+            short = []
+        blocks.append(broken_option(option, width))
+    if short:
+        blocks.append(Columns(short, padding=(0, 3)))
+    return blocks[0] if len(blocks) == 1 else Group(*blocks)
+
+
+def broken_option(option: str, width: int) -> Text:
+    """A long option in rows of at most ``width``, broken after a space or a ``|`` (the
+    rows after the first indented by two)."""
+    rows: list[str] = []
+    row = ""
+    for piece in re.findall(r"[^ |]+[ |]?|[ |]", option):
+        if row.strip() and len(row) + len(piece.rstrip()) > width:
+            rows.append(row.rstrip())
+            row = "  "
+        row += piece
+    rows.append(row.rstrip())
+    return Text("\n".join(rows), no_wrap=True, overflow="ellipsis")
 
 
 def rows_at(console: Console, renderable: RenderableType, width: int) -> int:

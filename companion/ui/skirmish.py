@@ -84,8 +84,9 @@ def cell_text(state: Any, cell: int) -> Text:
     return Text(f" {level} " if level else " . ", style=f"dim {shade}".strip())
 
 
-def map_table(state: Any, title: str = "Arena") -> Table:
-    """The grid with heights (shaded digits), blocked cells, entrances and gladiators."""
+def map_table(state: Any, title: str | None = "Arena", key: bool = True) -> Table:
+    """The grid with heights (shaded digits), blocked cells, entrances and gladiators;
+    ``key``: the caption that explains the marks (a small terminal leaves it out)."""
     gmap = state.map
     table = Table(
         show_header=True,
@@ -101,9 +102,11 @@ def map_table(state: Any, title: str = "Arena") -> Table:
         table.add_column(chr(ord("a") + c), justify="center", min_width=4, no_wrap=True)
     for r in range(gmap.size):
         table.add_row(str(r + 1), *(cell_text(state, r * gmap.size + c) for c in range(gmap.size)))
-    table.caption = (
-        "digits: height level (. = 0)  ###: blocked  [A]: entrance  P17→: purple's #17 facing east"
-    )
+    if key:
+        table.caption = (
+            "digits: height level (. = 0)  ###: blocked  [A]: entrance  "
+            "P17→: purple's #17 facing east"
+        )
     return table
 
 
@@ -294,17 +297,19 @@ def dice_text(faces: Sequence[int]) -> Text:
     return text
 
 
-def game_view(state: Any, width: int = 120, profiles: bool = True) -> Group:
+def game_view(state: Any, width: int = 120, profiles: bool = True, compact: bool = False) -> Group:
     """The board: map and initiative order (side by side when ``width`` allows),
-    players, and the gladiators' profiles."""
+    players, and the gladiators' profiles. ``compact`` (a small terminal): the map
+    without its title and key, so all its rows fit above the events and the prompt."""
     parts: list[Any] = []
     order = order_table(state) if state.round else None
+    arena = map_table(state, None, key=False) if compact else map_table(state)
     if order is not None and width >= 6 * state.map.size + 44:
         top = Table.grid(padding=(0, 2))
-        top.add_row(map_table(state), order)
+        top.add_row(arena, order)
         parts.append(top)
     else:
-        parts += [map_table(state)] + ([order] if order is not None else [])
+        parts += [arena] + ([order] if order is not None else [])
     parts.append(players_line(state))
     if profiles:
         parts.append(profiles_table(state))
@@ -357,7 +362,8 @@ class SkirmishDashboard(TableScreen):
         return text
 
     def board(self, width: int, height: int | None = None) -> RenderableType:
-        view = game_view(self.state, width, profiles=height is None or height >= 40)
+        small = height is not None and height < 30
+        view = game_view(self.state, width, profiles=height is None or height >= 40, compact=small)
         if self.last_attack is not None and self.live:
             return Group(view, self.last_attack)
         return view

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from rich.console import Console
 
+from companion.dice import Roller
 from companion.games.registry import get_game
 from companion.table.loop import adapter_for, decide
 from companion.table.people import TableStopped, TerminalAgent
@@ -166,3 +167,146 @@ def test_the_newest_message_is_whole_and_the_ones_before_fit_around_it() -> None
     assert "…" not in panel.split(newest.strip())[1]  # nothing of the newest is cut
     assert len(screen.splitlines()) == 24
     assert "> purple: choose" in screen and "2: play 4x1" in screen
+
+
+def bot_game(game: str, view: Any, until: Callable[[Any], bool], players: int = 3) -> Any:
+    """A seeded bot game on simulated hardware, shown on ``view``, until ``until(state)``."""
+    import sys
+
+    sys.path.insert(0, __file__.rsplit("/", 2)[0] + "/table")
+    from table_helpers import game_table
+
+    g = get_game(game)
+    config = g.config(players=players)
+    session = GameSession(g.new_game(config), config, SessionSettings(game=game))
+    table, hw = game_table(game, session, view, seed=4)
+    view.hw = hw if view.hw is not None else None
+    with hw:
+        view.update(session.state, [])
+        while not session.state.is_terminal and not until(session.state):
+            table.step()
+    return table
+
+
+def ask_like_the_table(view: Any, game: str, state: Any) -> None:
+    """The question a person at the terminal gets now, with its options."""
+    adapter = adapter_for(game)
+    seat = state.current_player
+    options = [a for a in state.legal_actions() if not getattr(a, "is_correction", False)]
+    view.prompt(
+        f"{adapter.ask(state, seat)} ({adapter.hint}; help for more)",
+        adapter.option_lines(options),
+    )
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_battle_royale_at_80x24_shows_the_whole_arena_and_every_seat(players: int) -> None:
+    """Found at 80x24: the Players table showed its header and never a row."""
+    view = typed_view("battle-royale", small_console())
+    table = bot_game(
+        "battle-royale",
+        view,
+        lambda s: s.turn >= 3 and s.phase == "play_card" and not s.is_chance_node,
+        players,
+    )
+    ask_like_the_table(view, "battle-royale", table.state)
+    screen = seen(view)
+    assert len(screen.splitlines()) == 24 and "help for more" in screen
+    for row in range(1, 6):
+        assert any(line.lstrip().startswith(f"{row} ") for line in screen.splitlines())
+    for colour in table.state.colours[:players]:
+        assert f"{colour[0].upper()} {colour}" in screen  # the seat's row
+
+
+def test_the_demo_at_80x24_shows_all_four_seats() -> None:
+    """Found at 80x24: ``companion demo`` (no one typing, the hardware panel) showed 2 of
+    4 seats."""
+    from companion.ui.dashboard import Dashboard
+
+    console = small_console()
+    view = Dashboard(console, None, live=True)
+    bot_game("battle-royale", view, lambda s: s.turn >= 4, players=4)
+    view.prompt("grey: press ROLL for the Doom die")
+    console.print(view.render())
+    screen = console.export_text()
+    assert len(screen.splitlines()) <= 24
+    for seat in ("P purple", "G grey", "T turquoise", "R red"):
+        assert seat in screen
+
+
+def test_skirmish_placement_at_80x24_shows_the_entrance_and_the_cells_offered() -> None:
+    """Found at 80x24: placing within 5 fields of entrance E, the board stopped at row 9
+    (entrance E and the gladiator placed on k10 off screen) and the cells offered ended
+    in '…'."""
+    view = typed_view("skirmish", small_console())
+    table = bot_game("skirmish", view, lambda s: s.phase == "place", players=2)
+    ask_like_the_table(view, "skirmish", table.state)
+    screen = seen(view)
+    rows = screen.splitlines()
+    assert len(rows) == 24 and "within 5 fields of entrance" in screen
+    assert any(line.startswith("11 ") for line in rows)  # the map's last row
+    assert "[E]" in screen and "…" not in screen
+    cells = [o for o in view.options if o.startswith("place <cell>")][0].split("cells: ")[1]
+    assert all(cell in screen for cell in cells.split())
+
+
+def test_a_long_option_is_broken_into_rows_when_printed_never_cut() -> None:
+    """The skirmish pick list ended in '…' even in pipe mode."""
+    from companion.ui.skirmish import SkirmishDashboard
+
+    console = Console(record=True, width=80, file=io.StringIO())
+    view = SkirmishDashboard(console, live=False)
+    ids = "|".join(str(i) for i in range(1, 70, 2))
+    view.prompt("purple: pick gladiators, then ready", [f"pick <{ids}>", "ready"])
+    out = console.export_text()
+    assert "…" not in out and max(len(line) for line in out.splitlines()) <= 80
+    assert ids in "".join(line.strip() for line in out.splitlines())
+
+
+def test_the_doom_face_and_an_explosion_are_each_shown_once() -> None:
+    """Found at 80x24: '* the Doom die shows: explosion' / 'Doom die: explosion' and
+    'explosion under b2: ...' / '* explosion under b2: hit the red button' filled the
+    events box twice over."""
+    from companion.ui.dashboard import Dashboard
+
+    class Counting(Dashboard):
+        kinds: list[str] = []
+
+        def update(self, state: Any, events: Any) -> None:
+            self.kinds += [e.kind for e in events]
+            super().update(state, events)
+
+    console = Console(record=True, width=100, file=io.StringIO())
+    view = Counting(console, None, live=False)
+    bot_game("battle-royale", view, lambda s: False, players=3)
+    out = console.export_text().splitlines()
+    explosions = [line for line in out if "explosion under " in line]
+    assert len(explosions) == view.kinds.count("explosion_armed") > 0
+    assert not any("the Doom die shows" in line for line in out)
+    faces = [line for line in out if "Doom die: " in line]
+    assert len(faces) == view.kinds.count("doom_rolled") > 0
+
+
+def test_in_assist_mode_the_doom_face_is_shown_once() -> None:
+    from companion.games.battle_royale import BattleRoyaleConfig
+    from companion.games.battle_royale.assist import new_assist_game
+    from companion.hal import HardwareConfig, ManualClock, open_hardware
+    from companion.table.assist import AssistTable
+    from companion.table.people import SimOperator
+    from companion.ui.dashboard import Dashboard
+
+    console = Console(record=True, width=100, file=io.StringIO())
+    view = Dashboard(console, None, live=False)
+    clock = ManualClock()
+    hw = open_hardware(HardwareConfig(profile="sim"), clock=clock)
+    state = new_assist_game(BattleRoyaleConfig(players=3, start_player=0))
+    loop = AssistTable(
+        state, hw, Roller.seeded(2), view, sleep=clock.sleep, operator=SimOperator(hw)
+    )
+    with hw:
+        view.update(loop.state, [])
+        while loop.state.turn < 4:
+            loop.step()
+    out = console.export_text().splitlines()
+    assert any("Doom die: " in line for line in out)
+    assert not any("the Doom die shows" in line for line in out)
