@@ -35,6 +35,8 @@ def _folder(args: argparse.Namespace) -> Path:
     folder = Path(args.dir) if args.dir else default_journal_dir()
     if folder.exists() and not folder.is_dir():
         raise CommandError(f"{folder} is not a folder")
+    if args.dir and not folder.exists():  # a typo; the default folder comes with a first game
+        raise CommandError(f"there is no folder {folder}")
     return folder
 
 
