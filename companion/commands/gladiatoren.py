@@ -269,20 +269,10 @@ def replay_document(session: Any, journal: str, records: int) -> dict[str, Any]:
     by_loc: dict[str, list[str]] = {}
     for animal, loc in zip(state.animal_ids, state.animal_loc, strict=True):
         by_loc.setdefault(loc, []).append(animal)
+    from companion.commands.replay import game_document
+
     return {
-        "format": "companion-replay/1",
-        "journal": journal,
-        "game": GAME,
-        "mode": session.settings.mode,
-        "players": colours,
-        "records": records,
-        "actions": len(state.history),
-        "turn": state.turn,
-        "phase": state.phase,
-        "active": colours[state.active] if state.turn else None,
-        "finished": state.is_terminal,
-        "winners": [colours[s] for s in state.winners],
-        "end_reason": state.end_reason,
+        **game_document(session, journal, records, state.players),
         "points": {colours[s]: state.score(s) for s in range(state.players)},
         "teams": [
             {

@@ -27,16 +27,17 @@ GAME_VIEWS = {
 }
 
 
-def replay_document(session: GameSession, journal: str, records: int) -> dict[str, Any]:
-    """The stable JSON view of a replayed game."""
+def game_document(session: Any, journal: str, records: int, players: int) -> dict[str, Any]:
+    """The keys a replay document of every game but Spartacus starts with: the file, the
+    game, its ``players`` seats' colours, where the game is and its end."""
     state = session.state
     colours = list(state.colours)
-    doc: dict[str, Any] = {
+    return {
         "format": REPLAY_FORMAT,
         "journal": journal,
-        "game": "battle-royale",
+        "game": session.settings.game,
         "mode": session.settings.mode,
-        "players": colours[: session.config.players],
+        "players": colours[:players],
         "records": records,
         "actions": len(state.history),
         "turn": state.turn,
@@ -45,6 +46,15 @@ def replay_document(session: GameSession, journal: str, records: int) -> dict[st
         "finished": state.is_terminal,
         "winners": [colours[s] for s in state.winners],
         "end_reason": state.end_reason,
+    }
+
+
+def replay_document(session: GameSession, journal: str, records: int) -> dict[str, Any]:
+    """The stable JSON view of a replayed game."""
+    state = session.state
+    colours = list(state.colours)
+    doc: dict[str, Any] = {
+        **game_document(session, journal, records, session.config.players),
         "eliminator": field_name(state.eliminator),
         "fields": [field_name(c) for c in range(CELLS) if state.present[c]],
     }

@@ -284,21 +284,11 @@ def replay_document(session: Any, journal: str, records: int) -> dict[str, Any]:
     """The stable JSON view of a replayed skirmish game (``companion replay --json``)."""
     state = session.state
     colours = list(state.colours)
+    from companion.commands.replay import game_document
+
     return {
-        "format": "companion-replay/1",
-        "journal": journal,
-        "game": "skirmish",
-        "mode": session.settings.mode,
-        "players": colours,
-        "records": records,
-        "actions": len(state.history),
+        **game_document(session, journal, records, len(colours)),
         "round": state.round,
-        "turn": state.turn,
-        "phase": state.phase,
-        "active": colours[state.active] if state.turn else None,
-        "finished": state.is_terminal,
-        "winners": [colours[s] for s in state.winners],
-        "end_reason": state.end_reason,
         "map": state.map.draw(),
         "entrances": {colours[s]: e for s, e in enumerate(state.entrance_of) if e},
         "gladiators": {
