@@ -37,6 +37,16 @@ def table(*faces, players=4, layout="first-game"):
     return loop, hw, view
 
 
+def at_a_terminal(typed: str, players: int):
+    """An assist table with a terminal (``companion play --mode assist``) reading ``typed``."""
+    hw, clock = sim_hardware()
+    state = new_assist_game(BattleRoyaleConfig(players=players, start_player=0))
+    view = RecordingView()
+    terminal = TerminalInput(io.StringIO(typed))
+    loop = AssistTable(state, hw, Roller.seeded(1), view, sleep=clock.sleep, terminal=terminal)
+    return loop, hw, view
+
+
 def cell_state(hw, name):
     r, c = divmod(parse_field(name), 5)
     return hw.display.frame[r][c]
@@ -192,11 +202,7 @@ def test_the_choice_prompt_offers_typing_undo_only_where_lines_are_read():
     assert view.prompts[-1].endswith("; hold SELECT: undo")
     assert "type" not in view.prompts[-1]
     # a terminal at the table (companion play --mode assist): undo may be typed as well
-    hw, clock = sim_hardware()
-    state = new_assist_game(BattleRoyaleConfig(players=4, start_player=0))
-    view = RecordingView()
-    typed = TerminalInput(io.StringIO("roll\n"))
-    loop = AssistTable(state, hw, Roller.seeded(1), view, sleep=clock.sleep, terminal=typed)
+    loop, hw, view = at_a_terminal("roll\n", players=4)
     with hw:
         loop.step()
     assert view.prompts[-1].endswith("; hold SELECT (or type undo): undo")
@@ -206,11 +212,7 @@ def test_at_a_terminal_the_assist_prompt_names_only_what_the_table_takes():
     """Found by a newcomer: the prompt said 'then says continue (or card-extra <face> ...)',
     and typing either was refused; the refusal left out undo and board, which work; and
     'hint' got the same refusal instead of the one line docs/bots.md promises."""
-    hw, clock = sim_hardware()
-    state = new_assist_game(BattleRoyaleConfig(players=3, start_player=0))
-    view = RecordingView()
-    typed = TerminalInput(io.StringIO("continue\nhint\nroll\n"))
-    loop = AssistTable(state, hw, Roller.seeded(1), view, sleep=clock.sleep, terminal=typed)
+    loop, hw, view = at_a_terminal("continue\nhint\nroll\n", players=3)
     with hw:
         loop.step()  # 'roll' ended the movement
     asked = view.prompts[0]

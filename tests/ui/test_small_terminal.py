@@ -72,10 +72,9 @@ def new_session(game: str) -> GameSession:
     return GameSession(state, config, SessionSettings(game=game, mode="tracked"))
 
 
-@pytest.mark.parametrize("game", ["battle-royale", "skirmish"])
-def test_a_hint_stays_on_the_screen_above_the_question_asked_again(game: str) -> None:
-    """Found at 80x24: ``hint`` was computed and journalled, but the question asked again
-    replaced it at once, so nobody ever saw it."""
+def at_the_first_decision(game: str) -> tuple[GameSession, Any, list[str], Callable[..., Any]]:
+    """A new game past its opening chance nodes on an 80x24 typed view; ``screens`` gets
+    what the view shows whenever the returned ``looking(answer)`` line is typed."""
     session = new_session(game)
     while session.state.is_chance_node:
         session.apply(session.state.chance_outcomes()[0][0])
@@ -83,11 +82,22 @@ def test_a_hint_stays_on_the_screen_above_the_question_asked_again(game: str) ->
     view.update(session.state, [])
     screens: list[str] = []
 
-    def look() -> str:
-        screens.append(seen(view))
-        return "1"
+    def looking(answer: str) -> Callable[[], str]:
+        def look() -> str:
+            screens.append(seen(view))
+            return answer
 
-    agent = TerminalAgent(Typist(["hint", look]), view, adapter=adapter_for(game))
+        return look
+
+    return session, view, screens, looking
+
+
+@pytest.mark.parametrize("game", ["battle-royale", "skirmish"])
+def test_a_hint_stays_on_the_screen_above_the_question_asked_again(game: str) -> None:
+    """Found at 80x24: ``hint`` was computed and journalled, but the question asked again
+    replaced it at once, so nobody ever saw it."""
+    session, view, screens, looking = at_the_first_decision(game)
+    agent = TerminalAgent(Typist(["hint", looking("1")]), view, adapter=adapter_for(game))
     with heavy_work_here():
         action = decide(session, agent, view)
     hint = session.hints[0]["shown"]["notation"]
@@ -109,20 +119,10 @@ def in_the_events_panel(screen: str) -> str:
 def test_help_at_80x24_is_shown_whole(game: str) -> None:
     """Found at 80x24: 'help' showed one row ending in '…' (the full list is ~280
     characters, cut even at 110 columns)."""
-    session = new_session(game)
-    while session.state.is_chance_node:
-        session.apply(session.state.chance_outcomes()[0][0])
-    view = typed_view(game, small_console())
-    view.update(session.state, [])
-    screens: list[str] = []
-
-    def look() -> str:
-        screens.append(seen(view))
-        return "quit"
-
+    session, view, screens, looking = at_the_first_decision(game)
     adapter = adapter_for(game)
     by_hand = ["" for _ in adapter.manual_steps(session.state, session.state.current_player)]
-    agent = TerminalAgent(Typist([*by_hand, "help", look]), view, adapter=adapter)
+    agent = TerminalAgent(Typist([*by_hand, "help", looking("quit")]), view, adapter=adapter)
     with pytest.raises(TableStopped):
         agent.choose(session.state, session.state.legal_actions())
     helped = view.log[-1].plain.removeprefix("* ")
@@ -133,19 +133,9 @@ def test_help_at_80x24_is_shown_whole(game: str) -> None:
 
 def test_the_rule_an_illegal_move_breaks_is_shown_whole_at_80x24() -> None:
     """The rule an illegal move breaks (what the README sells) was cut to one row."""
-    session = new_session("battle-royale")
-    while session.state.is_chance_node:
-        session.apply(session.state.chance_outcomes()[0][0])
-    view = typed_view("battle-royale", small_console())
-    view.update(session.state, [])
-    screens: list[str] = []
-
-    def look() -> str:
-        screens.append(seen(view))
-        return "1"
-
+    session, view, screens, looking = at_the_first_decision("battle-royale")
     adapter = adapter_for("battle-royale")
-    agent = TerminalAgent(Typist(["eliminator a1", look]), view, adapter=adapter)
+    agent = TerminalAgent(Typist(["eliminator a1", looking("1")]), view, adapter=adapter)
     decide(session, agent, view)
     refused = view.log[-1].plain.removeprefix("* ")
     assert "is not allowed: " in refused and len(refused) > 100  # more than a row
