@@ -24,6 +24,7 @@ that a table on real hardware never loads it. Nothing here knows about games.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -114,7 +115,9 @@ def open_hardware(
     Open the backend that ``config.profile`` names and return its :class:`Hardware`.
 
     :param config: validated settings; defaults to ``HardwareConfig()`` (sim).
-    :param clock: ``sim`` only: the clock to run on (e.g. a :class:`ManualClock`).
+    :param clock: ``sim`` and ``gpio``: the clock to run on (``sim``: e.g. a
+        :class:`ManualClock`; ``gpio``: one at real speed, since the pins and the pulse
+        run in real time, that a test may move forward).
 
     ``serial`` opens the RP2040 I/O board (``config.serial_port``, else found by
     USB ids) and ``virtual-board`` starts the virtual board (the firmware on a
@@ -131,15 +134,19 @@ def open_hardware(
 
         return open_sim(config, clock=clock, unsafe_cooldown_override_s=unsafe_cooldown_override_s)
     if config.profile == "gpio":
-        if clock is not None:
-            raise ValueError("the gpio profile runs on the real clock; clock= is for sim only")
+        sim = sys.modules.get("companion.hal.sim")  # no ManualClock exists unless loaded
+        if sim is not None and isinstance(clock, sim.ManualClock):
+            raise ValueError(
+                "the gpio profile runs in real time (its pins, its button thread, the pulse): "
+                "a ManualClock is for sim only"
+            )
         from companion.hal.gpio import open_gpio  # lazy: keeps gpiozero out of plain imports
 
-        return open_gpio(config, unsafe_cooldown_override_s=unsafe_cooldown_override_s)
+        return open_gpio(config, clock=clock, unsafe_cooldown_override_s=unsafe_cooldown_override_s)
     if config.profile in ("serial", "virtual-board"):
         if clock is not None:
             raise ValueError(
-                f"the {config.profile} profile runs on the real clock; clock= is for sim only"
+                f"the {config.profile} profile runs on the real clock; clock= is for sim and gpio"
             )
         from companion.hal import serial_board  # lazy: keeps pyserial out of plain imports
 

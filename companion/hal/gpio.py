@@ -119,11 +119,16 @@ class GpioStatusLeds(StatusLedsBase):
 def open_gpio(
     config: HardwareConfig | None = None,
     *,
+    clock: Callable[[], float] | None = None,
     unsafe_cooldown_override_s: float | None = None,
 ) -> Hardware:
     """
     Open the table on the Pi's GPIO pins for *config* (its ``profile`` is not checked).
 
+    :param clock:
+        Monotonic seconds at real speed (the pins, the button thread and the pulse's sleep
+        run in real time); defaults to :func:`time.monotonic`. Tests on mock pins pass one
+        they can move forward, e.g. past the cool-down the guard counts from its start.
     :param unsafe_cooldown_override_s:
         Benchmarks only: replaces the configured cool-down, bypassing its floor.
 
@@ -151,7 +156,7 @@ def open_gpio(
     try:
         solenoid = DigitalOutputDevice(pins.solenoid, active_high=True, initial_value=False)
         opened.append(solenoid)
-        clock: Callable[[], float] = time.monotonic
+        clock = time.monotonic if clock is None else clock
         inputs = InputHub(clock)
         cooldown = (
             config.cooldown_s if unsafe_cooldown_override_s is None else unsafe_cooldown_override_s

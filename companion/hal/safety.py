@@ -13,7 +13,11 @@ coil) and is the only code that ever switches it on. It enforces:
 * the pulse is at most ``pulse_ms`` long, which can never exceed
   :data:`PULSE_HARD_CAP_MS`; the guard switches the coil off itself (in a
   ``finally`` block) before :meth:`fire` returns;
-* a cool-down of ``cooldown_s`` from the end of one pulse to the next;
+* a cool-down of ``cooldown_s`` from the end of one pulse to the next, and
+  from the guard's own construction to its first pulse: the start of a
+  process counts as a pulse that just ended, because the pulse an earlier
+  process (a service restart, ``companion resume``, ``companion calibrate``)
+  fired a moment ago is not known to this one;
 * a driver fault (switching on raises, the output reads back wrong, or the
   output reports a fault) switches the coil off, latches, and refuses every
   fire until :meth:`clear_fault`.
@@ -101,8 +105,9 @@ class SolenoidGuard:
     :param pulse_ms:
         Pulse length in milliseconds, 1 to :data:`PULSE_HARD_CAP_MS`.
     :param cooldown_s:
-        Minimum seconds from the end of a pulse to the next pulse (>= 0; the
-        configuration enforces a higher floor for real tables).
+        Minimum seconds from the end of a pulse to the next pulse, and from the
+        guard's construction to its first pulse (>= 0; the configuration
+        enforces a higher floor for real tables).
     :param clock:
         Monotonic seconds; must be the clock that stamps the input events.
     :param sleep:
@@ -153,7 +158,9 @@ class SolenoidGuard:
         self._armed_after_seq = 0
         self._fired_seqs: set[int] = set()
         self._pulsing_since: float | None = None
-        self._last_end: float | None = None
+        # the start counts as a pulse that just ended: an earlier process may have fired
+        self._last_end: float = clock()
+        self._cooling_since_start = True
         self._last_pulse: Pulse | None = None
         self._pulse_count = 0
         self._fault: str | None = None
@@ -171,6 +178,16 @@ class SolenoidGuard:
     def cooldown_s(self) -> float:
         """The cool-down between pulses in seconds."""
         return self._cooldown_s
+
+    @property
+    def cooldown_left_s(self) -> float:
+        """Seconds until the cool-down allows a pulse (0.0 if it allows one now).
+
+        Counted from the end of the last pulse, or from the guard's construction before
+        its first pulse (an earlier process may have fired just before this one started).
+        """
+        with self._lock:
+            return max(0.0, self._cooldown_wait(self._clock()))
 
     @property
     def armed(self) -> bool:
@@ -343,6 +360,7 @@ class SolenoidGuard:
             with self._lock:
                 self._pulsing_since = None
                 self._last_end = end
+                self._cooling_since_start = False
         fault = fault or off_fault or self._output_fault()
         if fault is not None:
             self._latch(fault)
@@ -386,22 +404,28 @@ class SolenoidGuard:
                 f"trigger press #{press.seq} happened before the explosion was armed",
                 token,
             )
-        if self._pulsing_since is not None:
-            wait = self._pulse_s - (now - self._pulsing_since) + self._cooldown_s
-        elif self._last_end is not None:
-            wait = self._cooldown_s - (now - self._last_end)
-        else:
-            wait = 0.0
+        wait = self._cooldown_wait(now)
         if wait > 0:
+            since = (
+                ", counted from the start: an earlier run may have just fired"
+                if self._cooling_since_start
+                else ""
+            )
             return FireResult(
                 False,
                 Refusal.COOLING_DOWN,
                 f"cooling down: the solenoid may fire again in {wait:.1f} s "
-                f"(cool-down {self._cooldown_s:g} s)",
+                f"(cool-down {self._cooldown_s:g} s{since})",
                 token,
                 retry_after_s=wait,
             )
         return None
+
+    def _cooldown_wait(self, now: float) -> float:
+        """Seconds of cool-down left at *now* (<= 0: none); under the lock."""
+        if self._pulsing_since is not None:
+            return self._pulse_s - (now - self._pulsing_since) + self._cooldown_s
+        return self._cooldown_s - (now - self._last_end)
 
     def _output_fault(self) -> str | None:
         fault = getattr(self._output, "fault", None)

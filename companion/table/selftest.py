@@ -339,7 +339,9 @@ def check_solenoid(
     Fire ONE test pulse through the guard, if *fire* and the person confirms.
 
     The guard is armed with :data:`SELFTEST_TOKEN`; the pulse fires for a
-    red-button press, exactly as in a game (capped, cool-down respected).
+    red-button press, exactly as in a game (capped, cool-down respected). A cool-down
+    still running (the guard counts one from its start) is waited out before arming,
+    so the press asked for is not refused.
     """
     guard = hw.eliminator
     pulse_ms = hw.config.pulse_ms
@@ -360,6 +362,10 @@ def check_solenoid(
     )
     if not confirm_fire(f"Type {FIRE_WORD} to arm it (anything else skips): "):
         return DeviceResult("solenoid", None, f"not fired: {FIRE_WORD} was not typed")
+    left = guard.cooldown_left_s
+    if left > 0:  # e.g. the hardware opened a moment ago: a press now would be refused
+        say(f"Cooling down for {left:.1f} s before the solenoid may fire.")
+        getattr(hw.clock, "sleep", time.sleep)(left)  # a ManualClock's sleep moves it
     pulses_before = len(hw.sim.pulses) if hw.sim is not None else 0
     hw.drain_inputs()
     guard.arm(SELFTEST_TOKEN)

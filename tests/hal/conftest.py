@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from clocks import open_ready
 from gpiozero.pins.mock import MockFactory
 
-from companion.hal import Hardware, HardwareConfig, ManualClock, open_hardware
+from companion.hal import Hardware, HardwareConfig, ManualClock
 
 
 @pytest.fixture
@@ -18,8 +19,9 @@ def clock() -> ManualClock:
 
 @pytest.fixture
 def sim_hw(clock: ManualClock) -> Iterator[Hardware]:
-    """Simulated hardware with default settings on a manual clock."""
-    with open_hardware(HardwareConfig(profile="sim"), clock=clock) as hw:
+    """Simulated hardware with default settings on a manual clock, past the cool-down the
+    guard counts from its start."""
+    with open_ready(HardwareConfig(profile="sim"), clock) as hw:
         yield hw
 
 
@@ -30,6 +32,7 @@ def gpio_config() -> HardwareConfig:
 
 @pytest.fixture
 def gpio_hw(mock_factory: MockFactory, gpio_config: HardwareConfig) -> Iterator[Hardware]:
-    """The gpio backend on mock pins."""
-    with open_hardware(gpio_config) as hw:
+    """The gpio backend on mock pins, its clock past the cool-down the guard counts from
+    its start."""
+    with open_ready(gpio_config) as hw:
         yield hw

@@ -6,6 +6,7 @@ import time
 from threading import Event, Thread, current_thread
 
 import pytest
+from clocks import open_ready
 from gpiozero import LED, Device
 from gpiozero.exc import GPIOPinInUse
 from gpiozero.pins.mock import MockFactory
@@ -150,7 +151,7 @@ def bouncing_press(mock_factory: MockFactory) -> bool:
     """Close the red button with bounce, fire, bounce while held, release; check that the
     press counted once. False: this thread was held up long enough that an "open" moment
     lasted the release time, a real release (and the next close a real second press)."""
-    with open_hardware(GLITCH_CONFIG) as hw:
+    with open_ready(GLITCH_CONFIG) as hw:
         trigger, solenoid = pins(mock_factory, GLITCH_CONFIG)
         hw.eliminator.arm("boom")
         seen = Event()
@@ -205,7 +206,7 @@ def test_a_bouncing_press_counts_once_while_the_contact_still_bounces(mock_facto
 @pytest.mark.parametrize("pulse_ms", [20, 60])
 def test_fires_on_armed_press_with_measured_pulse_length(mock_factory, pulse_ms) -> None:
     config = HardwareConfig(profile="gpio", pulse_ms=pulse_ms, hold_s=0.2)
-    with open_hardware(config) as hw:
+    with open_ready(config) as hw:
         trigger, solenoid = pins(mock_factory, config)
         hw.eliminator.arm("boom")
         result = hw.eliminator.fire(trigger_press(hw, trigger))
@@ -365,8 +366,25 @@ def test_failed_open_releases_what_it_opened(mock_factory, gpio_config) -> None:
         pass
 
 
+def test_a_new_opening_does_not_fire_within_the_cool_down_of_the_last_one(mock_factory) -> None:
+    """A service restart, ``companion resume`` or ``calibrate`` opens the pins again: the
+    new guard does not know the last pulse, so it counts the cool-down from its start."""
+    config = HardwareConfig(profile="gpio", hold_s=0.2, cooldown_s=600.0)
+    trigger, solenoid = pins(mock_factory, config)
+    with open_ready(config) as hw:  # the earlier process, open long enough to fire
+        hw.eliminator.arm("before the restart")
+        assert hw.eliminator.fire(trigger_press(hw, trigger)).fired
+        trigger_release(hw, trigger)
+    with open_hardware(config) as hw:  # the next process, a moment later
+        hw.eliminator.arm("after the restart")
+        refused = hw.eliminator.fire(trigger_press(hw, trigger))
+        assert refused.reason is Refusal.COOLING_DOWN, refused
+        assert hw.eliminator.armed  # still armed: a press after the cool-down fires it
+    assert len(high_periods(solenoid)) == 1
+
+
 def test_gpio_profile_refuses_a_fake_clock(mock_factory, gpio_config, clock) -> None:
-    with pytest.raises(ValueError, match="sim only"):
+    with pytest.raises(ValueError, match="a ManualClock is for sim only"):
         open_hardware(gpio_config, clock=clock)
 
 

@@ -10,6 +10,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from clocks import open_ready
 from gpiozero.pins.mock import MockFactory
 
 from companion.hal import HardwareConfig, open_hardware
@@ -80,7 +81,7 @@ def test_without_realtime_priority_the_red_button_still_fires_once_per_armed_pre
     monkeypatch.setattr(realtime_module.os, "sched_setscheduler", refuse)
     config = HardwareConfig(profile="gpio", hold_s=0.2)
     with caplog.at_level("INFO", logger="companion.hal.gpio"):
-        hw = open_hardware(config)
+        hw = open_ready(config)
     with hw:
         assert hw.trigger.debouncer.scheduling.startswith("SCHED_OTHER (real-time")
         assert policy_of(hw.trigger.debouncer._thread)[0] == os.SCHED_OTHER

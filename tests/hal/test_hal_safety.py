@@ -33,8 +33,13 @@ def coil(clock: ManualClock) -> SimSolenoid:
     return SimSolenoid(clock)
 
 
-def make_guard(coil, hub, clock, **kwargs) -> SolenoidGuard:
-    return SolenoidGuard(coil, inputs=hub, clock=clock, sleep=clock.sleep, **kwargs)
+def make_guard(coil, hub, clock, *, ready: bool = True, **kwargs) -> SolenoidGuard:
+    """A guard on the manual clock; *ready*: the clock then moved past the cool-down the
+    guard counts from its start (for the tests of what happens after that)."""
+    guard = SolenoidGuard(coil, inputs=hub, clock=clock, sleep=clock.sleep, **kwargs)
+    if ready:
+        clock.advance(guard.cooldown_s)
+    return guard
 
 
 @pytest.fixture
@@ -51,6 +56,25 @@ def test_output_switched_off_when_guard_is_built(coil, hub, clock) -> None:
     coil.on()  # e.g. left on by whatever ran before
     make_guard(coil, hub, clock)
     assert coil.value is False
+
+
+def test_cool_down_counts_from_the_start(coil, hub, clock) -> None:
+    # a new process (a service restart, resume, calibrate) does not know when an earlier
+    # one last fired: its guard counts the cool-down from its own start
+    started = clock()
+    guard = make_guard(coil, hub, clock, ready=False, cooldown_s=10.0)
+    guard.arm("after a restart")
+    clock.advance(0.1)
+    refused = guard.fire(guard.trigger_edge())  # the edge path first, then the table loop's
+    assert refused.reason is Refusal.COOLING_DOWN
+    assert refused.retry_after_s == pytest.approx(9.9)
+    assert guard.cooldown_left_s == pytest.approx(9.9)
+    assert "counted from the start" in refused.message
+    assert coil.history == [] and guard.armed  # the explosion is still armed: press again
+    clock.advance(refused.retry_after_s)
+    assert guard.cooldown_left_s == 0.0
+    assert guard.fire(press(hub, clock)).fired
+    assert coil.pulses[0].start - started >= 10.0
 
 
 def test_never_fires_unarmed(guard, coil, hub, clock) -> None:
@@ -245,6 +269,7 @@ def test_exception_during_pulse_still_switches_off(coil, hub, clock) -> None:
         raise KeyboardInterrupt
 
     guard = SolenoidGuard(coil, inputs=hub, clock=clock, sleep=interrupted_sleep)
+    clock.advance(guard.cooldown_s)
     guard.arm(1)
     with pytest.raises(KeyboardInterrupt):
         guard.fire(press(hub, clock))
@@ -261,6 +286,7 @@ def test_off_works_mid_pulse_from_elsewhere(coil, hub, clock) -> None:
         seen.append(coil.value)
 
     guard = SolenoidGuard(coil, inputs=hub, clock=clock, sleep=sleep_then_emergency_off)
+    clock.advance(guard.cooldown_s)
     guard.arm(1)
     guard.fire(press(hub, clock))
     assert seen == [True, False]

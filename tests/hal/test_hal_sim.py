@@ -140,6 +140,7 @@ def test_every_pulse_recorded_with_start_and_length(sim_hw: Hardware, clock: Man
 
 def test_configured_pulse_length_in_the_sim(clock: ManualClock) -> None:
     with open_sim(HardwareConfig(pulse_ms=35), clock=clock) as hw:
+        clock.advance(hw.eliminator.cooldown_left_s)  # the cool-down counted from the start
         assert fire_once(hw, 1)
         assert hw.sim.pulses[0].length_s == pytest.approx(0.035)
 

@@ -49,9 +49,13 @@ class AnsweringView(RecordingView):
                 self.hw.sim.tap(button)
 
 
-def sim_hardware(**config):
+def sim_hardware(*, ready: bool = True, **config):
+    """Simulated hardware on a new manual clock: ``(hw, clock)``; *ready*: the clock then
+    moved past the cool-down the solenoid guard counts from its start."""
     clock = ManualClock()
     hw = open_hardware(HardwareConfig(profile="sim", **config), clock=clock)
+    if ready:
+        clock.advance(hw.eliminator.cooldown_left_s)
     return hw, clock
 
 

@@ -10,6 +10,7 @@ import time
 from contextlib import contextmanager
 
 import pytest
+from clocks import open_ready
 from gpiozero.pins.mock import MockPin
 from table_helpers import RecordingView, sim_hardware
 
@@ -73,7 +74,7 @@ def test_no_disk_io_between_the_red_button_and_the_coil_on_gpio(tmp_path, loggin
         BattleRoyaleConfig(players=2), SessionSettings(hardware="gpio"), tmp_path / "g.jsonl"
     )
     calls = disk_log(mocker)
-    with open_hardware(config) as hw:
+    with open_ready(config) as hw:
         table = TableLoop(session, hw, Roller.seeded(1), RecordingView())
         token = "turn-1-c3"
         done = threading.Thread(target=table.fire_sequence, args=(parse_field("c3"), token))
@@ -326,7 +327,7 @@ def test_a_coil_that_cannot_be_switched_on_is_journalled_and_never_armed_again(
     )
     token, cell = "turn-1-c3", parse_field("c3")
     view = JournalReadingView(path)
-    with open_hardware(config) as hw:
+    with open_ready(config) as hw:
         coil = mock_factory.pin(config.pins.solenoid)
         real_set_state = coil._set_state
 

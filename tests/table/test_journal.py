@@ -16,6 +16,7 @@ from table_helpers import RecordingView, bot_game, bot_table, sim_hardware
 from companion.cli import main
 from companion.dice import Roller
 from companion.games.battle_royale import BattleRoyaleConfig, parse_action
+from companion.hal import Refusal
 from companion.table.journal import JournalError, JournalWriter, read_journal, record_crc
 from companion.table.loop import TableLoop, TrackedTable
 from companion.table.people import BotAgent, SimOperator, TerminalAgent, TerminalInput
@@ -283,6 +284,35 @@ def test_resume_between_arming_and_fired_arms_again_and_fires_only_at_a_press(tm
     assert [r["type"] for r in records].count("armed") == [r["type"] for r in records].count(
         "fired"
     )
+
+
+@pytest.mark.slow
+def test_resume_pressed_during_the_starts_cool_down_waits_and_fires_at_the_next_press(tmp_path):
+    """The guard counts its cool-down from its start (the stopped run may have fired just
+    before it stopped): a press at once is refused, the table waits the cool-down out and
+    asks again, and the explosion fires at the next press, once; it is not lost."""
+    path = tmp_path / "game.jsonl"
+    bot_game(path, players=4, seed=3)
+    lines = path.read_text().splitlines(keepends=True)
+    armed = next(i for i, line in enumerate(lines) if '"type":"armed"' in line)
+    path.write_text("".join(lines[: armed + 1]))
+    session, _ = resume_session(path)
+    token = session.pending_fire[1]
+    hw, clock = sim_hardware(ready=False)  # the press comes right after the start
+    opened = clock()
+    view = RecordingView()
+    table = bot_table(session, hw, clock, 3, view)
+    with hw:
+        table.run()
+    session.journal.close()
+    refused, fired = table.fire_results[:2]
+    assert refused.reason is Refusal.COOLING_DOWN and refused.token == token
+    assert fired.fired and fired.token == token
+    assert hw.sim.pulses[0].start - opened >= hw.config.cooldown_s
+    assert any("solenoid cooling down" in m for m in view.messages)
+    records = [r for _, r in read_journal(path).records]
+    assert records[armed]["type"] == "fired" and records[armed]["source"] == "coil"
+    assert [r["token"] for r in records if r["type"] == "fired"].count(token) == 1
 
 
 @pytest.mark.slow

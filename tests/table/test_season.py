@@ -207,13 +207,13 @@ def test_sim_recordings_keep_only_the_recent_entries():
     clock = ManualClock()
     with open_hardware(HardwareConfig(profile="sim"), clock=clock) as hw:
         for i in range(RECORD_LIMIT + 300):
+            clock.sleep(hw.config.cooldown_s)  # from the start, then from each pulse
             hw.status_leds.show_die(("explosion", "free_choice")[i % 2])
             hw.display.clear()
             hw.eliminator.arm(f"t{i}")
             hw.sim.tap("trigger", 0.02)
             event = next(e for e in hw.drain_inputs() if e.is_trigger_press)
             assert hw.eliminator.fire(event)
-            clock.sleep(hw.config.cooldown_s)
         assert len(hw.sim.led_changes) == RECORD_LIMIT
         assert len(hw.sim.frames) == RECORD_LIMIT
         assert len(hw.sim.pulses) == RECORD_LIMIT
@@ -308,6 +308,7 @@ def test_the_io_boards_guard_arms_a_later_games_explosion_of_the_same_turn_and_f
 
     config = HardwareConfig(profile="virtual-board")
     with open_hardware(config, unsafe_cooldown_override_s=0.05) as hw:
+        time.sleep(hw.eliminator.cooldown_left_s)  # the cool-down counted from the start
         hw.eliminator.arm("turn-7-c3")
         hw.link.flush(1.0)  # the board has the ARM: it fires only for a press after it
         hw.virtual_board.tap("trigger")
