@@ -87,6 +87,8 @@ class Refusal(StrEnum):
     #: no answer to a FIRE (I/O board link): it may have fired; the board's account is awaited
     OUTCOME_UNKNOWN = "outcome_unknown"
     CLOSED = "closed"  #: the hardware has been closed
+    #: judged at its edge long ago; that answer is no longer kept (the press never fires now)
+    STALE_PRESS = "stale_press"
 
 
 class Pulse(Record, eager=True):  # made on the fire path: compiled at import

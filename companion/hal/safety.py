@@ -70,7 +70,8 @@ PULSE_HARD_CAP_MS = 250
 DEFAULT_PULSE_MS = 60
 #: Default pause from the end of one pulse to the start of the next.
 DEFAULT_COOLDOWN_S = 3.0
-#: Results of edge-path fires kept for the table loop to collect (older ones are dropped).
+#: Edge-path answers (a pulse's result, or a refusal) kept for the table loop to collect;
+#: older ones are dropped, and a press whose answer was dropped never fires.
 _EDGE_RESULTS_KEPT = 16
 
 
@@ -151,8 +152,9 @@ class SolenoidGuard:
         # reentrant: off() may run in a signal handler on a thread that holds it
         self._lock = threading.RLock()
         self._edge_done = threading.Condition(self._lock)
-        # press seq -> result of a fire on the edge path (None while the pulse runs)
+        # press seq -> the edge path's answer for it (None while its pulse runs)
         self._edge_results: dict[int, FireResult | None] = {}
+        self._edge_dropped_upto = 0  # the newest press seq whose edge answer was dropped
         self._armed = False
         self._token: Hashable | None = None
         self._armed_after_seq = 0
@@ -270,6 +272,9 @@ class SolenoidGuard:
     def check(self, press: InputEvent) -> FireResult | None:
         """Return the refusal :meth:`fire` would give for *press* now, or None."""
         with self._lock:
+            judged = self._edge_judgement(press)
+            if judged is not None and not judged.fired:
+                return judged
             return self._refusal(press, self._clock())
 
     def fire(self, press: InputEvent) -> FireResult:
@@ -277,22 +282,41 @@ class SolenoidGuard:
         Fire one pulse for the trigger press *press*, or say why not.
 
         Blocks for the pulse length (at most :data:`PULSE_HARD_CAP_MS`); the
-        coil is off again when this returns or raises. If the edge path
-        (:meth:`trigger_edge`) has fired for *press* already, waits for that
-        pulse to end and returns its result instead (once: asking again is
-        :attr:`Refusal.ALREADY_FIRED`).
+        coil is off again when this returns or raises. A press the edge path
+        (:meth:`trigger_edge`) has judged is not judged again: if it fired
+        there, this waits for that pulse to end and returns its result (once:
+        asking again is :attr:`Refusal.ALREADY_FIRED`); if it was refused there,
+        this returns that same refusal, whatever the rules would say now (a
+        press refused while cooling down does not fire later, when the table
+        loop gets to it).
         """
         with self._lock:
-            if (
-                isinstance(press, InputEvent)
-                and press.seq in self._edge_results
-                and self._inputs.issued(press)
-            ):
-                while (result := self._edge_results[press.seq]) is None:
+            if isinstance(press, InputEvent) and press.seq in self._edge_results:
+                while self._edge_results.get(press.seq, False) is None:  # its pulse runs
                     self._edge_done.wait()
-                del self._edge_results[press.seq]
+            result = self._edge_judgement(press)
+            if result is not None:
+                if result.fired:  # collected once; asking again is ALREADY_FIRED
+                    del self._edge_results[press.seq]
                 return result
         return self._fire(press)
+
+    def _edge_judgement(self, press: InputEvent) -> FireResult | None:
+        """The edge path's answer for *press*, if it judged it (under the lock; None while
+        its pulse runs, or if the edge path did not judge it)."""
+        if not (isinstance(press, InputEvent) and self._inputs.issued(press)):
+            return None
+        if press.seq in self._edge_results:
+            return self._edge_results[press.seq]
+        if press.seq <= self._edge_dropped_upto and press.seq not in self._fired_seqs:
+            return FireResult(
+                False,
+                Refusal.STALE_PRESS,
+                f"trigger press #{press.seq} was judged when it happened, and "
+                f"{_EDGE_RESULTS_KEPT} presses have come since: it never fires now",
+                self._token,
+            )
+        return None
 
     def trigger_edge(self) -> InputEvent:
         """
@@ -300,19 +324,24 @@ class SolenoidGuard:
         fire now, fire it on this thread before returning it.
 
         For the thread that sees the red button's edge (the gpio backend's
-        button thread). Every rule of :meth:`fire` applies: a press that may not
-        fire (not armed, cooling down, a fault...) only goes on the queue, and
-        the table loop's :meth:`fire` gives the refusal as before. A press that
-        fires is claimed before it is on the queue, so the table loop's
-        :meth:`fire` waits for the pulse and returns its result.
+        button thread). Every rule of :meth:`fire` applies, and a press is
+        judged once, here at its edge: a press that may not fire (not armed,
+        cooling down, a fault...) only goes on the queue with its refusal
+        recorded, and the table loop's :meth:`fire` returns that refusal, even
+        if the rules would allow a pulse by the time it gets to the press. A
+        press that fires is claimed before it is on the queue, so the table
+        loop's :meth:`fire` waits for the pulse and returns its result.
         """
         with self._lock:
             press = self._emit_trigger_press()
-            if self._refusal(press, self._clock()) is not None:
-                return press
-            self._edge_results[press.seq] = None
+            refusal = self._refusal(press, self._clock())
+            self._edge_results[press.seq] = refusal  # None: claimed, its pulse to come
             while len(self._edge_results) > _EDGE_RESULTS_KEPT:  # never collected
-                del self._edge_results[next(iter(self._edge_results))]
+                dropped = next(iter(self._edge_results))
+                del self._edge_results[dropped]
+                self._edge_dropped_upto = max(self._edge_dropped_upto, dropped)
+            if refusal is not None:
+                return press
         result: FireResult | None = None
         try:
             result = self._fire(press)

@@ -6,7 +6,7 @@ import time
 from threading import Event, Thread, current_thread
 
 import pytest
-from clocks import open_ready
+from clocks import AheadClock, open_ready
 from gpiozero import LED, Device
 from gpiozero.exc import GPIOPinInUse
 from gpiozero.pins.mock import MockFactory
@@ -250,7 +250,7 @@ def test_button_held_since_before_arming_never_fires(gpio_hw, mock_factory, gpio
     trigger, solenoid = pins(mock_factory, gpio_config)
     early = trigger_press(gpio_hw, trigger)  # pressed, and stays down (stuck)
     gpio_hw.eliminator.arm("x")
-    assert gpio_hw.eliminator.fire(early).reason is Refusal.PRESS_BEFORE_ARMING
+    assert gpio_hw.eliminator.fire(early).reason is Refusal.NOT_ARMED  # judged at its edge
     assert gpio_hw.next_input(timeout=0) is None  # a held button sends no new press
     assert not ever_high(solenoid)
 
@@ -364,6 +364,26 @@ def test_failed_open_releases_what_it_opened(mock_factory, gpio_config) -> None:
         squatter.close()
     with open_hardware(gpio_config):
         pass
+
+
+def test_a_press_refused_at_its_edge_does_not_fire_when_the_loop_collects_it(
+    mock_factory,
+) -> None:
+    """d1 on the gpio backend: the button thread refused the press (cooling down); the table
+    loop's thread gets to it after the cool-down has ended and must not fire it then."""
+    config = HardwareConfig(profile="gpio", hold_s=0.2, cooldown_s=600.0)
+    trigger, solenoid = pins(mock_factory, config)
+    clock = AheadClock()
+    with open_ready(config, clock) as hw:
+        hw.eliminator.arm(1)
+        assert hw.eliminator.fire(trigger_press(hw, trigger)).fired
+        trigger_release(hw, trigger)
+        hw.eliminator.arm(2)
+        late = trigger_press(hw, trigger)  # cooling down: refused on the button thread
+        clock.advance(config.cooldown_s)  # the table loop's thread was busy until now
+        result = hw.eliminator.fire(late)
+        assert result.reason is Refusal.COOLING_DOWN, result
+        assert len(high_periods(solenoid)) == 1 and hw.eliminator.armed
 
 
 def test_a_new_opening_does_not_fire_within_the_cool_down_of_the_last_one(mock_factory) -> None:

@@ -420,8 +420,45 @@ def test_edge_path_keeps_the_cool_down_and_once_per_arming(guard, coil, hub, clo
 def test_edge_path_press_from_before_arming_cannot_fire_later(guard, coil, hub, clock) -> None:
     early = guard.trigger_edge()
     guard.arm("x")
-    assert guard.fire(early).reason is Refusal.PRESS_BEFORE_ARMING
+    assert guard.fire(early).reason is Refusal.NOT_ARMED  # as judged at its edge
     assert coil.pulses == []
+
+
+def test_a_press_refused_at_its_edge_never_fires_when_the_loop_collects_it(
+    guard, coil, hub, clock
+) -> None:
+    # d1: refused at the edge while cooling down; the table loop's thread, busy for 0.5 s,
+    # collects it after the cool-down has ended: it gets the edge's refusal, no pulse
+    guard.arm(1)
+    clock.advance(0.01)
+    assert guard.fire(guard.trigger_edge()).fired
+    guard.arm(2)
+    clock.advance(guard.cooldown_s - 0.1)  # 0.1 s of cool-down left
+    press = guard.trigger_edge()
+    clock.advance(0.5)
+    refused = guard.fire(press)
+    assert refused.reason is Refusal.COOLING_DOWN and refused.retry_after_s == pytest.approx(0.1)
+    assert guard.fire(press) == refused  # asking again: the same answer, never a pulse
+    assert guard.check(press) == refused
+    assert len(coil.pulses) == 1 and guard.armed  # the arming waits for a fresh press
+    assert guard.fire(guard.trigger_edge()).fired
+
+
+def test_a_press_whose_edge_answer_was_dropped_never_fires(guard, coil, hub, clock) -> None:
+    guard.arm(1)
+    clock.advance(0.01)
+    assert guard.fire(guard.trigger_edge()).fired
+    guard.arm(2)
+    clock.advance(0.01)
+    old = guard.trigger_edge()  # refused at its edge: cooling down
+    for _ in range(20):  # a child mashing the button: the guard keeps no answer for it
+        clock.advance(0.05)
+        guard.trigger_edge()
+    clock.advance(guard.cooldown_s)
+    result = guard.fire(old)
+    assert result.reason is Refusal.STALE_PRESS and "never fires" in result.message
+    assert guard.check(old) == result
+    assert len(coil.pulses) == 1 and guard.armed
 
 
 def test_table_loop_fire_waits_for_an_edge_pulse_in_progress() -> None:

@@ -164,7 +164,7 @@ def test_guard_rules_still_hold_on_the_host() -> None:
         early = next_event(hw, "press", "trigger")
         assert hw.eliminator.fire(early).reason is Refusal.NOT_ARMED
         hw.eliminator.arm("t1")
-        assert hw.eliminator.fire(early).reason is Refusal.PRESS_BEFORE_ARMING
+        assert hw.eliminator.fire(early).reason is Refusal.NOT_ARMED  # judged at its edge
         hw.link.flush(1.0)  # the board has the ARM: it fires only for a press after it
         vb.tap("trigger", 0.01)
         assert hw.eliminator.fire(next_event(hw, "press", "trigger"))
@@ -289,7 +289,7 @@ def test_a_stuck_trigger_never_fires() -> None:
         vb.stick("trigger")
         press = next_event(hw, "press", "trigger")
         hw.eliminator.arm("stuck")
-        assert hw.eliminator.fire(press).reason is Refusal.PRESS_BEFORE_ARMING
+        assert hw.eliminator.fire(press).reason is Refusal.NOT_ARMED  # judged at its edge
         vb.tap("trigger")  # deaf while stuck
         assert hw.next_input(0.2) is None
         hw.eliminator.disarm()
@@ -400,7 +400,7 @@ def test_an_armed_trigger_press_fires_on_the_link_thread_that_read_it() -> None:
         unarmed = next_event(hw, "press", "trigger")
         assert vb.pulses == [] and firing_threads == []
         hw.eliminator.arm("boom")
-        assert hw.eliminator.fire(unarmed).reason is Refusal.PRESS_BEFORE_ARMING
+        assert hw.eliminator.fire(unarmed).reason is Refusal.NOT_ARMED  # judged at its edge
         hw.link.flush(1.0)  # the board has the ARM: it fires only for a press after it
         vb.tap("trigger", 0.01)
         wait_until(lambda: len(vb.pulses) == 1)  # nobody has called fire() yet
