@@ -164,7 +164,7 @@ class Hardware:
         if threading.current_thread() is threading.main_thread():
             # while close() runs, a second signal only switches the coil off again
             self._stop_handlers = install_stop_handlers(
-                self.eliminator.off, quiet=lambda: self._closed
+                self.eliminator.stop, quiet=lambda: self._closed
             )
         return self
 

@@ -5,7 +5,12 @@ any switchable output (a gpiozero ``DigitalOutputDevice``, the simulator's
 coil) and is the only code that ever switches it on. It enforces:
 
 * the output is switched off when the guard is built and by :meth:`off` /
-  :meth:`close` at any time, from any thread;
+  :meth:`stop` / :meth:`close` at any time, from any thread; a pulse that has
+  passed its checks does not start after any of them (the last check and the
+  switching on share a lock that :meth:`close` takes; :meth:`off` and
+  :meth:`stop`, a signal handler's calls, take none, so a pulse that switches
+  on in that very instant is seen right after and switched off at once, before
+  its sleep); after :meth:`stop` or :meth:`close` no pulse starts at all;
 * a pulse fires only while armed (:meth:`arm`), only for a genuine trigger
   press from the hardware's own input queue that was issued after arming (a
   press queued earlier, or a button held down since before, never fires), and
@@ -167,6 +172,15 @@ class SolenoidGuard:
         self._pulse_count = 0
         self._fault: str | None = None
         self._closed = False
+        # set by stop() (a stop signal's handler: no lock, no waiting) and close(): from then
+        # on no pulse starts
+        self._stopping = False
+        self._offs = 0  # counts off() calls: one that lands after a pulse's checks cancels it
+        # held from the last check before switching on through on() itself; close() takes
+        # it, so once close() returns no on() is under way or still to come. Not the guard's
+        # lock: an output's on() may wait for a thread that needs that one (the I/O board's
+        # link thread reads the FIRE's answer, and takes the guard's lock for a new press)
+        self._gate = threading.RLock()
         self.off()
 
     # -- state -------------------------------------------------------------
@@ -371,18 +385,28 @@ class SolenoidGuard:
             self._token = None
             self._fired_seqs.add(press.seq)
             start = self._pulsing_since = self._clock()
+            offs = self._offs
         fault: str | None = None
+        stopped: str | None = None
         try:
             try:
-                self._output.on()
+                with self._gate:
+                    if self._stopped_since(offs):
+                        stopped = "the hardware is stopping: nothing fired"
+                    else:
+                        self._output.on()
             except Exception as exc:
                 fault = f"switching the solenoid on failed: {exc}"
             else:
-                fault = self._output_fault()
-                if fault is None and not self._output.value:
-                    fault = "the solenoid output read back off right after switching on"
-                if fault is None:
-                    self._sleep(self._pulse_s)
+                if stopped is None and self._stopped_since(offs):
+                    # a stop signal's off() (lock-free) landed between the check and on()
+                    stopped = "a stop came as the coil switched on: switched off at once"
+                if stopped is None:
+                    fault = self._output_fault()
+                    if fault is None and not self._output.value:
+                        fault = "the solenoid output read back off right after switching on"
+                    if fault is None:
+                        self._sleep(self._pulse_s)
         finally:
             off_fault = self._switch_off()
             end = self._clock()
@@ -394,16 +418,24 @@ class SolenoidGuard:
         if fault is not None:
             self._latch(fault)
             return FireResult(False, Refusal.DRIVER_FAULT, fault, token)
+        if stopped is not None:
+            return FireResult(False, Refusal.CLOSED, stopped, token)
         pulse = Pulse(start, end - start, token)
         with self._lock:
             self._last_pulse = pulse
             self._pulse_count += 1
         return FireResult(True, None, "fired", token, pulse)
 
+    def _stopped_since(self, offs: int) -> bool:
+        """Whether a stop, close() or off() came after the check that read *offs*."""
+        return self._stopping or self._closed or self._offs != offs
+
     def _refusal(self, press: InputEvent, now: float) -> FireResult | None:
         token = self._token
         if self._closed:
             return FireResult(False, Refusal.CLOSED, "the hardware is closed", token)
+        if self._stopping:
+            return FireResult(False, Refusal.CLOSED, "the hardware is stopping", token)
         if self._fault is not None:
             return FireResult(
                 False,
@@ -485,19 +517,33 @@ class SolenoidGuard:
     # -- shutdown ----------------------------------------------------------
 
     def off(self) -> None:
-        """Switch the coil off now, from any thread, even mid-pulse."""
+        """Switch the coil off now, from any thread, even mid-pulse; a pulse that has
+        passed its checks but not switched on yet does not start (or, if it switches on in
+        the same instant, is switched off at once). Takes no lock and never waits, except to
+        latch a fault if switching off fails (the guard's reentrant lock)."""
+        self._offs += 1  # before switching off: a pulse that checks after this sees it
         fault = self._switch_off()
         if fault is not None:
             with self._lock:
                 self._fault = fault
 
+    def stop(self) -> None:
+        """The stop signals' handler's call: switch the coil off, and let no pulse start
+        from now on (not even one that has passed its checks). Takes no lock and never
+        waits (see :meth:`off`); :meth:`close` follows when the program unwinds."""
+        self._stopping = True
+        self.off()
+
     def close(self) -> None:
-        """Switch off and refuse every later fire."""
+        """Switch off and refuse every later fire. Returns once no pulse is switching on:
+        from then on the coil stays off."""
+        self._stopping = True
         with self._lock:
             self._closed = True
             self._armed = False
             self._token = None
-        self.off()
+        with self._gate:  # an on() under way has finished (and is switched off below)
+            self.off()
 
 
 #: The signals that stop a table: Ctrl-C, ``systemctl stop``, a dropped SSH session.
@@ -576,9 +622,11 @@ def install_stop_handlers(
     (a handler somebody installed, or ``SIG_IGN`` as under ``nohup``, is left
     alone), the new handler
 
-    1. calls *off* at once (the solenoid guard's :meth:`~SolenoidGuard.off`
-       switches the output without the guard's lock, and takes its reentrant
-       lock only to latch a fault if switching off fails; it never raises);
+    1. calls *off* at once (:class:`~companion.hal.hardware.Hardware` gives the
+       solenoid guard's :meth:`~SolenoidGuard.stop`: the output switched off and
+       no pulse started from then on, not even one that has passed its checks;
+       it takes no lock, except the guard's reentrant one to latch a fault if
+       switching off fails, and never raises);
     2. then raises :exc:`KeyboardInterrupt` for SIGINT, so an interactive
        command's own Ctrl-C path runs (its resume hint, exit status 130), or
        :exc:`SystemExit` with status ``128 + n`` for SIGTERM (143) and SIGHUP

@@ -489,3 +489,91 @@ def test_off_from_a_signal_handler_while_this_thread_holds_the_guard(coil, hub, 
     with guard._lock:  # e.g. a signal arrives while the main thread is inside fire()
         guard.off()  # reentrant: does not deadlock
     assert guard.fault is not None and "gate driver gone" in guard.fault
+
+
+# -- a stop that lands while a pulse is about to start ------------------------------------
+
+
+class HookedGate:
+    """The guard's gate lock with a hook run just before it is taken: an interleaving forced
+    between a pulse's last rule check and its switching on."""
+
+    def __init__(self, gate, hook) -> None:
+        self.gate, self.hook = gate, hook
+
+    def __enter__(self):
+        self.hook()
+        return self.gate.__enter__()
+
+    def __exit__(self, *exc):
+        return self.gate.__exit__(*exc)
+
+
+def test_a_stop_after_the_checks_means_the_coil_never_switches_on(guard, coil, hub, clock) -> None:
+    guard._gate = HookedGate(guard._gate, guard.stop)  # the stop handler's call, in the gap
+    guard.arm("boom")
+    result = guard.fire(press(hub, clock))
+    assert result.reason is Refusal.CLOSED and "stopping" in result.message
+    assert coil.history == [] and coil.value is False  # never switched on
+    assert guard.fire(press(hub, clock)).reason is Refusal.CLOSED  # nor later
+
+
+def test_an_off_after_the_checks_cancels_that_pulse(guard, coil, hub, clock) -> None:
+    guard._gate = HookedGate(guard._gate, guard.off)  # e.g. all_off() from another thread
+    guard.arm("boom")
+    assert guard.fire(press(hub, clock)).reason is Refusal.CLOSED
+    assert coil.history == []
+
+
+def test_a_stop_as_the_coil_switches_on_cuts_it_at_once(guard, coil, hub, clock) -> None:
+    real_on = coil.on
+
+    def on() -> None:  # the handler runs between the gate's check and the gate write
+        guard.stop()
+        real_on()
+
+    coil.on = on
+    guard.arm("boom")
+    result = guard.fire(press(hub, clock))
+    assert result.reason is Refusal.CLOSED and "switched off at once" in result.message
+    assert coil.value is False
+    assert [p.length_s for p in coil.pulses] == [0.0]  # off before any sleep: no pulse ran
+
+
+def test_close_waits_for_a_switching_on_and_leaves_the_coil_off(guard, coil, hub, clock) -> None:
+    # d5: the button thread is inside on() when close() is called from the main thread
+    real_on = coil.on
+    in_on, closing = threading.Event(), threading.Event()
+
+    def on() -> None:
+        in_on.set()
+        assert closing.wait(5)
+        for _ in range(5000):  # until close() has started (its first statement)
+            if guard._stopping:
+                break
+            time.sleep(0.001)
+        real_on()
+
+    coil.on = on
+    guard.arm("boom")
+    results: list = []
+    edge = threading.Thread(target=lambda: results.append(guard.fire(press(hub, clock))))
+    edge.start()
+    assert in_on.wait(5)
+    closing.set()
+    guard.close()
+    assert coil.value is False  # close() returned: the switching on was finished and cut
+    edge.join(5)
+    assert results[0].reason is Refusal.CLOSED
+    assert [p.length_s for p in coil.pulses] == [0.0]
+
+
+def test_the_hardwares_stop_handler_stops_the_guard(sim_hw) -> None:
+    # entering `with hw:` on the main thread installed the handlers; SIGTERM arrives
+    with pytest.raises(SystemExit):
+        signal.raise_signal(signal.SIGTERM)
+    sim_hw.eliminator.arm("boom")
+    sim_hw.sim.tap("trigger")
+    press = next(e for e in sim_hw.drain_inputs() if e.is_trigger_press)
+    assert sim_hw.eliminator.fire(press).reason is Refusal.CLOSED
+    assert sim_hw.sim.pulses == []
