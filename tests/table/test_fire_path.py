@@ -3,6 +3,7 @@ the fired record after the pulse; after a stop, armed again and never fired by i
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import threading
@@ -21,6 +22,7 @@ from companion.hal import HardwareConfig, SolenoidGuard, open_hardware
 from companion.table.assist import AssistTable
 from companion.table.journal import JournalWriter, read_journal
 from companion.table.loop import TableLoop
+from companion.table.people import TableStopped, TerminalInput
 from companion.table.session import GameSession, SessionSettings, resume_session
 
 
@@ -393,3 +395,23 @@ def test_an_assist_game_resumed_after_a_solenoid_fault_asks_for_the_tile_by_hand
         assert not thread.is_alive() and hw.sim.pulses == []
         assert loop.state.phase == "remove_fields"
     resumed.journal.close()
+
+
+def test_typing_fire_at_the_terminal_on_gpio_never_fires(tmp_path, mock_factory):
+    """On real hardware only the red button fires: `fire` / `f` typed at the terminal while an
+    explosion waits for the red button is answered, and nothing is pressed or fired."""
+    config = HardwareConfig(profile="gpio", pulse_ms=20)
+    session = GameSession.start(
+        BattleRoyaleConfig(players=2), SessionSettings(hardware="gpio"), tmp_path / "g.jsonl"
+    )
+    view = RecordingView()
+    terminal = TerminalInput(io.StringIO("fire\nf\nFIRE\nquit\n"))
+    with open_ready(config) as hw:  # long open: the cool-down would not refuse a press
+        table = TableLoop(session, hw, Roller.seeded(1), view, terminal=terminal)
+        with pytest.raises(TableStopped):
+            table.fire_sequence(parse_field("c3"), "turn-1-c3")
+        assert view.messages.count("on real hardware, press the button itself") == 3
+        assert table.fire_results == [] and hw.eliminator.pulse_count == 0
+        assert hw.drain_inputs() == []  # no press was made up
+        assert not any(s.state for s in mock_factory.pin(config.pins.solenoid).states)
+    session.journal.close()
