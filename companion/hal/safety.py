@@ -123,6 +123,10 @@ class SolenoidGuard:
     :param on_fault:
         Called with the message after a driver fault (e.g. to darken the
         whole table).
+    :param cool_from_start:
+        Count a cool-down from the guard's construction (the default). Only a
+        driver that keeps its own cool-down across this process's restarts
+        (the I/O board's firmware) turns it off.
     """
 
     def __init__(
@@ -136,6 +140,7 @@ class SolenoidGuard:
         sleep: Callable[[float], None] = time.sleep,
         position: Callable[[], Cell | None] | None = None,
         on_fault: Callable[[str], None] | None = None,
+        cool_from_start: bool = True,
     ) -> None:
         if isinstance(pulse_ms, bool) or not isinstance(pulse_ms, int | float):
             raise TypeError(f"pulse_ms must be a number of milliseconds, not {pulse_ms!r}")
@@ -166,8 +171,8 @@ class SolenoidGuard:
         self._fired_seqs: set[int] = set()
         self._pulsing_since: float | None = None
         # the start counts as a pulse that just ended: an earlier process may have fired
-        self._last_end: float = clock()
-        self._cooling_since_start = True
+        self._last_end: float = clock() - (0.0 if cool_from_start else self._cooldown_s)
+        self._cooling_since_start = cool_from_start
         self._last_pulse: Pulse | None = None
         self._pulse_count = 0
         self._fault: str | None = None
@@ -348,7 +353,7 @@ class SolenoidGuard:
         """
         with self._lock:
             press = self._emit_trigger_press()
-            refusal = self._refusal(press, self._clock())
+            refusal = self._edge_refusal(press)
             self._edge_results[press.seq] = refusal  # None: claimed, its pulse to come
             while len(self._edge_results) > _EDGE_RESULTS_KEPT:  # never collected
                 dropped = next(iter(self._edge_results))
@@ -369,6 +374,13 @@ class SolenoidGuard:
                     self._edge_results[press.seq] = result
                 self._edge_done.notify_all()
         return press
+
+    def _edge_refusal(self, press: InputEvent) -> FireResult | None:
+        """The edge path's judgement of *press* (under the lock): the refusal
+        :meth:`fire` would give now, or None to fire it. A backend whose driver
+        can be away adds its own refusals here, so they are recorded at the edge
+        like the guard's."""
+        return self._refusal(press, self._clock())
 
     def _emit_trigger_press(self) -> InputEvent:
         """Issue the edge path's trigger press on the input queue (called with the lock

@@ -1128,7 +1128,9 @@ class BoardSolenoidGuard(SolenoidGuard):
         self._armed_mark: tuple[int, int] | None = None  # the board's clock at arm()
         self._edge_board_ms: int | None = None  # the board stamp of the edge path's press
         self._early: set[int] = set()  # presses the board stamped before the arming
-        super().__init__(output, **kwargs)
+        # no cool-down counted from this process's start: the board keeps its own across
+        # host restarts and refuses (COOLING_DOWN, with its retry time) until it has passed
+        super().__init__(output, cool_from_start=False, **kwargs)
 
     def arm(self, token: Any) -> None:
         if token in self._spent:
@@ -1158,8 +1160,16 @@ class BoardSolenoidGuard(SolenoidGuard):
     def fire(self, press: InputEvent) -> FireResult:
         with self._lock:
             on_edge = press.seq in self._edge_results and self._inputs.issued(press)
-        if on_edge:  # fired (or firing) on the link thread: its result, as it turned out
+        if on_edge:  # judged on the link thread: its result, as it turned out
             return super().fire(press)
+        refusal = self._link_refusal(press)
+        if refusal is not None:
+            return refusal
+        return super().fire(press)
+
+    def _link_refusal(self, press: InputEvent) -> FireResult | None:
+        """The refusal while a FIRE's outcome is unknown or the board is away, else None
+        (and a fault latched only because the link dropped is forgotten: it is back)."""
         if self._link.pending_fire is not None:
             return self._refuse(
                 press,
@@ -1174,23 +1184,25 @@ class BoardSolenoidGuard(SolenoidGuard):
                 f"{LINK_FAULT_MARK} the I/O board is not connected ({self._link.status}); "
                 "nothing fires until it is back",
             )
-        self.clear_link_fault()  # latched only because the link dropped: it is back now
-        return super().fire(press)
+        self.clear_link_fault()
+        return None
+
+    def _edge_refusal(self, press: InputEvent) -> FireResult | None:
+        return self._link_refusal(press) or super()._edge_refusal(press)
 
     def trigger_edge(self, board_ms: int | None = None) -> InputEvent:
         """The edge path on the link thread: the board's trigger press fires as soon as it
         is read (:meth:`SolenoidGuard.trigger_edge`), not after a hand-over to the table
-        loop's thread. A press while a FIRE's outcome is unknown or the board is away only
-        goes on the queue: the table loop's :meth:`fire` refuses it as before.
+        loop's thread. A press while a FIRE's outcome is unknown or the board is away is
+        refused there and then, like every press the edge path refuses: the table loop's
+        :meth:`fire` returns that refusal, even once the board has answered or is back (a
+        press made while the board could not fire never fires later).
 
         *board_ms* is the board's stamp of the press (its EVENT's). An EVENT arrives when
         the link delivers it, which may be long after the press (retransmitted after a
         loss): a press the board stamped before the arming (before the board's clock as
         the host knew it at :meth:`arm`) is refused as :data:`Refusal.PRESS_BEFORE_ARMING`,
         however late its EVENT came."""
-        if self._link.pending_fire is not None or not self._link.connected:
-            return self._inputs.emit("press", "trigger")
-        self.clear_link_fault()
         self._edge_board_ms = board_ms  # only the link thread calls this
         try:
             return super().trigger_edge()

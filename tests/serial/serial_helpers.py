@@ -52,14 +52,12 @@ def virtual_hw(
     settings: LinkSettings | None = None,
     **board: Any,
 ) -> Iterator[SerialHardware]:
-    """The serial backend on a virtual board (fast cool-down unless told otherwise), once
-    the cool-down the guard counts from its start has passed."""
+    """The serial backend on a virtual board (fast cool-down unless told otherwise)."""
     config = config or HardwareConfig(profile="virtual-board", hold_s=0.3)
     hw = open_virtual_board_hardware(
         config, unsafe_cooldown_override_s=cooldown_s, settings=settings, **board
     )
     try:
-        time.sleep(hw.eliminator.cooldown_left_s)  # the cool-down counted from the start
         yield hw
     finally:
         hw.close()

@@ -25,7 +25,6 @@ CHILD = textwrap.dedent(
 
     port, mode = sys.argv[1], sys.argv[2]
     hw = open_serial(HardwareConfig(profile="serial", pulse_ms=250), port=port)
-    time.sleep(hw.eliminator.cooldown_left_s)  # the cool-down counted from the start
     hw.eliminator.arm("boom")
     print("armed", flush=True)
     if mode == "fire":

@@ -167,6 +167,34 @@ def test_nothing_fires_while_an_outcome_is_unknown() -> None:
         agree(hw)
 
 
+def test_a_press_read_while_an_outcome_is_unknown_is_judged_then_not_later() -> None:
+    """The edge path judges the press the link thread reads while a FIRE's outcome is
+    unknown: refused there and then, and that refusal is the press's answer for good. The
+    table loop that gets to the press only after the board has answered sends no FIRE for it
+    (it did: a fresh judgement found the next explosion armed and the cool-down past, and
+    only the board's own rule, no press of its own since the ARM, kept the coil off)."""
+    with virtual_hw() as hw:
+        vb = hw.virtual_board
+        vb.faults.windows.append(FaultWindow("to_host", 0.0, 0.9, drop=1.0, anchor="gate"))
+        guard = hw.eliminator
+        guard.arm("first")
+        hw.link.flush(1.0)
+        vb.tap("trigger", 0.01)
+        press = next(e for e in iter(lambda: hw.next_input(2.0), None) if e.is_trigger_press)
+        assert guard.fire(press).reason is Refusal.OUTCOME_UNKNOWN
+        guard.arm("second")
+        time.sleep(0.06)  # past the host's cool-down of 0.05 s
+        assert hw.link.pending_fire is not None
+        during = guard.trigger_edge()  # what the link thread does with a press it reads now
+        assert guard.resolve_outcome(5.0) is FireOutcome.FIRED
+        assert guard.confirm_coil_off(2.0)
+        later = guard.fire(during)
+        assert later.reason is Refusal.OUTCOME_UNKNOWN and "not known yet" in later.message
+        hw.link.flush(1.0)
+        assert len(vb.pulses) == 1
+        agree(hw)
+
+
 def test_a_query_gets_its_own_answer_when_a_later_answer_arrives_with_it() -> None:
     """The connect path asks the board for its STATE while someone waits in ``query``: both
     answers come back in one read (held up together on the link), and the waiter must still
