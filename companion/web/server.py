@@ -13,6 +13,8 @@ kept ASGI server, measured for the Pi Zero 2 W (``docs/web.md``).
 from __future__ import annotations
 
 import asyncio
+import os
+import socket
 import threading
 from typing import Any
 
@@ -47,26 +49,46 @@ class WebServer:
         self._error: BaseException | None = None
 
     def start(self) -> WebServer:
-        """Start serving; returns once the socket listens (``OSError`` if it cannot)."""
-        self._thread = threading.Thread(target=self._run, name="web", daemon=True)
+        """Start serving; returns once the socket listens (``OSError`` saying why if it
+        cannot, e.g. "address already in use")."""
+        listening = self._listen()
+        self.port = listening.getsockname()[1]
+        self._thread = threading.Thread(
+            target=self._run, args=(listening,), name="web", daemon=True
+        )
         self._thread.start()
         while not self._server.started:
             if not self._thread.is_alive():
-                raise OSError(f"the web server could not listen on {self.host}:{self.port}")
+                listening.close()
+                raise OSError(f"the web server could not start on {self.host}:{self.port}")
             self._thread.join(0.01)
-        sockets = [s for server in self._server.servers for s in server.sockets]
-        if sockets:
-            self.port = sockets[0].getsockname()[1]
         if not self.site.base_url:
             self.site.base_url = self.url
         return self
 
-    def _run(self) -> None:
+    def _listen(self) -> socket.socket:
+        """The listening socket, bound here so that a failure says why (uvicorn, binding
+        itself, logs the reason and exits its thread)."""
+        try:
+            family = socket.getaddrinfo(self.host, self.port, type=socket.SOCK_STREAM)[0][0]
+            # on "::" also IPv4 phones, as uvicorn's own binding did
+            dualstack = family == socket.AF_INET6 and socket.has_dualstack_ipv6()
+            return socket.create_server(
+                (self.host, self.port), family=family, dualstack_ipv6=dualstack
+            )
+        except OSError as exc:
+            # create_server's message adds the address it was given: the errno says it all
+            plain = exc.errno and not isinstance(exc, socket.gaierror)
+            why = (os.strerror(exc.errno) if plain else exc.strerror or str(exc)).lower()
+            where = self.url.removeprefix("http://")
+            raise OSError(f"the web server could not listen on {where}: {why}") from None
+
+    def _run(self, listening: socket.socket) -> None:
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)
         self.site.bind(loop)
         try:
-            loop.run_until_complete(self._server.serve())
+            loop.run_until_complete(self._server.serve(sockets=[listening]))
         except BaseException as exc:  # reported by start() / stop()
             self._error = exc
         finally:

@@ -191,5 +191,7 @@ def test_a_port_in_use_is_one_oserror_saying_so():
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        with pytest.raises(OSError, match=f"could not listen on 127.0.0.1:{port}"):
+        with pytest.raises(
+            OSError, match=f"could not listen on 127.0.0.1:{port}: address already in use"
+        ):
             attach_web(WebRequest(f"127.0.0.1:{port}"), game, game.config(), 2)
