@@ -40,8 +40,31 @@ STATIC = {"app.js": "text/javascript", "style.css": "text/css"}
 NO_STORE = {"Cache-Control": "no-store"}
 
 
+#: What a person who opens a page without a working pairing sees (an old QR code, a code
+#: the host replaced, a phone whose cookie is gone): what to do, and nothing about the game.
+NOT_PAIRED_PAGE = (
+    "<!doctype html>\n"
+    '<html lang="en"><head><meta charset="utf-8">'
+    '<meta name="viewport" content="width=device-width, initial-scale=1">'
+    '<meta name="referrer" content="no-referrer"><title>Not paired</title>'
+    "<style>body{font:1.2rem/1.5 system-ui,sans-serif;margin:2rem auto;max-width:30rem;"
+    "padding:0 1rem}</style></head><body><h1>Not paired</h1>"
+    "<p>This link does not open the table any more, or this phone is not paired with it. "
+    "Pairing links change with every new game and when the host makes a new code.</p>"
+    "<p>Scan your seat's QR code again: it is on the table's screen, or ask the host.</p>"
+    "</body></html>"
+)
+
+
 def refused(status: int) -> Response:
     return Response(str(status), status_code=status, media_type="text/plain", headers=NO_STORE)
+
+
+def not_paired() -> Response:
+    """The 401 of a page a person opens (``/``, ``/pair/<token>``, a role's page): the same
+    short page for every refusal. The script's routes and the static files stay a bare
+    ``401``."""
+    return HTMLResponse(NOT_PAIRED_PAGE, status_code=401, headers=NO_STORE)
 
 
 def _role_of_path(request: Request) -> Role | None:
@@ -72,7 +95,7 @@ def create_app(site: Site) -> Starlette:
         token = request.path_params["token"]
         role = site.pairing.role_of(token)
         if role is None:
-            return refused(401)
+            return not_paired()
         response = RedirectResponse(role.path, status_code=303, headers=NO_STORE)
         response.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/")
         return response
@@ -80,7 +103,7 @@ def create_app(site: Site) -> Starlette:
     async def home(request: Request) -> Response:
         held = site.pairing.role_of(request.cookies.get(COOKIE))
         if held is None:
-            return refused(401)
+            return not_paired()
         return RedirectResponse(held.path, status_code=303, headers=NO_STORE)
 
     async def static(request: Request) -> Response:
@@ -95,7 +118,7 @@ def create_app(site: Site) -> Starlette:
     async def role_page(request: Request) -> Response:
         role = _role_of_path(request)
         if (refusal := allowed(request, role)) is not None:
-            return refusal
+            return not_paired() if refusal.status_code == 401 else refusal
         assert role is not None
         return HTMLResponse(await site.page_async(role), headers=NO_STORE)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from web_helpers import phone_table, request
 
+from companion.web.app import NOT_PAIRED_PAGE
 from companion.web.pairing import HOST, TABLE, Pairing, seat
 
 pytestmark = pytest.mark.slow
@@ -35,18 +36,32 @@ def running():
         yield r
 
 
+PAGES = {"/", "/table", "/host", "/seat/0", "/seat/1"}  # what a person opens in a browser
+
+
 def test_no_token_and_wrong_tokens_are_refused_without_information(running):
     wrong = "x" * 22
     for token in (None, wrong, "", running.token(seat(0))[:-1]):
         for path in GETS:
             status, headers, body = request(running.url + path, token=token)
             assert status == 401, (path, token)
-            assert body == b"401"  # nothing about the game, the seats or the tokens
+            if path in PAGES:  # the one fixed page that says what to do
+                assert body == NOT_PAIRED_PAGE.encode(), path
+            else:
+                assert body == b"401"  # nothing about the game, the seats or the tokens
         for path, data in POSTS:
             status, _, body = request(running.url + path, "POST", token=token, body=data)
             assert status == 401, (path, token)
             assert body == b"401"
-    assert request(running.url + "/pair/" + wrong)[0] == 401
+    status, _, body = request(running.url + "/pair/" + wrong)
+    assert status == 401 and body == NOT_PAIRED_PAGE.encode()
+
+
+def test_the_not_paired_page_says_what_to_do_and_nothing_of_the_game():
+    text = NOT_PAIRED_PAGE.lower()
+    assert "scan your seat's qr code again" in text and "new game" in text
+    for secret in ("seat 1", "token", "spartacus", "gold", "hand"):
+        assert secret not in text
 
 
 def test_another_seats_token_is_refused(running):
