@@ -63,11 +63,8 @@ def run(args: argparse.Namespace, out: Any = None) -> int:
 
     def progress(done: int, result: TournamentResult) -> None:
         if not args.quiet and not args.json:
-            first = result.standings[0]
-            print(
-                f"game {done}/{args.games}: {first.entry.label} {first.wins:g} wins",
-                file=sys.stderr,
-            )
+            wins = ", ".join(f"{s.entry.label} {s.wins:g}" for s in result.standings)
+            print(f"game {done}/{args.games}: wins {wins}", file=sys.stderr)
 
     result = tournament(
         args.game,

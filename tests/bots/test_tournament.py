@@ -73,6 +73,16 @@ def test_the_command_prints_wins_with_intervals(capsys: pytest.CaptureFixture[st
     assert "95% interval" in capsys.readouterr().out
 
 
+def test_progress_names_every_bot(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["tournament", "--bots", "search:easy,random,heuristic", "--games", "2"]
+    assert run(argv) == 0
+    lines = capsys.readouterr().err.splitlines()
+    assert [line.split(":")[0] for line in lines] == ["game 1/2", "game 2/2"]
+    for line in lines:
+        for bot in ("search:easy", "random", "heuristic"):
+            assert f"{bot} " in line.split(": wins ", 1)[1], line
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
