@@ -17,6 +17,7 @@ from companion.commands.arguments import (
     bots_option,
     data_file,
     non_negative_int,
+    player_count,
     positive_float,
     positive_int,
 )
@@ -278,8 +279,7 @@ def _demo_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--players",
-        type=int,
-        choices=range(2, 11),
+        type=player_count,
         metavar="N",
         help="Battle Royale 2..4 (default 4); skirmish 2..10 (default 2); "
         "gladiatoren 2..5 (default 4)",
@@ -324,10 +324,10 @@ def _play_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--players",
-        type=int,
-        choices=range(2, 11),
+        type=player_count,
         metavar="N",
-        help="Battle Royale 2..4 (default 4); skirmish 2..10 (default 2)",
+        help="Battle Royale 2..4 (default 4); skirmish 2..10 (default 2); spartacus 2..4 "
+        "(default 4)",
     )
     parser.add_argument("--map", help="skirmish: map name from the data file")
     parser.add_argument("--teams", help="skirmish: profile IDs per seat, e.g. 1,4,7/2,5,8")

@@ -176,7 +176,20 @@ def test_demo_rejects_five_players(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["demo", "--players", "5"]) == 2
     assert "Battle Royale is for 2 to 4 players" in capsys.readouterr().err
     assert run(["demo", "--players", "11"]) == 2
-    assert "invalid choice" in capsys.readouterr().err
+    assert "Battle Royale is for 2 to 4 players" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", [["demo"], ["play", "battle-royale"], ["play", "spartacus"]])
+@pytest.mark.parametrize("players", ["1", "0", "-2"])
+def test_fewer_than_two_players_is_one_line_not_a_list_of_choices(
+    command: list[str], players: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It listed "choose from 2, 3, ..., 10", every game's counts at once (and 0 played a
+    game of the default size)."""
+    assert run([*command, "--players", players]) == 2
+    err = capsys.readouterr().err
+    assert f"argument --players: must be 2 or more, got {int(players)}" in err
+    assert "choose from" not in err
 
 
 # --- help, version, imports -------------------------------------------------------------

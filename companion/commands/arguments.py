@@ -24,6 +24,11 @@ def positive_int(text: str) -> int:
     return _whole_number(text, 1)
 
 
+def player_count(text: str) -> int:
+    """``--players``: a whole number of 2 or more (each game checks its own most)."""
+    return _whole_number(text, 2)
+
+
 def non_negative_int(text: str) -> int:
     """A whole number of 0 or more."""
     return _whole_number(text, 0)

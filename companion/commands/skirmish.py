@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import argparse
 
-from companion.commands.arguments import bots_option, data_file, positive_float
+from companion.commands.arguments import bots_option, data_file, player_count, positive_float
 from companion.commands.errors import EXIT_USAGE, CommandError
 from companion.commands.web_option import default_bots, phone_count, web_request, web_view
 
@@ -47,7 +47,7 @@ def _common_game_arguments(parser: argparse.ArgumentParser) -> None:
 
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     """The flags of ``companion play skirmish`` (the lead's ``play`` parser has most)."""
-    parser.add_argument("--players", type=int, default=2, help="2..10 (default 2)")
+    parser.add_argument("--players", type=player_count, default=2, help="2..10 (default 2)")
     parser.add_argument(
         "--bots",
         type=bots_option,
@@ -74,7 +74,7 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def add_demo_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--players", type=int, default=2, help="2..10 (default 2)")
+    parser.add_argument("--players", type=player_count, default=2, help="2..10 (default 2)")
     _common_game_arguments(parser)
     parser.set_defaults(seed=2024)
 
