@@ -168,8 +168,24 @@ def test_demo_is_repeatable(
 def test_demo_rejects_an_unknown_layout(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["demo", "--layout", "nowhere"]) == 2
     err = capsys.readouterr().err
-    assert 'game.layout = "nowhere" is not a known layout' in err
+    assert 'argument --layout: "nowhere" is not a known layout' in err  # the flag's terms
     assert err.rstrip().endswith(". (hole) and C (the centre, in the middle)")  # not "..., C"
+
+
+def test_a_bad_flag_is_named_as_the_flag_and_a_bad_file_as_the_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A flag's bad value was said as the file's key: 'invalid table configuration:
+    game.bots = 7 is not allowed'."""
+    assert run(["play", "battle-royale", "--bots", "7"]) == 2
+    err = capsys.readouterr().err
+    assert "argument --bots: 7 is not allowed; allowed: a whole number from 0 to 4" in err
+    assert "game.bots" not in err
+    config = tmp_path / "table.toml"
+    config.write_text("[game]\nbots = 9\n", encoding="utf-8")
+    assert run(["play", "battle-royale", "--config", str(config)]) == 2
+    err = capsys.readouterr().err
+    assert f"invalid table configuration in {config}: game.bots = 9 is not allowed" in err
 
 
 def test_demo_rejects_five_players(capsys: pytest.CaptureFixture[str]) -> None:

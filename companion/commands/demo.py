@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from companion.commands.errors import CommandError
-from companion.commands.play import PlayOptions, play_game
+from companion.commands.play import PlayOptions, in_flag_terms, play_game
 from companion.commands.web_option import web_request
 from companion.hal import HardwareConfig
 from companion.table.config import GameSettings, TableConfig, TableConfigError
@@ -41,7 +41,9 @@ def run(args: argparse.Namespace) -> int:
         hardware = HardwareConfig(profile=getattr(args, "hardware", None) or "sim")
         table = TableConfig(game, hardware, "companion demo")
     except TableConfigError as exc:
-        raise CommandError(str(exc)) from None
+        given = {"layout": args.layout, "data_file": args.data}
+        flags = {key: value for key, value in given.items() if value is not None}
+        raise CommandError(in_flag_terms(exc, flags)) from None
     title = f"Battle Royale demo: {args.players} bots, seed {args.seed}"
     web = web_request(args, game.players, game.bot_seats)
     return play_game(

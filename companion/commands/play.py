@@ -64,31 +64,48 @@ class PlayOptions:
     bot_level: str | None = None  # --bots N:LEVEL: the search bot's level; None: the table bot
 
 
+#: play's flags that set a [game] key: argument name -> key
+_FLAG_KEYS = {
+    "players": "players",
+    "mode": "mode",
+    "bots": "bots",
+    "layout": "layout",
+    "data": "data_file",
+    "start_player": "start_player",
+}
+
+
 def _override(args: argparse.Namespace) -> dict[str, object]:
-    names = {
-        "players": "players",
-        "mode": "mode",
-        "bots": "bots",
-        "layout": "layout",
-        "data": "data_file",
-        "start_player": "start_player",
-    }
     return {
         key: getattr(args, arg)
-        for arg, key in names.items()
+        for arg, key in _FLAG_KEYS.items()
         if getattr(args, arg, None) is not None
     }
 
 
+def in_flag_terms(exc: TableConfigError, changes: dict[str, object]) -> str:
+    """The error in the flags' terms where a flag set the key (``argument --bots: 7 is not
+    allowed; ...``), in the file's terms where the file did."""
+    flags = {f"game.{key}": "--" + arg.replace("_", "-") for arg, key in _FLAG_KEYS.items()}
+    lines = []
+    for problem in exc.problems:
+        flag = flags.get(problem.key)
+        if flag is None or problem.key.removeprefix("game.") not in changes:
+            return str(exc)  # a problem of the file: said as before, naming the file
+        text = str(problem).removeprefix(f"{problem.key} = ")
+        lines.append(f"argument {flag}: {text}")
+    return "\n".join(lines)
+
+
 def resolve_table(args: argparse.Namespace, default_mode: str) -> TableConfig:
     """The table config from ``--config`` or defaults, with the command-line flags applied."""
+    changes = _override(args)
     try:
         if args.config:
             base = load_table_config(args.config)
         else:
             base = TableConfig(GameSettings(mode=default_mode), HardwareConfig(profile="sim"))
         game = base.game
-        changes = _override(args)
         if changes:
             values = {**game.to_mapping(), **changes}
             if "players" in changes and changes["players"] != game.players:
@@ -98,7 +115,7 @@ def resolve_table(args: argparse.Namespace, default_mode: str) -> TableConfig:
         table = TableConfig(game, base.hardware, base.source)
         return table.with_profile(getattr(args, "hardware", None))
     except TableConfigError as exc:
-        raise CommandError(str(exc)) from None
+        raise CommandError(in_flag_terms(exc, changes)) from None
 
 
 def run(args: argparse.Namespace) -> int:
