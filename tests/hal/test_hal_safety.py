@@ -402,11 +402,16 @@ def test_edge_path_pulse_is_capped_like_any_other(coil, hub, clock) -> None:
     assert coil.value is False
 
 
-def test_edge_path_keeps_the_cool_down_and_once_per_arming(guard, coil, hub, clock) -> None:
+def fired_on_the_edge_and_armed_again(guard: SolenoidGuard, clock: ManualClock) -> None:
+    """One pulse fired on the edge path (the cool-down starts), and the next explosion armed."""
     guard.arm(1)
     clock.advance(0.01)
     assert guard.fire(guard.trigger_edge()).fired
     guard.arm(2)
+
+
+def test_edge_path_keeps_the_cool_down_and_once_per_arming(guard, coil, hub, clock) -> None:
+    fired_on_the_edge_and_armed_again(guard, clock)
     clock.advance(1.0)
     early = guard.trigger_edge()  # cooling down: queued, not fired
     assert len(coil.pulses) == 1
@@ -429,10 +434,7 @@ def test_a_press_refused_at_its_edge_never_fires_when_the_loop_collects_it(
 ) -> None:
     # d1: refused at the edge while cooling down; the table loop's thread, busy for 0.5 s,
     # collects it after the cool-down has ended: it gets the edge's refusal, no pulse
-    guard.arm(1)
-    clock.advance(0.01)
-    assert guard.fire(guard.trigger_edge()).fired
-    guard.arm(2)
+    fired_on_the_edge_and_armed_again(guard, clock)
     clock.advance(guard.cooldown_s - 0.1)  # 0.1 s of cool-down left
     press = guard.trigger_edge()
     clock.advance(0.5)
@@ -445,10 +447,7 @@ def test_a_press_refused_at_its_edge_never_fires_when_the_loop_collects_it(
 
 
 def test_a_press_whose_edge_answer_was_dropped_never_fires(guard, coil, hub, clock) -> None:
-    guard.arm(1)
-    clock.advance(0.01)
-    assert guard.fire(guard.trigger_edge()).fired
-    guard.arm(2)
+    fired_on_the_edge_and_armed_again(guard, clock)
     clock.advance(0.01)
     old = guard.trigger_edge()  # refused at its edge: cooling down
     for _ in range(20):  # a child mashing the button: the guard keeps no answer for it

@@ -212,6 +212,22 @@ def test_fire_confirmed_fires_exactly_one_pulse_of_the_configured_length(sim) ->
     assert exit_code(results.values()) == 0
 
 
+def fires_after_waiting_the_cool_down(hw) -> None:
+    """The self-test's one pulse, confirmed and pressed, after it said it waits the
+    cool-down out (3 s here)."""
+    lines: list[str] = []
+    result = check_solenoid(
+        hw,
+        lines.append,
+        fire=True,
+        confirm_fire=Confirmer(True),
+        operator=SelftestOperator(hw.sim),
+        timeout_s=SHORT,
+    )
+    assert result.passed is True, result
+    assert any(line.startswith("Cooling down for 3.0 s") for line in lines), lines
+
+
 def test_fire_respects_the_cool_down(sim) -> None:
     """A pulse just before the test: the self-test waits the cool-down out (on the hardware's
     clock) before it arms and asks for the press; the guard's rule holds, nothing works
@@ -220,17 +236,7 @@ def test_fire_respects_the_cool_down(sim) -> None:
     sim.sim.tap("trigger")
     press = next(e for e in sim.drain_inputs() if e.is_trigger_press)
     assert sim.eliminator.fire(press)
-    lines: list[str] = []
-    result = check_solenoid(
-        sim,
-        lines.append,
-        fire=True,
-        confirm_fire=Confirmer(True),
-        operator=SelftestOperator(sim.sim),
-        timeout_s=SHORT,
-    )
-    assert result.passed is True, result
-    assert any(line.startswith("Cooling down for 3.0 s") for line in lines), lines
+    fires_after_waiting_the_cool_down(sim)
     first, second = sim.sim.pulses
     assert second.start - (first.start + first.length_s) >= sim.eliminator.cooldown_s
     assert not sim.eliminator.armed
@@ -242,17 +248,7 @@ def test_fire_just_after_the_hardware_opened_waits_for_the_cool_down() -> None:
     clock = ManualClock()
     with open_hardware(HardwareConfig(profile="sim", pulse_ms=45), clock=clock) as hw:
         opened = clock()
-        lines: list[str] = []
-        result = check_solenoid(
-            hw,
-            lines.append,
-            fire=True,
-            confirm_fire=Confirmer(True),
-            operator=SelftestOperator(hw.sim),
-            timeout_s=SHORT,
-        )
-        assert result.passed is True, result
-        assert any(line.startswith("Cooling down for 3.0 s") for line in lines), lines
+        fires_after_waiting_the_cool_down(hw)
         (pulse,) = hw.sim.pulses
         assert pulse.start - opened >= hw.eliminator.cooldown_s
 
