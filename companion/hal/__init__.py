@@ -59,6 +59,7 @@ from companion.hal.safety import (
     PULSE_HARD_CAP_MS,
     SolenoidDriverError,
     SolenoidGuard,
+    SpentToken,
     install_sigterm_handler,
     sigterm_raises_exit,
 )
@@ -92,6 +93,7 @@ __all__ = [
     "Refusal",
     "SolenoidDriverError",
     "SolenoidGuard",
+    "SpentToken",
     "StatusLeds",
     "Trigger",
     "blank_frame",

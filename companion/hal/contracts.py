@@ -169,7 +169,8 @@ class Eliminator(Protocol):
     """
 
     def arm(self, token: Hashable) -> None:
-        """Allow one pulse, for the explosion identified by *token*."""
+        """Allow one pulse, for the explosion identified by *token* (``SpentToken`` if
+        that explosion fired, or may have, in this game)."""
         ...
 
     def disarm(self) -> None:
@@ -178,6 +179,15 @@ class Eliminator(Protocol):
 
     def new_game(self) -> None:
         """A new game starts: the explosion tokens of earlier games no longer apply."""
+        ...
+
+    def spent(self, token: Hashable) -> bool:
+        """Whether the explosion *token* fired (or may have) in this game."""
+        ...
+
+    @property
+    def cooldown_left_s(self) -> float:
+        """Seconds until the cool-down allows a pulse (0.0: now)."""
         ...
 
     @property

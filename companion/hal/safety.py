@@ -60,6 +60,7 @@ __all__ = [
     "STOP_SIGNALS",
     "SolenoidDriverError",
     "SolenoidGuard",
+    "SpentToken",
     "StopHandlers",
     "SwitchOutput",
     "install_sigterm_handler",
@@ -78,6 +79,11 @@ DEFAULT_COOLDOWN_S = 3.0
 #: Edge-path answers (a pulse's result, or a refusal) kept for the table loop to collect;
 #: older ones are dropped, and a press whose answer was dropped never fires.
 _EDGE_RESULTS_KEPT = 16
+
+
+class SpentToken(ValueError):
+    """An explosion that fired (on the I/O board: that may have fired) is never armed
+    again, until :meth:`SolenoidGuard.new_game`."""
 
 
 class SolenoidDriverError(RuntimeError):
@@ -169,6 +175,9 @@ class SolenoidGuard:
         self._token: Hashable | None = None
         self._armed_after_seq = 0
         self._fired_seqs: set[int] = set()
+        # explosions whose pulse started (it may have switched the coil on): never armed
+        # again in this game, whoever asks (a table loop that collects an old press late)
+        self._spent: set[Hashable] = set()
         self._pulsing_since: float | None = None
         # the start counts as a pulse that just ended: an earlier process may have fired
         self._last_end: float = clock() - (0.0 if cool_from_start else self._cooldown_s)
@@ -262,8 +271,16 @@ class SolenoidGuard:
     # -- arming ------------------------------------------------------------
 
     def arm(self, token: Hashable) -> None:
-        """Allow one pulse for the explosion *token*; presses from now on may fire."""
+        """Allow one pulse for the explosion *token*; presses from now on may fire.
+
+        Raises :exc:`SpentToken` if *token* has fired in this game (its pulse started,
+        on any thread): one explosion never fires twice, even if the table, busy with
+        presses made before, asks to arm it again after the edge path fired it."""
         with self._lock:
+            if token in self._spent:
+                raise SpentToken(
+                    f"the explosion {token!r} has fired (or may have): it is never armed again"
+                )
             self._armed = True
             self._token = token
             # presses already issued (even if still queued) are too early
@@ -277,9 +294,17 @@ class SolenoidGuard:
 
     def new_game(self) -> None:
         """A new game starts on this hardware: explosions of earlier games are not its own
-        (a token names an explosion within one game: its turn and field recur). Here a
-        no-op; a guard that remembers fired tokens forgets them (one hardware serves a
-        season of games in ``companion serve``)."""
+        (a token names an explosion within one game: its turn and field recur), so the
+        fired tokens are forgotten (one hardware serves a season of games in ``companion
+        serve``)."""
+        with self._lock:
+            self._spent.clear()
+
+    def spent(self, token: Hashable) -> bool:
+        """Whether the explosion *token* has fired (or may have) in this game: then
+        :meth:`arm` refuses it, and the press that fired it is on the input queue."""
+        with self._lock:
+            return token in self._spent
 
     def clear_fault(self) -> None:
         """Forget a latched driver fault, so that later fires are tried again."""
@@ -355,10 +380,7 @@ class SolenoidGuard:
             press = self._emit_trigger_press()
             refusal = self._edge_refusal(press)
             self._edge_results[press.seq] = refusal  # None: claimed, its pulse to come
-            while len(self._edge_results) > _EDGE_RESULTS_KEPT:  # never collected
-                dropped = next(iter(self._edge_results))
-                del self._edge_results[dropped]
-                self._edge_dropped_upto = max(self._edge_dropped_upto, dropped)
+            self._forget_old_refusals()
             if refusal is not None:
                 return press
         result: FireResult | None = None
@@ -374,6 +396,23 @@ class SolenoidGuard:
                     self._edge_results[press.seq] = result
                 self._edge_done.notify_all()
         return press
+
+    def _forget_old_refusals(self) -> None:
+        """Keep the edge's answers of the last :data:`_EDGE_RESULTS_KEPT` presses nobody
+        collected (under the lock). Only refusals are forgotten (their presses are then
+        STALE_PRESS): the answer of a press that fired, or is firing, stays until the table
+        loop collects it, so the table always learns that its explosion fired."""
+        excess = len(self._edge_results) - _EDGE_RESULTS_KEPT
+        if excess <= 0:
+            return
+        old = [
+            seq
+            for seq, answer in self._edge_results.items()
+            if answer is not None and not answer.fired
+        ]
+        for seq in old[:excess]:
+            del self._edge_results[seq]
+            self._edge_dropped_upto = max(self._edge_dropped_upto, seq)
 
     def _edge_refusal(self, press: InputEvent) -> FireResult | None:
         """The edge path's judgement of *press* (under the lock): the refusal
@@ -396,6 +435,7 @@ class SolenoidGuard:
             self._armed = False
             self._token = None
             self._fired_seqs.add(press.seq)
+            self._spent.add(token)
             start = self._pulsing_since = self._clock()
             offs = self._offs
         fault: str | None = None
@@ -405,6 +445,8 @@ class SolenoidGuard:
                 with self._gate:
                     if self._stopped_since(offs):
                         stopped = "the hardware is stopping: nothing fired"
+                        with self._lock:  # the coil never switched on for it
+                            self._spent.discard(token)
                     else:
                         self._output.on()
             except Exception as exc:

@@ -71,7 +71,7 @@ from companion.hal.realtime import (
     SWITCH_INTERVAL_S,
     make_this_thread_realtime,
 )
-from companion.hal.safety import SolenoidDriverError, SolenoidGuard
+from companion.hal.safety import SolenoidDriverError, SolenoidGuard, SpentToken
 from companion.records import Record
 
 __all__ = [
@@ -149,10 +149,6 @@ class BoardRefused(RuntimeError):
 class FireOutcomeUnknown(SolenoidDriverError):
     """The board did not answer a FIRE before its deadline (or the link dropped):
     it may have fired. Not a driver fault: the board's STATE will tell."""
-
-
-class SpentToken(ValueError):
-    """An explosion whose FIRE may have fired is never armed again."""
 
 
 class FireOutcome(enum.StrEnum):
@@ -1122,7 +1118,6 @@ class BoardSolenoidGuard(SolenoidGuard):
 
     def __init__(self, output: BoardSolenoid, *, link: BoardLink, **kwargs: Any) -> None:
         self._link = link
-        self._spent: set[Any] = set()
         self._unknown: Any = None  # the explosion token of the pending FIRE
         self._armings = 0  # arm() and disarm() calls: an arming given back must be the same
         self._armed_mark: tuple[int, int] | None = None  # the board's clock at arm()
@@ -1133,12 +1128,8 @@ class BoardSolenoidGuard(SolenoidGuard):
         super().__init__(output, cool_from_start=False, **kwargs)
 
     def arm(self, token: Any) -> None:
-        if token in self._spent:
-            raise SpentToken(
-                f"the explosion {token!r} may already have fired: it is never armed again"
-            )
         with self._lock:  # the board's ARM with the guard's: no press falls between them
-            super().arm(token)
+            super().arm(token)  # SpentToken for an explosion whose FIRE fired or may have
             self._armings += 1
             self._armed_mark = self._link.board_mark()
             self._early.clear()  # presses issued before: refused as before arming anyway
@@ -1155,7 +1146,9 @@ class BoardSolenoidGuard(SolenoidGuard):
         later games, which must be able to arm them; the set stays as small as one game.
         An explosion whose FIRE is still unsettled stays spent."""
         with self._lock:
-            self._spent = {self._unknown} if self._unknown is not None else set()
+            super().new_game()
+            if self._unknown is not None:
+                self._spent.add(self._unknown)
 
     def fire(self, press: InputEvent) -> FireResult:
         with self._lock:
@@ -1235,18 +1228,20 @@ class BoardSolenoidGuard(SolenoidGuard):
             token = self.armed_token
             armings, last_end = self._armings, self._last_end
         result = super()._fire(press)
+        reply = output.last_reply
+        if not result.fired and (reply is None or reply[0] in ("not sent", "refused")):
+            with self._lock:  # no FIRE went, or the board said it fired nothing
+                self._spent.discard(token)
         refused = output.board_refusal if not result.fired else None
         if refused is not None:
             return self._board_refused(token, armings, last_end, *refused)
         if result.fired:
-            self._spent.add(token)
             reply = output.last_reply
             if result.pulse is not None and reply is not None and reply[0] == "fired":
                 # the board's account of the pulse, not the host's round trip around it
                 pulse = Pulse(result.pulse.start, reply[1] / 1000, token)
                 return replace(result, pulse=pulse)
-        elif output.outcome_unknown:
-            self._spent.add(token)
+        elif output.outcome_unknown:  # stays spent (the guard spent it as the FIRE went)
             self._unknown = token
             self.clear_link_fault()
             return FireResult(False, Refusal.OUTCOME_UNKNOWN, result.message, token)

@@ -10,13 +10,17 @@ fields are named as on the 5x5 arena display (``a1``..``e5``).
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import Any
 
 from companion.games.battle_royale.layout import field_name
-from companion.hal import Refusal
+from companion.hal import Refusal, SpentToken
 from companion.table.people import TableStopped
 
 POLL_S = 0.05
+#: Refusals that can be the answer for the press whose pulse was tried (the coil may have
+#: switched on): settled with the people, never skipped as an older press's
+OWN_ATTEMPT = (Refusal.DRIVER_FAULT, Refusal.OUTCOME_UNKNOWN, Refusal.CLOSED)
 
 
 class FirePath:
@@ -96,19 +100,35 @@ class FirePath:
                     self.view.message(f"Eliminator fired ({result.pulse.length_s * 1000:.0f} ms)")
                     self.wait_coil_off()
                     return True
+                if result.reason not in OWN_ATTEMPT and guard.spent(token):
+                    # an older press, refused at its edge, collected after a later one
+                    # fired this explosion there: that press is next on the queue
+                    continue
                 if result.reason == Refusal.COOLING_DOWN:
-                    self.view.message(f"solenoid cooling down: {result.retry_after_s:.1f} s")
-                    self.rest(result.retry_after_s or 0.1)
-                    guard.arm(token)
+                    # the cool-down left now, not the press's: presses made during the
+                    # cool-down come one after another, and each said what was left then
+                    left = guard.cooldown_left_s
+                    if left >= 0.05:  # not a clock's rounding after the last rest
+                        self.view.message(f"solenoid cooling down: {left:.1f} s")
+                    if left > 0:
+                        self.rest(left)
+                    self.rearm(token)
                     continue
                 settled = self.settle_failed_fire(result, cell, token)
                 if settled is not None:
                     return settled
                 # nothing fired (a stale or repeated press, or link trouble): a fresh press
-                guard.arm(token)
+                self.rearm(token)
         finally:
             guard.disarm()
             self.blink = set()
+
+    def rearm(self, token: str) -> None:
+        """Arm *token* again for a fresh press, unless it fired meanwhile: a press made
+        while the table rested (or worked through older presses) may have fired it on its
+        edge, and that press is on the queue for the fire sequence to collect."""
+        with suppress(SpentToken):
+            self.hw.eliminator.arm(token)
 
     def settle_failed_fire(self, result: Any, cell: int, token: str | None = None) -> bool | None:
         """What a fire that did not fire means for the people at the table.

@@ -17,6 +17,7 @@ from companion.hal import (
     ManualClock,
     Refusal,
     SolenoidGuard,
+    SpentToken,
     sigterm_raises_exit,
 )
 from companion.hal.safety import install_sigterm_handler
@@ -460,6 +461,35 @@ def test_a_press_whose_edge_answer_was_dropped_never_fires(guard, coil, hub, clo
     assert len(coil.pulses) == 1 and guard.armed
 
 
+def test_the_answer_of_a_press_that_fired_is_kept_until_collected(guard, coil, hub, clock) -> None:
+    """Only refusals are forgotten: a press that fired on its edge keeps its answer however
+    many presses come before the table loop collects it (it read ALREADY_FIRED, which the
+    table took for 'nothing fired', and armed the explosion again)."""
+    guard.arm("T")
+    clock.advance(0.01)
+    first = guard.trigger_edge()  # fires on the button thread
+    for _ in range(20):  # a child mashing while the loop is busy: each one cooling down
+        clock.advance(0.1)
+        guard.trigger_edge()
+    result = guard.fire(first)
+    assert result.fired and result.token == "T"
+    assert len(coil.pulses) == 1
+
+
+def test_an_explosion_that_fired_is_never_armed_again_in_its_game(guard, coil, hub, clock) -> None:
+    guard.arm("turn-3-c3")
+    clock.advance(0.01)
+    assert guard.fire(guard.trigger_edge()).fired
+    assert guard.spent("turn-3-c3") and not guard.spent("turn-4-c3")
+    with pytest.raises(SpentToken, match="never armed again"):
+        guard.arm("turn-3-c3")  # e.g. a table loop collecting an older press late
+    assert not guard.armed
+    guard.new_game()  # the next game's turn 3 may explode on c3 too
+    assert not guard.spent("turn-3-c3")
+    guard.arm("turn-3-c3")
+    assert guard.armed
+
+
 def test_table_loop_fire_waits_for_an_edge_pulse_in_progress() -> None:
     hub = InputHub()
     coil = SimSolenoid(time.monotonic)
@@ -522,6 +552,8 @@ def test_an_off_after_the_checks_cancels_that_pulse(guard, coil, hub, clock) -> 
     guard.arm("boom")
     assert guard.fire(press(hub, clock)).reason is Refusal.CLOSED
     assert coil.history == []
+    assert not guard.spent("boom")  # the coil never switched on: it may be armed again
+    guard.arm("boom")
 
 
 def test_a_stop_as_the_coil_switches_on_cuts_it_at_once(guard, coil, hub, clock) -> None:
@@ -537,6 +569,7 @@ def test_a_stop_as_the_coil_switches_on_cuts_it_at_once(guard, coil, hub, clock)
     assert result.reason is Refusal.CLOSED and "switched off at once" in result.message
     assert coil.value is False
     assert [p.length_s for p in coil.pulses] == [0.0]  # off before any sleep: no pulse ran
+    assert guard.spent("boom")  # but it switched on: that explosion is never armed again
 
 
 def test_close_waits_for_a_switching_on_and_leaves_the_coil_off(guard, coil, hub, clock) -> None:

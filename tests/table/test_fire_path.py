@@ -415,3 +415,87 @@ def test_typing_fire_at_the_terminal_on_gpio_never_fires(tmp_path, mock_factory)
         assert hw.drain_inputs() == []  # no press was made up
         assert not any(s.state for s in mock_factory.pin(config.pins.solenoid).states)
     session.journal.close()
+
+
+class EdgePresses:
+    """The gpio button thread on a manual clock: the player's presses of the red button, each
+    judged (and fired, if it may) at its edge, at the times given, while the table rests or
+    waits."""
+
+    def __init__(self, guard: SolenoidGuard, clock, at: list[float]) -> None:
+        """*at*: seconds after now."""
+        self.guard, self.clock, self.at = guard, clock, sorted(clock() + t for t in at)
+
+    def until(self, t: float) -> None:
+        while self.clock() < t - 1e-9:
+            self.clock.advance(min(0.01, t - self.clock()))
+            while self.at and self.at[0] <= self.clock() + 1e-9:
+                self.at.pop(0)
+                self.guard.trigger_edge()
+
+
+class FireOnly:
+    """The fire sequence of the table loop with what it needs around it, on a manual clock."""
+
+    def __init__(self, guard: SolenoidGuard, hub, player: EdgePresses) -> None:
+        from types import SimpleNamespace
+
+        from companion.table.eliminator import FirePath
+
+        self.said: list[str] = []
+        self.fired: list[tuple] = []
+        loop = FirePath()
+        loop.session = SimpleNamespace(
+            fired_tokens=set(),
+            armed_before_stop=set(),
+            fault_tokens=set(),
+            armed=lambda field, token: None,
+            fired=lambda *record, **more: self.fired.append(record),
+        )
+        loop.hw = SimpleNamespace(eliminator=guard, inputs=hub)
+        loop.view = SimpleNamespace(message=self.said.append)
+        loop.state = SimpleNamespace(active=0)
+        loop.terminal = None
+        loop.fire_results = []
+        loop.blink = set()
+        loop.paint = loop.heartbeat = lambda: None
+        loop.sleep = loop.rest = lambda s: player.until(player.clock() + s)
+
+        def wait_for(buttons, prompt, **kw):
+            while True:
+                event = hub.get(0)
+                if event is not None and event.button in buttons and event.kind == "press":
+                    return event
+                if event is None and not player.at:
+                    raise TableStopped("no more presses")
+                player.until(player.clock() + 0.01)
+
+        loop.wait_for = wait_for
+        self.loop = loop
+
+
+def test_one_explosion_fires_once_when_the_table_collects_older_presses_late() -> None:
+    """Found by a review: a child presses five times during the cool-down, then once after
+    it, and that press fires on its edge. The table, working through the five refused
+    presses, rested each one's (old) retry time and armed the explosion again after each,
+    so the next press fired a second pulse for the same explosion, while the table still
+    said "solenoid cooling down". Now the tile flies once, and the table says so."""
+    from companion.hal.events import InputHub
+    from companion.hal.sim import ManualClock, SimSolenoid
+
+    clock = ManualClock()
+    hub = InputHub(clock)
+    coil = SimSolenoid(clock)
+    guard = SolenoidGuard(coil, inputs=hub, pulse_ms=60, cooldown_s=3.0, clock=clock,
+                          sleep=clock.sleep)  # fmt: skip
+    started = clock()
+    clock.advance(1.0)  # the explosion is armed 1 s after the table started: 2 s to go
+    player = EdgePresses(guard, clock, [0.1, 0.2, 0.3, 0.4, 0.5, 2.5, 6.0, 6.5, 7.0])
+    table = FireOnly(guard, hub, player)
+    assert table.loop.fire_sequence(parse_field("c3"), "turn-3-c3") is True
+    player.until(clock() + 5.0)  # the player goes on pressing; the table has moved on
+    assert [round(p.start - started, 2) for p in coil.pulses] == [3.5]  # (and 7.0)
+    assert guard.pulse_count == 1 and not guard.armed
+    assert table.fired == [("c3", "turn-3-c3")]
+    assert table.said[-1] == "Eliminator fired (60 ms)"
+    assert sum("cooling down" in text for text in table.said) == 1  # once, with what was left
