@@ -23,7 +23,7 @@ import struct
 
 import fw_proto as P
 
-FW_VERSION = (2, 1, 0)
+FW_VERSION = (2, 1, 1)
 
 # capabilities (IDENT caps)
 CAP_SOLENOID = 0x01
@@ -60,6 +60,10 @@ MAX_BOUNCE_MS = 200
 GLITCH_MS = 2
 MIN_HOLD_MS = 200
 MAX_HOLD_MS = 10000
+# a button's last change, older than this, is forgotten (it is past every bounce, glitch and
+# hold window): ticks_ms wraps at 2**30 ms and a diff turns negative after 2**29 ms (6.2
+# days), which made a button nobody pressed for 6.2 days look bouncing, deaf for 6.2 more
+FORGET_MS = 60000
 
 MATRIX_SIZE = 5
 STATUS_LEDS = 12
@@ -172,6 +176,8 @@ class Button:
 
     def sample(self, now, diff):
         raw = self.pin.value() == 0
+        if self.last is not None and diff(now, self.last) > FORGET_MS:
+            self.last = None  # long settled (see FORGET_MS)
         settled = self.last is None or diff(now, self.last) >= self.bounce_ms
         if raw != self.raw:
             self.raw = raw
@@ -339,6 +345,11 @@ class Solenoid:
             self.disarm()
         if self.press_at is not None and self.diff(now, self.press_at) > PRESS_MAX_AGE_MS:
             self.press_at = None  # too old to fire
+        if self.last_end is not None and self.diff(now, self.last_end) > MAX_COOLDOWN_MS:
+            # past any cool-down a host can ask for: forgotten, so that the tick counter's
+            # wrap (2**30 ms, 12.4 days; a diff turns negative after 6.2) never makes an
+            # old pulse look recent and the board refuse for days
+            self.last_end = None
         if self.on and (self.diff(now, self.on_since) >= self.length or self.pin.value() == 0):
             return self.off(now, OFF_PULSE_END)
         return None

@@ -136,6 +136,25 @@ def test_cooldown_is_enforced_in_firmware_with_a_floor() -> None:
     assert host.board.solenoid.pulses == 2
 
 
+def test_a_board_left_on_for_a_week_still_takes_the_press_and_fires() -> None:
+    """Found by a review: the board kept the end of its last pulse for ever, and MicroPython's
+    ticks_diff turns negative 2**29 ms (6.2 days) later, so a board left powered that long
+    after its last pulse refused every FIRE as cooling down, for up to 6 more days. Writing
+    this test found the same in the buttons: one nobody pressed for 6.2 days looked like it
+    was bouncing and took no press. Both are forgotten once past every window."""
+    host = session(cooldown_ms=1000)
+    host.arm_fire(token=1)
+    host.advance(100)  # the pulse ends
+    assert host.board.solenoid.pulses == 1 and not host.board.solenoid.on
+    host.advance(fw_logic.MAX_COOLDOWN_MS + 2000, step=1000)  # the board ticks on, alone
+    host.io.clock.advance(PERIOD // 2 + 1000)  # days later: the counter's diff has turned
+    host.board.tick(host.now)
+    host.hello(cooldown_ms=1000)  # a host starts a new session
+    host.frames()
+    host.arm_fire(token=2)
+    assert host.board.solenoid.pulses == 2 and refused(host) == []
+
+
 def test_a_fire_without_a_press_on_the_board_is_refused() -> None:
     """ARM + FIRE alone never fire: the board wants a red-button press it sampled itself
     (a host that makes up a FIRE, or answers a press the board never saw, fires nothing)."""
