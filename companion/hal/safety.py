@@ -42,6 +42,7 @@ methods switch the rest off and the command ends the way it ends on Ctrl-C or
 
 from __future__ import annotations
 
+import itertools
 import logging
 import signal
 import threading
@@ -189,7 +190,11 @@ class SolenoidGuard:
         # set by stop() (a stop signal's handler: no lock, no waiting) and close(): from then
         # on no pulse starts
         self._stopping = False
-        self._offs = 0  # counts off() calls: one that lands after a pulse's checks cancels it
+        # the mark of the last off() call: one that lands after a pulse's checks cancels it.
+        # Each call takes a new mark from a counter (next() on it is atomic, no lock): two
+        # calls at once can leave either's mark, but never the one a pulse read before them
+        self._off_marks = itertools.count(1)
+        self._offs = 0
         # held from the last check before switching on through on() itself; close() takes
         # it, so once close() returns no on() is under way or still to come. Not the guard's
         # lock: an output's on() may wait for a thread that needs that one (the I/O board's
@@ -575,7 +580,8 @@ class SolenoidGuard:
         passed its checks but not switched on yet does not start (or, if it switches on in
         the same instant, is switched off at once). Takes no lock and never waits, except to
         latch a fault if switching off fails (the guard's reentrant lock)."""
-        self._offs += 1  # before switching off: a pulse that checks after this sees it
+        self._offs = next(self._off_marks)  # before switching off: a pulse that checks
+        # after this sees a mark other than the one it read
         fault = self._switch_off()
         if fault is not None:
             with self._lock:
