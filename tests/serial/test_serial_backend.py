@@ -31,7 +31,7 @@ def test_roles_and_handshake() -> None:
         assert isinstance(hw.trigger, Trigger) and isinstance(hw.buttons, Buttons)
         assert isinstance(hw.eliminator, Eliminator) and isinstance(hw.eliminator, SolenoidGuard)
         assert isinstance(hw.status_leds, StatusLeds) and isinstance(hw.display, ArenaDisplay)
-        assert hw.connected and hw.board.firmware_version == "2.1.0"
+        assert hw.connected and hw.board.firmware_version == "2.1.1"
         assert hw.board.flags & L.FLAG_FIRST_SESSION
         assert "connected on" in hw.link_status and hw.virtual_board.port in hw.link_status
 
