@@ -404,16 +404,17 @@ class SolenoidGuard:
 
     def _forget_old_refusals(self) -> None:
         """Keep the edge's answers of the last :data:`_EDGE_RESULTS_KEPT` presses nobody
-        collected (under the lock). Only refusals are forgotten (their presses are then
-        STALE_PRESS): the answer of a press that fired, or is firing, stays until the table
-        loop collects it, so the table always learns that its explosion fired."""
+        collected (under the lock). Only refusals of presses that never reached the coil are
+        forgotten (their presses are then STALE_PRESS): the answer of a press whose pulse
+        was tried (fired, firing, a fault, an I/O board's unknown outcome) stays until the
+        table loop collects it, so the table always learns what became of its explosion."""
         excess = len(self._edge_results) - _EDGE_RESULTS_KEPT
         if excess <= 0:
             return
         old = [
             seq
             for seq, answer in self._edge_results.items()
-            if answer is not None and not answer.fired
+            if answer is not None and seq not in self._fired_seqs  # None: claimed, to come
         ]
         for seq in old[:excess]:
             del self._edge_results[seq]

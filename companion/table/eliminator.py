@@ -49,7 +49,9 @@ class FirePath:
             return
         self.session.armed(field_name(cell), token)
         if self.hw.eliminator.armed_token != token:
-            self.hw.eliminator.arm(token)
+            # through rearm(): in assist mode the guard is armed as soon as the rules arm,
+            # and a press may fire on its edge before the fire sequence starts
+            self.rearm(token)
 
     def fire_sequence(self, cell: int, token: str) -> bool:
         """Arm, blink the field, wait for the red button, fire through the guard.
@@ -100,14 +102,15 @@ class FirePath:
                     self.view.message(f"Eliminator fired ({result.pulse.length_s * 1000:.0f} ms)")
                     self.wait_coil_off()
                     return True
+                # the cool-down left now, not the press's (presses made during the cool-down
+                # come one after another, and each said what was left then), read before
+                # the look at spent: a pulse after that look does not count in it
+                left = guard.cooldown_left_s
                 if result.reason not in OWN_ATTEMPT and guard.spent(token):
                     # an older press, refused at its edge, collected after a later one
                     # fired this explosion there: that press is next on the queue
                     continue
                 if result.reason == Refusal.COOLING_DOWN:
-                    # the cool-down left now, not the press's: presses made during the
-                    # cool-down come one after another, and each said what was left then
-                    left = guard.cooldown_left_s
                     if left >= 0.05:  # not a clock's rounding after the last rest
                         self.view.message(f"solenoid cooling down: {left:.1f} s")
                     if left > 0:

@@ -476,6 +476,30 @@ def test_the_answer_of_a_press_that_fired_is_kept_until_collected(guard, coil, h
     assert len(coil.pulses) == 1
 
 
+def test_the_answer_of_a_press_whose_pulse_failed_is_kept_until_collected(
+    guard, coil, hub, clock
+) -> None:
+    """Not only a pulse that fired: a press whose pulse was tried keeps its own answer (a
+    fault here; on the I/O board an unknown outcome, which the table must resolve) however
+    many presses come before the table loop collects it."""
+
+    def broken_on() -> None:
+        raise OSError("gate driver not responding")
+
+    coil.on = broken_on
+    guard.arm("T")
+    clock.advance(0.01)
+    first = guard.trigger_edge()
+    for _ in range(20):
+        clock.advance(0.1)
+        guard.trigger_edge()
+    result = guard.fire(first)
+    # its own answer, not the latched fault's refusal ("driver fault latched (...)") that
+    # a fresh judgement gives: the table must learn what became of this press's pulse
+    assert result.reason is Refusal.DRIVER_FAULT
+    assert result.message.startswith("switching the solenoid on failed: gate driver")
+
+
 def test_an_explosion_that_fired_is_never_armed_again_in_its_game(guard, coil, hub, clock) -> None:
     guard.arm("turn-3-c3")
     clock.advance(0.01)

@@ -499,3 +499,26 @@ def test_one_explosion_fires_once_when_the_table_collects_older_presses_late() -
     assert table.fired == [("c3", "turn-3-c3")]
     assert table.said[-1] == "Eliminator fired (60 ms)"
     assert sum("cooling down" in text for text in table.said) == 1  # once, with what was left
+
+
+def test_a_press_that_fires_before_the_fire_sequence_starts_is_collected_by_it() -> None:
+    """Found by a review: in assist mode the guard is armed as soon as the rules arm, and a
+    press can fire on its edge before the table loop gets to the fire sequence. Its arming
+    then met the spent explosion and raised SpentToken out of the table (the service died;
+    resumed, the journal had 'armed' and no 'fired', and a press fired a second pulse)."""
+    from companion.hal.events import InputHub
+    from companion.hal.sim import ManualClock, SimSolenoid
+
+    clock = ManualClock()
+    hub = InputHub(clock)
+    coil = SimSolenoid(clock)
+    guard = SolenoidGuard(coil, inputs=hub, pulse_ms=60, cooldown_s=3.0, clock=clock,
+                          sleep=clock.sleep)  # fmt: skip
+    clock.advance(3.0)
+    table = FireOnly(guard, hub, EdgePresses(guard, clock, []))
+    cell, token = parse_field("c4"), "turn-2-c4"
+    table.loop.arm_explosion(cell, token)  # assist mode: as the rules arm it
+    clock.advance(0.5)
+    guard.trigger_edge()  # a child presses while the table draws: the tile flies
+    assert table.loop.fire_sequence(cell, token) is True
+    assert guard.pulse_count == 1 and table.fired == [("c4", token)]
