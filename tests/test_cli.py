@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import subprocess
@@ -356,3 +357,17 @@ def test_help_width_is_shutils(columns: str | None, monkeypatch: pytest.MonkeyPa
     else:
         monkeypatch.setenv("COLUMNS", columns)
     assert terminal_columns() == shutil.get_terminal_size().columns
+
+
+@pytest.mark.parametrize("game", ["battle-royale", "gladiatoren", "skirmish", "spartacus"])
+def test_a_seed_the_companion_drew_is_not_shown_on_the_shared_screen(
+    game: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found by a review: the start line showed the seed it drew, and from the seed and the
+    moves everyone saw, a player with a laptop worked out every hand, deck and die roll
+    (Spartacus: 15 of 15 draws). A seed the person typed is still shown."""
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))  # nobody types: the game stops
+    run(["play", game, "--players", "2"])
+    assert " seed " not in capsys.readouterr().out.replace("\n", " ")
+    run(["play", game, "--players", "2", "--seed", "7"])
+    assert "seed 7" in capsys.readouterr().out

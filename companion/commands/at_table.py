@@ -141,6 +141,20 @@ def hardware_config(
         raise CommandError(str(exc)) from None
 
 
+def seed_words(seed: int, typed: bool, comma: str = ",") -> str:
+    """The seed for the line a game starts with, only if the person typed it (``--seed``).
+    A seed the companion drew stays off the shared screen: every card drawn and die rolled
+    follows from it and the moves everyone saw (it is in the journal, for resume and
+    replay)."""
+    return f"{comma} seed {seed}" if typed else ""
+
+
+def resumed_seed_shown(settings: Any) -> bool:
+    """Whether a resumed game's start line shows its seed (:func:`seed_words`): a demo's
+    (bots and simulated people only), or one whose dice follow a seed a person typed."""
+    return bool(settings.demo or settings.seeded_dice)
+
+
 def who_plays(people: int, bots: int, phones: int = 0) -> str:
     """``1 at the terminal, 2 bots``, in words people read (``1 bot``, ``no bots``);
     ``phones`` of the ``people`` play from their phones (``--web --phone-seats``):

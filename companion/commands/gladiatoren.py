@@ -22,7 +22,13 @@ from rich.console import Console
 from rich.rule import Rule
 from rich.text import Text
 
-from companion.commands.at_table import open_table_hardware, run_at_table, who_plays
+from companion.commands.at_table import (
+    open_table_hardware,
+    resumed_seed_shown,
+    run_at_table,
+    seed_words,
+    who_plays,
+)
 from companion.commands.errors import CommandError
 from companion.commands.web_option import default_bots, phone_count, web_request, web_view
 from companion.dice import Roller, get_die
@@ -107,6 +113,7 @@ def run_play(args: argparse.Namespace, pending: Any = None, hardware: Any = None
         level = getattr(_opt(args, "bots"), "level", None) or _opt(args, "bots_level")
     bots = len(bot_seats)
     web = web_request(args, players, tuple(sorted(bot_seats)))
+    typed_seed = resumed_seed_shown(settings) if settings is not None else seed is not None
     seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
     try:
         config = (
@@ -130,7 +137,7 @@ def run_play(args: argparse.Namespace, pending: Any = None, hardware: Any = None
     console.print(Rule(title))
     console.print(
         f"{players} players ({who_plays(players - bots, bots, phone_count(web))}), "
-        f"{profile} hardware, seed {seed}",
+        f"{profile} hardware{seed_words(seed, typed_seed)}",
         soft_wrap=True,
     )
 
@@ -533,6 +540,7 @@ def run_combat(args: argparse.Namespace) -> int:
     players' own (typed at the ROLL prompt; committed to the session like a roll)."""
     config, opening, names = combat_setup(args.challenger, args.defender, _opt(args, "data"))
     console = Console()
+    typed_seed = _opt(args, "seed") is not None
     seed = _opt(args, "seed", random.SystemRandom().randrange(2**32))
     state = new_game(config)
     odds = odds_for_challenge(
@@ -544,7 +552,8 @@ def run_combat(args: argparse.Namespace) -> int:
     console.print(Rule("Kampf der Gladiatoren: combat assistant"))
     console.print(odds_table(odds, labels))
     console.print(
-        f"the challenger is red ({names[0]}), the challenged yellow ({names[1]}); seed {seed}",
+        f"the challenger is red ({names[0]}), the challenged yellow ({names[1]})"
+        f"{seed_words(seed, typed_seed, ';')}",
         soft_wrap=True,
     )
     auto = bool(getattr(args, "auto", False))

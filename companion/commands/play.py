@@ -18,7 +18,12 @@ from typing import Any
 from rich.console import Console
 from rich.rule import Rule
 
-from companion.commands.at_table import run_at_table, who_plays
+from companion.commands.at_table import (
+    resumed_seed_shown,
+    run_at_table,
+    seed_words,
+    who_plays,
+)
 from companion.commands.errors import CommandError
 from companion.commands.web_option import (
     battle_royale_game,
@@ -190,6 +195,9 @@ def play_game(options: PlayOptions) -> int:
     else:
         seed = options.seed if options.seed is not None else random.SystemRandom().randrange(2**32)
         seeded_dice = options.seed is not None
+    typed_seed = (
+        options.seed is not None if resumed is None else resumed_seed_shown(resumed.settings)
+    )
     hw_config = options.table.hardware
     sim = hw_config.profile == "sim"
     simulated = hw_config.profile in ("sim", "virtual-board")  # buttons a program can press
@@ -220,7 +228,7 @@ def play_game(options: PlayOptions) -> int:
     )
     console.print(
         f"{game.players} players ({humans}), {game.mode} mode, {hw_config.profile} "
-        f"hardware, seed {seed}, layout {config.layout}",
+        f"hardware{seed_words(seed, typed_seed)}, layout {config.layout}",
         soft_wrap=True,
     )
     if terminal is not None and simulated:

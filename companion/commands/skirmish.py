@@ -345,7 +345,7 @@ def play_skirmish(
     from rich.console import Console
     from rich.rule import Rule
 
-    from companion.commands.at_table import run_at_table, who_plays
+    from companion.commands.at_table import resumed_seed_shown, run_at_table, seed_words, who_plays
     from companion.hal import HardwareConfig, ManualClock
     from companion.table.journal import default_journal_dir, demo_journal_dir, new_journal_path
     from companion.table.people import SimOperator, TerminalInput, table_bot
@@ -363,6 +363,9 @@ def play_skirmish(
     console = Console()
     if pending is not None:
         seed = pending.session.settings.seed
+    typed_seed = (
+        seed is not None if pending is None else resumed_seed_shown(pending.session.settings)
+    )
     seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
     hw_config = hardware if hardware is not None else HardwareConfig(profile="sim")
     sim = hw_config.profile == "sim"
@@ -383,7 +386,7 @@ def play_skirmish(
     console.print(
         f"{players} players ({who}), map {config.game_map.name}, "
         f"{count} gladiators / {points} points each ({source}), "
-        f"{hw_config.profile} hardware, seed {seed}",
+        f"{hw_config.profile} hardware{seed_words(seed, typed_seed)}",
         soft_wrap=True,
     )
     if terminal is not None:

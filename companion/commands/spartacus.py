@@ -372,7 +372,7 @@ def _run(
     from rich.console import Console
     from rich.rule import Rule
 
-    from companion.commands.at_table import run_at_table
+    from companion.commands.at_table import resumed_seed_shown, run_at_table, seed_words
     from companion.hal import HardwareConfig, ManualClock
     from companion.table.journal import default_journal_dir, demo_journal_dir, new_journal_path
     from companion.table.people import SimOperator, TerminalInput, table_bot
@@ -389,6 +389,9 @@ def _run(
         return table_bot("spartacus", rng, level, bot_agent(rng))
 
     console = console or Console()
+    typed_seed = (
+        seed is not None if pending is None else resumed_seed_shown(pending.session.settings)
+    )
     seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
     hw_config = (
         hardware if isinstance(hardware, HardwareConfig) else HardwareConfig(profile=hardware)
@@ -420,7 +423,7 @@ def _run(
     pace = TURN_PACE_S / speed if paced else 0.0
     view = SpartacusView(console, show_odds, live=live, typing=typing, pace_s=pace, title=title)
     console.print(Rule(title))
-    console.print(f"seed {seed}, {hw_config.profile} hardware", soft_wrap=True)
+    console.print(f"{hw_config.profile} hardware{seed_words(seed, typed_seed)}", soft_wrap=True)
     if terminal is not None:
         phones = web.phone_seats if web is not None else frozenset()
         terminal.seats = {s for s in range(config.players) if s not in bots and s not in phones}
