@@ -34,6 +34,7 @@ from companion.table.people import (
     TableStopped,
     TerminalInput,
     UndoRequest,
+    seat_message,
 )
 from companion.table.session import GameSession, SessionSettings, UndoRefused
 
@@ -104,6 +105,10 @@ class Observers:
     def seat_note(self, text: str, seat: int) -> None:
         for view in self.views:
             note_to_seat(view, text, seat)
+
+    def seat_message(self, text: str, seat: int) -> None:
+        for view in self.views:
+            seat_message(view, text, seat)
 
     def redraw(self) -> None:
         for view in self.views:
@@ -629,4 +634,6 @@ def decide(session: Any, agent: Agent, view: TableView) -> Any:
         except IllegalActionError as exc:
             if getattr(agent, "is_bot", False):
                 raise
-            view.message(str(exc))
+            # to the seat only: why a move is refused may name what only it may see (the
+            # gold it has while the bids are secret)
+            seat_message(view, str(exc), session.state.current_player)

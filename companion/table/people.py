@@ -30,6 +30,18 @@ from typing import Any, Protocol
 from companion.hal import Hardware
 
 
+def seat_message(view: Any, text: str, seat: int | None) -> None:
+    """Say ``text`` to ``seat`` only: the answer to what that seat typed, which may name
+    what only it may see (its hand, its gold while the bids are secret). A view's
+    ``seat_message`` (a phone's note; the terminal's events box, cleared when the screen
+    is handed over), else its ``message``. Without a seat it is a message for everyone."""
+    say = getattr(view, "seat_message", None) if seat is not None and seat >= 0 else None
+    if say is not None:
+        say(text, seat)
+    else:
+        view.message(text)
+
+
 class TableStopped(Exception):
     """The people at the table stopped the game (typed quit, or the input ended)."""
 
@@ -341,7 +353,11 @@ class TerminalAgent:
                 if len(found) == 1:
                     chosen[step.name] = found[0]
                     continue
-            self.view.message(f"{line!r} is not one {step.name} of {', '.join(shown)}")
+            seat_message(
+                self.view,
+                f"{line!r} is not one {step.name} of {', '.join(shown)}",
+                state.current_player,
+            )
 
     def out_of_turn(self, state: Any, seat: int, options: Sequence[Any], text: str) -> Any:
         """Asked out of turn (``text``: the moment, a reaction's): one of ``options`` by its
@@ -386,9 +402,11 @@ class TerminalAgent:
                 continue  # the figure already stopped by itself
             self.pending.clear()
             rule, reason = state.why_illegal(action)
-            self.view.message(
+            seat_message(
+                self.view,
                 f"{action.notation} is not allowed: {rule}: {reason}; the moves before it "
-                "were made - enter the rest again"
+                "were made - enter the rest again",
+                seat,
             )
         adapter = self.adapter
         for step in adapter.manual_steps(state, seat):  # the house's rules done by hand

@@ -78,6 +78,7 @@ class TableScreen:
         self.pace_s = pace_s
         self.title = title or self.TITLE
         self.log: deque[Text] = deque(maxlen=LOG_LINES)
+        self._private: list[Text] = []  # lines of the log only the screen's holder may see
         self.prompt_text = ""
         self.options: Sequence[str] = ()
         #: a line for the seat asked (a hint), kept above its question until it acts
@@ -207,6 +208,14 @@ class TableScreen:
         self._last_prompt = (text, self.options)
         self._refresh()
 
+    def seat_message(self, text: str, seat: int) -> None:
+        """A message for ``seat`` only (why its typed move was refused, which may name its
+        hand or its hidden gold): in the events box like any message, and taken out of it
+        when the screen is handed over (:meth:`conceal`). The seat holds the screen then."""
+        before = {id(line) for line in self.log}
+        self.message(text)
+        self._private.extend(line for line in self.log if id(line) not in before)
+
     def seat_note(self, text: str, seat: int) -> None:
         """A line for ``seat`` only (a hint): shown above the question asked after it,
         until the seat acts (an action, an undo) or the screen is handed over. Printed,
@@ -228,6 +237,11 @@ class TableScreen:
             self.console.clear()
         self._printed_board = None
         self.note = ""  # the last holder's hint
+        if self._private:  # the last holder's refusals
+            kept = [line for line in self.log if not any(line is p for p in self._private)]
+            self.log.clear()
+            self.log.extend(kept)
+            self._private.clear()
         if self.live:  # the prompt showed the hand: it goes before the next is drawn
             self.prompt_text, self.options = "", ()
             self._refresh()

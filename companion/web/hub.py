@@ -207,6 +207,11 @@ class WebHub:
             self._messages.append(text)
             self._publish()
 
+    def seat_message(self, text: str, seat: int) -> None:
+        """Why the seat's own move was refused: its note, on its phone only (the reason may
+        name what only it may see)."""
+        self.prompt(text, seat=seat)
+
     def prompt(self, text: str, options: Sequence[str] = (), seat: int | None = None) -> None:
         """What the table asks now. Without ``seat`` it is public (the terminal's prompt,
         "press ROLL"); its options are not shown on the web, whose seats get their own

@@ -1,0 +1,99 @@
+"""Why a typed move is refused may name what only the seat that typed it may see (its gold
+while the bids are secret, its hand): it is said to that seat only. On a phone it is the
+seat's note; on a shared terminal it is in the events box while the seat holds the screen,
+and gone when the screen is handed over. Found by a review of hidden information."""
+
+from __future__ import annotations
+
+import io
+import random
+
+from rich.console import Console
+
+from companion.dice import Roller
+from companion.games.spartacus import SpartacusConfig
+from companion.games.spartacus.bot import SimpleBot
+from companion.table.loop import Observers, decide
+from companion.table.people import TerminalAgent
+from companion.table.session import GameSession, SessionSettings
+from companion.table.spartacus_table import SpartacusAdapter
+from companion.ui.spartacus import SpartacusView
+
+
+class TwoAtTheTerminal:
+    people = 2
+    holder = None
+    seats = {0, 1}
+
+    def __init__(self, lines: list) -> None:
+        self.lines = list(lines)
+
+    def poll(self, timeout: float, hidden: bool = False) -> str | None:
+        line = self.lines.pop(0)
+        return line() if callable(line) else line
+
+
+class Phones:
+    """What the web hub is told: messages for every page, notes for one seat."""
+
+    def __init__(self) -> None:
+        self.messages: list[str] = []
+        self.notes: list[tuple[int, str]] = []
+
+    def update(self, state, events) -> None:
+        pass
+
+    def message(self, text: str) -> None:
+        self.messages.append(text)
+
+    def prompt(self, text: str, options=(), seat: int | None = None) -> None:
+        pass
+
+    def seat_message(self, text: str, seat: int) -> None:
+        self.notes.append((seat, text))
+
+
+def at_batiatus_secret_bid() -> GameSession:
+    config = SpartacusConfig(players=3, host=0)
+    session = GameSession.start(config, SessionSettings(game="spartacus", seed=3), None)
+    bot, dice = SimpleBot(random.Random(3)), Roller(random.Random(3))
+    for _ in range(3000):
+        state = session.state
+        if state.phase == "bid" and state.current_player == 0:
+            return session
+        session.apply(dice.choose(state.chance_outcomes()) if state.is_chance_node
+                      else bot.choose(state))  # fmt: skip
+    raise AssertionError("no bid for batiatus")
+
+
+def test_an_over_high_secret_bid_is_refused_to_its_seat_only() -> None:
+    session = at_batiatus_secret_bid()
+    gold = session.state.gold[0]
+    assert session.state.gold_is_hidden()
+    terminal = SpartacusView(
+        Console(record=True, width=100, height=40, file=io.StringIO()), live=True, typing=True
+    )
+    phones = Phones()
+    terminal.update(session.state, [])
+    people = TwoAtTheTerminal(["", str(gold + 5), "2"])  # the hand-over's Enter, two bids
+    agent = TerminalAgent(people, terminal, adapter=SpartacusAdapter({0, 1}))
+    session.apply(decide(session, agent, Observers([terminal, phones])))
+
+    said = "the gold batiatus has"
+    assert not any(said in text for text in phones.messages)  # no page for everyone
+    assert [seat for seat, text in phones.notes if said in text] == [0]  # batiatus's phone
+    terminal.console.print(terminal.screen())
+    assert said in terminal.console.export_text(clear=True)  # while batiatus holds it
+
+    looked: list[str] = []
+
+    def solonius_looks() -> str:
+        terminal.console.print(terminal.screen())
+        looked.append(terminal.console.export_text(clear=True))
+        return ""
+
+    people.lines.append(solonius_looks)
+    agent._hand_over(session.state, 1)
+    [screen] = looked
+    assert "pass the screen to solonius" in screen and "hidden" in screen
+    assert said not in screen.replace("\n", " ") and f"0..{gold} gold" not in screen
