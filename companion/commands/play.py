@@ -231,6 +231,11 @@ def play_game(options: PlayOptions) -> int:
         f"hardware{seed_words(seed, typed_seed)}, layout {config.layout}",
         soft_wrap=True,
     )
+    if terminal is not None and game.mode == "tracked":
+        phones = options.web.phone_seats if options.web is not None else frozenset()
+        bots_from = game.players - game.bots  # bots play the last seats
+        terminal.seats = {s for s in range(bots_from) if s not in phones}
+        terminal.people = len(terminal.seats)  # several: a hand is shown after a hand-over
     if terminal is not None and simulated:
         console.print(
             "type roll / select / confirm / fire (or r, s, c, f) to press the "

@@ -110,6 +110,11 @@ class BattleRoyaleAdapter(TableAdapter):
             words = words.replace(name, face).replace(name.replace(" ", "-"), face)
         return parse_action(words)
 
+    def private_prompt(self, state: Any) -> bool:
+        """A card to play is asked with the seat's hand listed (the hands are hidden): with
+        several people at one terminal it is asked after a hand-over."""
+        return state.phase == "turn_start"
+
     def ask(self, state: Any, seat: int) -> str:
         """Whose choice it is, and for a capture or a push on which field."""
         colour = state.colours[seat]

@@ -412,11 +412,13 @@ class TerminalAgent:
         for step in adapter.manual_steps(state, seat):  # the house's rules done by hand
             self.view.prompt(f"{state.seat_name(seat)}, by hand: {step} - press Enter when done")
             self._line(state)
-        if adapter.private_prompt(state):
+        secret = adapter.secret_prompt(state, seat)
+        if adapter.private_prompt(state) or secret is not None:
+            # a secret's question shows what only its seat may see too (the room of a bid:
+            # the house's hidden gold), also in assist mode, where no hand is shown
             self._hand_over(state, seat)
         own = adapter.own_actions(state, seat, legal)
         options = [a for a in own if not getattr(a, "is_correction", False)]
-        secret = adapter.secret_prompt(state, seat)
         lines = adapter.option_lines(options)
         if secret is not None:
             self.view.prompt(secret, seat=seat)  # its room shows hidden gold: its seat only

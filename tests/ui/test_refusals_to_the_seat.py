@@ -97,3 +97,66 @@ def test_an_over_high_secret_bid_is_refused_to_its_seat_only() -> None:
     [screen] = looked
     assert "pass the screen to solonius" in screen and "hidden" in screen
     assert said not in screen.replace("\n", " ") and f"0..{gold} gold" not in screen
+
+
+def test_a_secret_bid_is_asked_after_a_hand_over_in_assist_mode_too(monkeypatch) -> None:
+    """Found by the same review: in assist mode no hand is shown, so no prompt was private
+    and the secret bid's question ('your secret bid, 0..32 gold', the house's hidden gold)
+    came on the shared screen without a hand-over. A secret's question is now private."""
+    session = at_batiatus_secret_bid()
+    monkeypatch.setattr(SpartacusAdapter, "private_prompt", lambda self, state: False)
+    terminal = SpartacusView(
+        Console(record=True, width=100, height=40, file=io.StringIO()), live=True, typing=True
+    )
+    terminal.update(session.state, [])
+    screens: list[str] = []
+
+    def looking(answer: str):
+        def look() -> str:
+            terminal.console.print(terminal.screen())
+            screens.append(terminal.console.export_text(clear=True))
+            return answer
+
+        return look
+
+    people = TwoAtTheTerminal([looking(""), looking("2")])
+    agent = TerminalAgent(people, terminal, adapter=SpartacusAdapter({0, 1}))
+    assert decide(session, agent, terminal).notation == "bid 2"
+    first, second = screens
+    assert "pass the screen to batiatus" in first and "gold" not in first.split("events")[-1]
+    assert "your secret bid" in second
+
+
+def test_battle_royale_asks_for_a_card_after_a_hand_over_when_people_share_the_terminal():
+    """Found by the same review: `play battle-royale` with several people at one terminal
+    listed each seat's cards ('1: play 1x4 ...') for everyone to read (the table shows only
+    how many each holds)."""
+    from companion.games.registry import get_game
+    from companion.table.loop import adapter_for
+
+    game = get_game("battle-royale")
+    config = game.config(players=2)
+    session = GameSession(game.new_game(config), config, SessionSettings(mode="tracked"))
+    while session.state.is_chance_node:
+        session.apply(session.state.chance_outcomes()[0][0])
+    from companion.ui.dashboard import Dashboard
+
+    terminal = Dashboard(Console(record=True, width=100, height=40, file=io.StringIO()),
+                         live=True, typing=True)  # fmt: skip
+    terminal.update(session.state, [])
+    screens: list[str] = []
+
+    def looking(answer: str):
+        def look() -> str:
+            terminal.console.print(terminal.screen())
+            screens.append(terminal.console.export_text(clear=True))
+            return answer
+
+        return look
+
+    people = TwoAtTheTerminal([looking(""), looking("1")])
+    agent = TerminalAgent(people, terminal, adapter=adapter_for("battle-royale"))
+    decide(session, agent, terminal)
+    first, second = screens
+    assert "pass the screen to purple" in first and "play 1x" not in first
+    assert "play 1x" in second
