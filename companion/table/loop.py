@@ -608,6 +608,25 @@ def show_hint(session: Any, view: TableView) -> None:
     note_to_seat(view, text, seat)
 
 
+def refusal_text(state: Any, action: Any, seat: int, exc: Exception) -> str:
+    """What the seat that typed a refused move is told: the rule and why, unless the move
+    is another seat's (a Spartacus reaction or gift typed 'by' another house). Then why it
+    is refused could tell the typist that house's hand or gold, so only that it is not
+    theirs to type (it is still committed if it is legal, as a correction)."""
+    actor = getattr(state, "actor", None)
+    try:
+        who = actor(action) if actor is not None else seat
+    except (AttributeError, TypeError, ValueError):
+        who = seat
+    if who is None or who == seat or seat < 0:
+        return str(exc)
+    return (
+        f"{getattr(action, 'notation', action)} is refused: it is {state.seat_name(who)}'s "
+        f"move, and why it is refused is for {state.seat_name(who)} only (type your own "
+        f"moves, {state.seat_name(seat)})"
+    )
+
+
 def decide(session: Any, agent: Agent, view: TableView) -> Any:
     """Ask ``agent`` for a choice until one is legal, and commit it to the journal.
 
@@ -636,4 +655,5 @@ def decide(session: Any, agent: Agent, view: TableView) -> Any:
                 raise
             # to the seat only: why a move is refused may name what only it may see (the
             # gold it has while the bids are secret)
-            seat_message(view, str(exc), session.state.current_player)
+            seat = session.state.current_player
+            seat_message(view, refusal_text(session.state, action, seat, exc), seat)

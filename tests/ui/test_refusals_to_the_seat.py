@@ -160,3 +160,31 @@ def test_battle_royale_asks_for_a_card_after_a_hand_over_when_people_share_the_t
     first, second = screens
     assert "pass the screen to purple" in first and "play 1x" not in first
     assert "play 1x" in second
+
+
+def test_a_move_typed_for_another_house_is_refused_without_its_secrets() -> None:
+    """Found by the same review: at its own prompt a house typed a reaction 'by' another
+    house, and the refusal said whether that house held the card ('... is not in solonius's
+    hand' or another reason), so three probes read a hand. A refused move of another
+    seat now says only that it is not the typist's."""
+    config = SpartacusConfig(players=3, host=0)
+    session = GameSession.start(config, SessionSettings(game="spartacus", seed=8), None)
+    bot, dice = SimpleBot(random.Random(8)), Roller(random.Random(8))
+    while not (session.state.phase == "intrigue_turn" and session.state.current_player == 0):
+        state = session.state
+        session.apply(dice.choose(state.chance_outcomes()) if state.is_chance_node
+                      else bot.choose(state))  # fmt: skip
+    phones = Phones()
+    terminal = SpartacusView(
+        Console(record=True, width=100, height=40, file=io.StringIO()), live=True, typing=True
+    )
+    terminal.update(session.state, [])
+    cards = ("mittellos", "leeres-bordell", "gefluesterte-geruechte")
+    probes = [f"react {card} batiatus solonius" for card in cards]
+    people = TwoAtTheTerminal(["", "", *probes, "done"])  # by hand, hand-over, probes
+    agent = TerminalAgent(people, terminal, adapter=SpartacusAdapter({0, 1}))
+    decide(session, agent, Observers([terminal, phones]))
+    told = [text for seat, text in phones.notes if "react" in text]
+    assert len(told) == 3
+    for text in told:
+        assert "hand" not in text and "is solonius's move" in text
