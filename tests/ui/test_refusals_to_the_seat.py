@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import random
+from collections.abc import Callable
 
 from rich.console import Console
 
@@ -51,6 +52,21 @@ class Phones:
 
     def seat_message(self, text: str, seat: int) -> None:
         self.notes.append((seat, text))
+
+
+def screens_of(terminal) -> tuple[list[str], Callable[[str], Callable[[], str]]]:
+    """What the terminal shows, kept whenever a ``looking(answer)`` line is typed."""
+    screens: list[str] = []
+
+    def looking(answer: str) -> Callable[[], str]:
+        def look() -> str:
+            terminal.console.print(terminal.screen())
+            screens.append(terminal.console.export_text(clear=True))
+            return answer
+
+        return look
+
+    return screens, looking
 
 
 def at_batiatus_secret_bid() -> GameSession:
@@ -109,16 +125,7 @@ def test_a_secret_bid_is_asked_after_a_hand_over_in_assist_mode_too(monkeypatch)
         Console(record=True, width=100, height=40, file=io.StringIO()), live=True, typing=True
     )
     terminal.update(session.state, [])
-    screens: list[str] = []
-
-    def looking(answer: str):
-        def look() -> str:
-            terminal.console.print(terminal.screen())
-            screens.append(terminal.console.export_text(clear=True))
-            return answer
-
-        return look
-
+    screens, looking = screens_of(terminal)
     people = TwoAtTheTerminal([looking(""), looking("2")])
     agent = TerminalAgent(people, terminal, adapter=SpartacusAdapter({0, 1}))
     assert decide(session, agent, terminal).notation == "bid 2"
@@ -144,16 +151,7 @@ def test_battle_royale_asks_for_a_card_after_a_hand_over_when_people_share_the_t
     terminal = Dashboard(Console(record=True, width=100, height=40, file=io.StringIO()),
                          live=True, typing=True)  # fmt: skip
     terminal.update(session.state, [])
-    screens: list[str] = []
-
-    def looking(answer: str):
-        def look() -> str:
-            terminal.console.print(terminal.screen())
-            screens.append(terminal.console.export_text(clear=True))
-            return answer
-
-        return look
-
+    screens, looking = screens_of(terminal)
     people = TwoAtTheTerminal([looking(""), looking("1")])
     agent = TerminalAgent(people, terminal, adapter=adapter_for("battle-royale"))
     decide(session, agent, terminal)
