@@ -505,7 +505,13 @@ def replay_document(session: Any, journal: str, records: int) -> dict[str, Any]:
         doc.update(
             {
                 "host": None if state.host is None else state.houses[state.host],
-                "gold": dict(zip(state.houses, state.gold, strict=True)),
+                # null while the houses keep their gold hidden (the auctions, until the
+                # host is decided), as the printed replay and the table screen say "hidden"
+                "gold": (
+                    None
+                    if state.gold_is_hidden()
+                    else dict(zip(state.houses, state.gold, strict=True))
+                ),
                 "influence": dict(zip(state.houses, state.influence, strict=True)),
                 "property": {h: list(p) for h, p in zip(state.houses, state.property, strict=True)},
                 "champions": sorted(state.champions),

@@ -186,3 +186,14 @@ def test_a_move_typed_for_another_house_is_refused_without_its_secrets() -> None
     assert len(told) == 3
     for text in told:
         assert "hand" not in text and "is solonius's move" in text
+
+
+def test_replay_json_of_a_game_in_the_auctions_hides_the_gold() -> None:
+    """Found by the same review: `companion replay --json` of a game in progress printed
+    every house's gold during the auctions, where the printed replay says "hidden"."""
+    from companion.commands.spartacus import replay_document
+
+    session = at_batiatus_secret_bid()
+    assert session.state.gold_is_hidden()
+    doc = replay_document(session, "game.jsonl", 1)
+    assert doc["gold"] is None and doc["influence"]  # what everyone sees stays
