@@ -149,10 +149,13 @@ def seed_words(seed: int, typed: bool, comma: str = ",") -> str:
     return f"{comma} seed {seed}" if typed else ""
 
 
-def resumed_seed_shown(settings: Any) -> bool:
-    """Whether a resumed game's start line shows its seed (:func:`seed_words`): a demo's
-    (bots and simulated people only), or one whose dice follow a seed a person typed."""
-    return bool(settings.demo or settings.seeded_dice)
+def seed_shown(typed: int | None, resumed: Any | None) -> bool:
+    """Whether the start line shows the seed (:func:`seed_words`): one the person typed
+    (``--seed``, *typed*) for a new game; for a resumed one (*resumed*: its settings) a
+    demo's (bots and simulated people only), or one whose dice follow a typed seed."""
+    if resumed is None:
+        return typed is not None
+    return bool(resumed.demo or resumed.seeded_dice)
 
 
 def who_plays(people: int, bots: int, phones: int = 0) -> str:

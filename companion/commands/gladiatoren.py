@@ -24,8 +24,8 @@ from rich.text import Text
 
 from companion.commands.at_table import (
     open_table_hardware,
-    resumed_seed_shown,
     run_at_table,
+    seed_shown,
     seed_words,
     who_plays,
 )
@@ -113,7 +113,7 @@ def run_play(args: argparse.Namespace, pending: Any = None, hardware: Any = None
         level = getattr(_opt(args, "bots"), "level", None) or _opt(args, "bots_level")
     bots = len(bot_seats)
     web = web_request(args, players, tuple(sorted(bot_seats)))
-    typed_seed = resumed_seed_shown(settings) if settings is not None else seed is not None
+    typed_seed = seed_shown(seed, settings)
     seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
     try:
         config = (

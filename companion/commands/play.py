@@ -19,8 +19,8 @@ from rich.console import Console
 from rich.rule import Rule
 
 from companion.commands.at_table import (
-    resumed_seed_shown,
     run_at_table,
+    seed_shown,
     seed_words,
     who_plays,
 )
@@ -195,9 +195,7 @@ def play_game(options: PlayOptions) -> int:
     else:
         seed = options.seed if options.seed is not None else random.SystemRandom().randrange(2**32)
         seeded_dice = options.seed is not None
-    typed_seed = (
-        options.seed is not None if resumed is None else resumed_seed_shown(resumed.settings)
-    )
+    typed_seed = seed_shown(options.seed, resumed.settings if resumed is not None else None)
     hw_config = options.table.hardware
     sim = hw_config.profile == "sim"
     simulated = hw_config.profile in ("sim", "virtual-board")  # buttons a program can press
@@ -233,8 +231,7 @@ def play_game(options: PlayOptions) -> int:
     )
     if terminal is not None and game.mode == "tracked":
         phones = options.web.phone_seats if options.web is not None else frozenset()
-        bots_from = game.players - game.bots  # bots play the last seats
-        terminal.seats = {s for s in range(bots_from) if s not in phones}
+        terminal.seats = {s for s in game.human_seats if s not in phones}
         terminal.people = len(terminal.seats)  # several: a hand is shown after a hand-over
     if terminal is not None and simulated:
         console.print(

@@ -372,7 +372,7 @@ def _run(
     from rich.console import Console
     from rich.rule import Rule
 
-    from companion.commands.at_table import resumed_seed_shown, run_at_table, seed_words
+    from companion.commands.at_table import run_at_table, seed_shown, seed_words
     from companion.hal import HardwareConfig, ManualClock
     from companion.table.journal import default_journal_dir, demo_journal_dir, new_journal_path
     from companion.table.people import SimOperator, TerminalInput, table_bot
@@ -389,9 +389,7 @@ def _run(
         return table_bot("spartacus", rng, level, bot_agent(rng))
 
     console = console or Console()
-    typed_seed = (
-        seed is not None if pending is None else resumed_seed_shown(pending.session.settings)
-    )
+    typed_seed = seed_shown(seed, pending.session.settings if pending is not None else None)
     seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
     hw_config = (
         hardware if isinstance(hardware, HardwareConfig) else HardwareConfig(profile=hardware)

@@ -1236,7 +1236,6 @@ class BoardSolenoidGuard(SolenoidGuard):
         if refused is not None:
             return self._board_refused(token, armings, last_end, *refused)
         if result.fired:
-            reply = output.last_reply
             if result.pulse is not None and reply is not None and reply[0] == "fired":
                 # the board's account of the pulse, not the host's round trip around it
                 pulse = Pulse(result.pulse.start, reply[1] / 1000, token)
@@ -1251,7 +1250,7 @@ class BoardSolenoidGuard(SolenoidGuard):
         self,
         token: Any,
         armings: int,
-        last_end: float | None,
+        last_end: float,
         refusal: Refusal,
         why: str,
         retry_ms: int,

@@ -34,6 +34,7 @@ from companion.table.people import (
     TableStopped,
     TerminalInput,
     UndoRequest,
+    note_to_seat,
     seat_message,
 )
 from companion.table.session import GameSession, SessionSettings, UndoRefused
@@ -67,10 +68,12 @@ class TableView(Protocol):
     an undo or a resume, when someone types ``board``. A prompt with a ``seat`` shows what
     only that seat may see (its hand): a phone shows it to its seat only, the shared
     terminal only after the screen was handed over. A view may also have ``answered()``
-    (the table took the button or line its last public prompt asked for), ``redraw()``
-    and ``seat_note(text, seat)``: a line for ``seat`` only (a hint) that stays shown
-    with the questions asked after it until that seat acts (a view without it gets
-    ``prompt(text, seat=seat)``: see :func:`note_to_seat`).
+    (the table took the button or line its last public prompt asked for), ``redraw()``,
+    ``seat_note(text, seat)``: a line for ``seat`` only (a hint) that stays shown with the
+    questions asked after it until that seat acts (a view without it gets
+    ``prompt(text, seat=seat)``: see :func:`note_to_seat`), and ``seat_message(text,
+    seat)``: why that seat's typed move was refused, for it only (a view without it gets
+    ``message``: see :func:`seat_message`).
     """
 
     def update(self, state: Any, events: Sequence[Any]) -> None: ...
@@ -585,16 +588,6 @@ def _no_heartbeat() -> None:
     """The heartbeat of a loop nobody watches."""
 
 
-def note_to_seat(view: Any, text: str, seat: int) -> None:
-    """Show ``text`` to ``seat`` only, until that seat acts: the view's ``seat_note``, or
-    for a view without one a prompt with the seat (the web's seat note)."""
-    note = getattr(view, "seat_note", None)
-    if note is not None:
-        note(text, seat)
-    else:
-        view.prompt(text, seat=seat)
-
-
 def show_hint(session: Any, view: TableView) -> None:
     """The seat to move asked for a hint: shown to that seat only (:mod:`.hints`), and
     kept on the terminal's screen above the question asked again until the seat acts."""
@@ -614,10 +607,7 @@ def refusal_text(state: Any, action: Any, seat: int, exc: Exception) -> str:
     is refused could tell the typist that house's hand or gold, so only that it is not
     theirs to type (it is still committed if it is legal, as a correction)."""
     actor = getattr(state, "actor", None)
-    try:
-        who = actor(action) if actor is not None else seat
-    except (AttributeError, TypeError, ValueError):
-        who = seat
+    who = actor(action) if actor is not None else seat
     if who is None or who == seat or seat < 0:
         return str(exc)
     return (

@@ -42,6 +42,16 @@ def seat_message(view: Any, text: str, seat: int | None) -> None:
         view.message(text)
 
 
+def note_to_seat(view: Any, text: str, seat: int) -> None:
+    """Show ``text`` to ``seat`` only, until that seat acts: the view's ``seat_note``, or
+    for a view without one a prompt with the seat (the web's seat note)."""
+    note = getattr(view, "seat_note", None)
+    if note is not None:
+        note(text, seat)
+    else:
+        view.prompt(text, seat=seat)
+
+
 class TableStopped(Exception):
     """The people at the table stopped the game (typed quit, or the input ended)."""
 

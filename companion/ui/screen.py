@@ -78,7 +78,7 @@ class TableScreen:
         self.pace_s = pace_s
         self.title = title or self.TITLE
         self.log: deque[Text] = deque(maxlen=LOG_LINES)
-        self._private: list[Text] = []  # lines of the log only the screen's holder may see
+        self._private: set[int] = set()  # ids of log lines only the screen's holder may see
         self.prompt_text = ""
         self.options: Sequence[str] = ()
         #: a line for the seat asked (a hint), kept above its question until it acts
@@ -214,7 +214,8 @@ class TableScreen:
         when the screen is handed over (:meth:`conceal`). The seat holds the screen then."""
         before = {id(line) for line in self.log}
         self.message(text)
-        self._private.extend(line for line in self.log if id(line) not in before)
+        now = {id(line) for line in self.log}
+        self._private = (self._private & now) | (now - before)  # lines the log still holds
 
     def seat_note(self, text: str, seat: int) -> None:
         """A line for ``seat`` only (a hint): shown above the question asked after it,
@@ -238,10 +239,10 @@ class TableScreen:
         self._printed_board = None
         self.note = ""  # the last holder's hint
         if self._private:  # the last holder's refusals
-            kept = [line for line in self.log if not any(line is p for p in self._private)]
+            kept = [line for line in self.log if id(line) not in self._private]
             self.log.clear()
             self.log.extend(kept)
-            self._private.clear()
+            self._private = set()
         if self.live:  # the prompt showed the hand: it goes before the next is drawn
             self.prompt_text, self.options = "", ()
             self._refresh()
