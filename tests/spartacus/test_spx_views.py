@@ -3,7 +3,7 @@ peeked cards stay with their seat (privacy.py; docs/architecture.md)."""
 
 from __future__ import annotations
 
-from spx_helpers import draw_all, give_hand, play, set_property, setup_game
+from spx_helpers import draw_all, fight, give_hand, play, set_property, setup_game, spec
 
 from companion.games.spartacus import GAME
 from companion.games.spartacus import actions as A
@@ -88,3 +88,26 @@ def test_a_card_drawn_is_shown_only_to_its_house() -> None:
         other = (event.private_to + 1) % 4
         assert "card" not in GAME.event_view(event, other)["data"]
         assert GAME.event_view(event, other)["text"] == event.public_text
+
+
+def test_a_net_declared_stays_with_its_seat_until_every_net_is_declared() -> None:
+    """Ruling C2a: nothing is revealed until every net is declared. The fight's public part
+    held the first declaration (``nets``), so every screen could read whether fighter I
+    throws before fighter II's owner declared."""
+    state = fight(spec("A", equipment=("netz",)), spec("B", equipment=("netz",)))
+    owner_i, owner_ii = (state.fight.fighters[s].owner for s in ("I", "II"))
+    assert owner_i != owner_ii
+    play(state, "net I yes")
+    assert state.fight.phase == "net"
+    table, i_seat, ii_seat = (GAME.view(state, s) for s in (None, owner_i, owner_ii))
+    for seen in (table, ii_seat):
+        assert "nets" not in seen["public"]["fight"]
+        assert "net_declarations" not in seen["public"]
+        assert "yes" not in str(seen).lower() and "true" not in str(seen["private"]).lower()
+    assert table["public"]["nets_declared"] == {str(owner_i): ["I"], str(owner_ii): []}
+    assert i_seat["private"]["net_declarations"] == {"I": True}
+    assert ii_seat["private"]["net_declarations"] == {}
+    play(state, "net II no")  # every net declared: the nets are public again
+    seen = GAME.view(state, None)
+    assert seen["public"]["fight"]["nets"] == {"I": True, "II": False}
+    assert "nets_declared" not in seen["public"]

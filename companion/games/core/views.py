@@ -10,7 +10,11 @@ public (OpenSpiel's observer, for table games):
 - phase secrets: parts that are secret only for a while (Spartacus: gold is hidden while
   the auctions run), declared by a function of the state;
 - *knowledge*: what a seat has seen that is not in the snapshot at all (a card it peeked
-  at), a function of the state and the seat.
+  at), a function of the state and the seat;
+- a *view snapshot*: where a secret sits inside a public part (Spartacus: a net declared
+  in the fight, until every net is declared), the snapshot the views start from moves it
+  to a part of its own, which a phase secret then keeps private (the state's own
+  ``snapshot()``, which the journal's checkpoints digest, is unchanged).
 
 :func:`view` builds what one seat (or the table's shared screen, ``seat=None``) may see:
 ``{"game", "seat", "phase", "current_player", "public", "private"}``, JSON-serialisable.
@@ -61,6 +65,8 @@ class Privacy(Record):
     - ``secrets``: snapshot key -> :class:`Secret`, always;
     - ``phase_secrets(state)``: more secrets while they are secret (a bid until revealed);
     - ``knowledge(state, seat)``: what the seat knows beyond the snapshot (a peeked card);
+    - ``view_snapshot(state)``: the snapshot the views start from (default
+      ``state.snapshot()``), for a secret nested in a public part;
     - ``summary``: one sentence for the docs.
     """
 
@@ -68,6 +74,7 @@ class Privacy(Record):
     phase_secrets: Callable[[Any], Mapping[str, Secret]] | None = None
     knowledge: Callable[[Any, int], dict[str, Any]] | None = None
     summary: str = "everything is public"
+    view_snapshot: Callable[[Any], dict[str, Any]] | None = None
 
     def secrets_now(self, state: Any) -> dict[str, Secret]:
         """Every secret part of the snapshot in the state's present phase."""
@@ -125,7 +132,7 @@ def view(game: str, state: Any, privacy: Privacy, seat: int | None) -> dict[str,
     """What ``seat`` may see of ``state`` (``None``: the table's shared screen)."""
     if seat is not None and not 0 <= seat < state.players:
         raise ValueError(f"seat {seat!r} is not a seat of this game (0..{state.players - 1})")
-    snapshot = state.snapshot()
+    snapshot = state.snapshot() if privacy.view_snapshot is None else privacy.view_snapshot(state)
     secrets = privacy.secrets_now(state)
     private: dict[str, Any] = {}
     if seat is not None:

@@ -7,7 +7,10 @@
   und verbirgt es ... Dies ist der einzige Moment im Spiel, in dem die Spieler ihren
   Goldvorrat verbergen dürfen" until the host is decided ("Hat ein Dominus die Ehre
   errungen ... platzieren die Spieler ihr Gold"), and the bank's balance with it (it would
-  give away the sum of the hidden gold); the cards a seat has peeked at.
+  give away the sum of the hidden gold); the cards a seat has peeked at; in a fight, a net
+  declared (to throw or to keep) while the other fighter's owner still declares (ruling C2a:
+  nothing is revealed until every net is declared), every screen sees which fighters have
+  declared.
 - Hidden from everyone: what is in the face-down intrigue and market decks (their sizes are
   public).
 - Public: everything else: property, influence, favours, the scheme played face up, bids
@@ -52,7 +55,33 @@ def _phase_secrets(state: Any) -> dict[str, Secret]:
     if gold_hidden(state):
         secrets["gold"] = Secret()
         secrets["bank"] = hidden()
+    if state.fight is not None and state.fight.phase == "net":
+        # every screen sees which fighters have declared, not what (ruling C2a)
+        secrets["net_declarations"] = Secret("nets_declared", lambda sides: sorted(sides))
     return secrets
+
+
+def _net_declarations(state: Any) -> dict[str, Any] | None:
+    """While nets are declared: per seat, the declarations of the fighters it decides for
+    (``{"0": {"I": true}, "1": {}}``); None at any other time."""
+    fight = state.fight
+    if fight is None or fight.phase != "net":
+        return None
+    out: dict[str, dict[str, bool]] = {str(seat): {} for seat in range(state.players)}
+    for side, use in fight.nets.items():
+        out.setdefault(str(fight.fighters[side].owner), {})[side] = use
+    return out
+
+
+def _view_snapshot(state: Any) -> dict[str, Any]:
+    """The snapshot the views start from: while nets are declared, the declarations leave
+    the public fight for ``net_declarations`` (a phase secret, per seat)."""
+    snapshot = state.snapshot()
+    declarations = _net_declarations(state)
+    if declarations is not None:
+        snapshot["fight"] = {k: v for k, v in snapshot["fight"].items() if k != "nets"}
+        snapshot["net_declarations"] = declarations
+    return snapshot
 
 
 def _knowledge(state: Any, seat: int) -> dict[str, Any]:
@@ -70,9 +99,10 @@ PRIVACY = Privacy(
     secrets={"market_deck": hidden("market_deck_size")},
     phase_secrets=_phase_secrets,
     knowledge=_knowledge,
-    summary="hands, secret bids, gold while the auctions run and peeked cards are private to "
-    "their seat; the face-down decks are hidden (sizes public); assist mode: hands are "
-    "counts, public",
+    view_snapshot=_view_snapshot,
+    summary="hands, secret bids, gold while the auctions run, peeked cards and a net declared "
+    "before the other fighter's are private to their seat; the face-down decks are hidden "
+    "(sizes public); assist mode: hands are counts, public",
 )
 
 __all__ = ["PRIVACY", "gold_hidden"]
