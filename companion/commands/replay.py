@@ -130,18 +130,29 @@ def run(args: argparse.Namespace) -> int:
 
 def hints_shown(session: GameSession) -> list[dict[str, Any]]:
     """The hints the journal holds (``hint`` records, never actions), in order: ``seat``,
-    ``actions`` (how many actions were applied when it was shown), ``level``, ``shown``."""
+    ``actions`` (how many actions were applied when it was shown), ``level``, ``shown``.
+
+    A hint was shown to its seat only, and names what that seat may do (a card of its
+    hand, its hidden gold), so ``shown`` is ``None`` until the replayed game is over."""
     keys = ("seat", "actions", "level", "shown")
-    return [{k: h.get(k) for k in keys} for h in session.hints]
+    over = session.state.is_terminal
+    return [{k: h.get(k) if over or k != "shown" else None for k in keys} for h in session.hints]
 
 
 def print_hints(out: Console, session: GameSession) -> None:
-    """One line per hint shown (the journal keeps them; they were never actions)."""
+    """One line per hint shown (the journal keeps them; they were never actions); what a
+    hint said only once the game is over."""
     from companion.table.hints import hint_text
 
+    over = session.state.is_terminal
     for h in hints_shown(session):
         seat = h["seat"]
         name = session.state.seat_name(seat) if isinstance(seat, int) else str(seat)
-        shown = h["shown"] if isinstance(h["shown"], dict) else {}
-        text = hint_text(shown) if "notation" in shown else "hint: (unreadable)"
+        shown = h["shown"]
+        if not over:
+            text = "a hint (shown to that seat only; listed once the game is over)"
+        elif isinstance(shown, dict) and "notation" in shown:
+            text = hint_text(shown)
+        else:
+            text = "hint: (unreadable)"
         out.print(f"after action {h['actions']}, to {name}: {text}", soft_wrap=True)

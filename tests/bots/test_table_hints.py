@@ -106,13 +106,16 @@ def test_a_hint_is_shown_to_its_seat_only() -> None:
     assert [h["seat"] for h in session.hints] == [seat]
 
 
-def played_with_hints(path: Path) -> GameSession:
-    """A two-player Battle Royale game, with a hint to the seat to move every 15 actions."""
+def played_with_hints(path: Path, actions: int = 90) -> GameSession:
+    """A two-player Battle Royale game, with a hint to the seat to move every 15 actions,
+    for ``actions`` actions or until it ends."""
     session = GameSession.start(BattleRoyaleConfig(players=2), SessionSettings(bots=2), path)
     rng = random.Random(3)
     bot = BotAgent(rng)
-    for n in range(90):
+    for n in range(actions):
         state = session.state
+        if state.is_terminal:
+            break
         if state.is_chance_node:
             action = Roller.seeded(n).choose(state.chance_outcomes())
         else:
@@ -144,12 +147,13 @@ def test_a_journal_with_hints_replays_and_resumes_the_same_game(tmp_path: Path) 
     assert len(rebuild(read_journal(path)).state.history) == len(session.state.history) + 1
 
 
-def test_companion_replay_lists_the_hints(
+def test_companion_replay_lists_the_hints_once_the_game_is_over(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "game.jsonl"
-    session = played_with_hints(path)
+    session = played_with_hints(path, actions=10_000)
     session.journal.close()
+    assert session.state.is_terminal
     assert main(["replay", str(path), "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["actions"] == len(session.state.history)
@@ -157,6 +161,25 @@ def test_companion_replay_lists_the_hints(
     assert main(["replay", str(path)]) == 0
     out = capsys.readouterr().out
     assert out.count("hint: ") == len(session.hints)
+
+
+def test_companion_replay_keeps_a_hint_from_the_screen_while_the_game_goes_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A hint was shown to one seat and names what it may do (a card of its hand): the
+    replay of an unfinished game printed every hint's words for anyone to read."""
+    path = tmp_path / "game.jsonl"
+    session = played_with_hints(path)
+    session.journal.close()
+    assert not session.state.is_terminal and len(session.hints) >= 3
+    assert main(["replay", str(path), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [h["shown"] for h in doc["hints"]] == [None] * len(session.hints)
+    assert [h["seat"] for h in doc["hints"]] == [h["seat"] for h in session.hints]
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "hint: " not in out
+    assert out.count("listed once the game is over") == len(session.hints)
 
 
 def test_a_hint_is_refused_where_there_is_nothing_to_hint(tmp_path: Path) -> None:
