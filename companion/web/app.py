@@ -55,6 +55,23 @@ NOT_PAIRED_PAGE = (
     "</body></html>"
 )
 
+#: A seat's code opened on a second phone (:meth:`Pairing.claim`): nothing of the game or the
+#: seat, what to do.
+ALREADY_PAIRED_PAGE = (
+    "<!doctype html>\n"
+    '<html lang="en"><head><meta charset="utf-8">'
+    '<meta name="viewport" content="width=device-width, initial-scale=1">'
+    '<meta name="referrer" content="no-referrer"><title>Already paired</title>'
+    "<style>body{font:1.2rem/1.5 system-ui,sans-serif;margin:2rem auto;max-width:30rem;"
+    "padding:0 1rem}</style></head><body><h1>Already paired</h1>"
+    "<p>This code has already paired another phone. Each seat's code pairs one phone, so "
+    "that a seat's cards stay on its own screen.</p>"
+    "<p>Scanned the wrong code? Scan your own seat's code. Changed phones? Ask the host for "
+    "a new code for your seat: it pairs this phone and locks out the old one.</p>"
+    '<p><a href="/">Your page</a> (if this phone is paired with a seat)</p>'
+    "</body></html>"
+)
+
 
 def refused(status: int) -> Response:
     return Response(str(status), status_code=status, media_type="text/plain", headers=NO_STORE)
@@ -93,9 +110,13 @@ def create_app(site: Site) -> Starlette:
 
     async def pair(request: Request) -> Response:
         token = request.path_params["token"]
-        role = site.pairing.role_of(token)
+        role, pairs = site.pairing.claim(token, request.cookies.get(COOKIE))
         if role is None:
             return not_paired()
+        if role.seat is not None:
+            site.poke()  # the host page says the seat is paired (or that a phone was refused)
+        if not pairs:
+            return HTMLResponse(ALREADY_PAIRED_PAGE, status_code=409, headers=NO_STORE)
         response = RedirectResponse(role.path, status_code=303, headers=NO_STORE)
         response.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/")
         return response
@@ -208,14 +229,16 @@ async def _stream(site: Site, role: Role, token: str, last: int) -> AsyncIterato
     """The role's frames as server-sent events, until the client goes or is unpaired."""
     yield "retry: 2000\n\n"
     sent = ""
+    codes = site.pairing.generation  # the host's page shows the codes: new ones go out too
     while not site.closing:
         if site.pairing.role_of(token) != role:
             yield "event: unpaired\ndata: {}\n\n"
             return
         waiter = site.changed()
+        generation = site.pairing.generation
         seq, main = await site.main_async(role)
-        if seq != last:
-            last = seq
+        if seq != last or (role == HOST and generation != codes):
+            last, codes = seq, generation
             # a frame that changed nothing this page shows (another seat's offer) goes out
             # as its number alone
             frame = {"seq": seq} if main == sent else {"seq": seq, "main": main}

@@ -13,7 +13,14 @@ token sees that seat's hand, gold and bids and may act for that seat. So:
   token, so the time taken says nothing about which token nearly matched;
 - a token arrives once in a link (``/pair/<token>``, what a QR code carries), is moved
   into an ``HttpOnly``, ``SameSite=Strict`` cookie and the browser is redirected to a
-  clean address, so it does not stay in the address bar or the history.
+  clean address, so it does not stay in the address bar or the history;
+- a seat's link pairs one phone (:meth:`Pairing.claim`): a second phone that scans the
+  same code (a photo of the host page, the neighbour's QR code scanned by mistake) is
+  refused and the host page says so, where before it silently saw the seat's hand too. The
+  phone that paired may open the link again (its cookie holds the token). A seat that
+  changes phones gets a new code from the host (:meth:`Pairing.revoke`). The table
+  screen's and the host's links pair any number of screens (the table's shows only public
+  state; the host's is shown only to the host).
 """
 
 from __future__ import annotations
@@ -64,13 +71,17 @@ class Pairing:
     def __init__(self, players: int) -> None:
         self._lock = threading.Lock()
         self._tokens: dict[Role, str] = {}
-        self.generation = 0  # bumped on every change: open pages of a revoked role are closed
+        self._paired: set[Role] = set()  # the seats whose link has paired its phone
+        self._refused: dict[Role, int] = {}  # per seat, the other phones its link refused
+        self.generation = 0  # bumped on every change: the host's codes are drawn again
         self.new_game(players)
 
     def new_game(self, players: int) -> None:
         """Fresh tokens for every role (a new game: last game's links stop working)."""
         with self._lock:
             self._tokens = {r: secrets.token_urlsafe(TOKEN_BYTES) for r in self._roles(players)}
+            self._paired.clear()
+            self._refused.clear()
             self.generation += 1
 
     @staticmethod
@@ -92,8 +103,42 @@ class Pairing:
             if role not in self._tokens:
                 raise KeyError(role)
             self._tokens[role] = secrets.token_urlsafe(TOKEN_BYTES)
+            self._paired.discard(role)
+            self._refused.pop(role, None)
             self.generation += 1
             return self._tokens[role]
+
+    def claim(self, token: str, held: str | None) -> tuple[Role | None, bool]:
+        """A pairing link opened: ``(its role or None, whether it pairs)``. A seat's link
+        pairs the first phone that opens it, and again only the phone whose cookie already
+        holds it (``held``); any other is refused and counted for the host page."""
+        role = self.role_of(token)
+        if role is None or role.kind != "seat":
+            return role, True
+        with self._lock:
+            if self._tokens.get(role) != token:  # revoked in between
+                return None, False
+            if role not in self._paired:
+                self._paired.add(role)
+                self.generation += 1
+                return role, True
+            if held is not None and secrets.compare_digest(held.encode(), token.encode()):
+                return role, True
+            self._refused[role] = self._refused.get(role, 0) + 1
+            self.generation += 1
+            return role, False
+
+    def status(self, role: Role) -> str:
+        """What the host page says of a seat's code: waiting, paired, other phones refused."""
+        with self._lock:
+            if role.kind != "seat":
+                return ""
+            if role not in self._paired:
+                return "waiting for its phone"
+            refused = self._refused.get(role, 0)
+        if not refused:
+            return "paired"
+        return f"paired; {refused} other phone{'s' if refused > 1 else ''} refused"
 
     def role_of(self, token: str | None) -> Role | None:
         """The role ``token`` belongs to, or ``None``; compares against every token in

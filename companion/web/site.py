@@ -223,15 +223,18 @@ class Site:
             if role == HOST:
                 continue
             label = "table screen" if role == TABLE else f"seat {role.seat}: {names[role.seat]}"
+            status = self.pairing.status(role)
+            said = f' <span class="paired">({status})</span>' if status else ""
             cards.append(
-                f'<figure class="qr">{qr_svg(self.link(role))}<figcaption>{label} '
+                f'<figure class="qr">{qr_svg(self.link(role))}<figcaption>{label}{said} '
                 f'<button class="revoke" data-role="{role.key}">new code</button>'
                 "</figcaption></figure>"
             )
         return (
             '<section class="pairing"><h2>Pair the phones</h2><p>Each code is one seat\'s '
-            "key: scan it on that seat's phone. <b>new code</b> locks out every phone paired "
-            f'with the old one.</p><div class="qrs">{"".join(cards)}</div></section>'
+            "key: scan it on that seat's phone; it pairs one phone, and refuses any other. "
+            "<b>new code</b> locks out every phone paired with the old one (a seat that "
+            f'changes phones).</p><div class="qrs">{"".join(cards)}</div></section>'
         )
 
     # -- input ---------------------------------------------------------------------------------

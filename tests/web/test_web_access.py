@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
+import http.client
+import json
+import re
+from urllib.parse import urlsplit
+
 import pytest
 from web_helpers import phone_table, request
 
-from companion.web.app import NOT_PAIRED_PAGE
+from companion.web.app import ALREADY_PAIRED_PAGE, NOT_PAIRED_PAGE
 from companion.web.pairing import HOST, TABLE, Pairing, seat
+from companion.web.site import COOKIE
 
 pytestmark = pytest.mark.slow
 
@@ -130,6 +137,89 @@ def test_revoked_token_is_locked_out_and_the_new_one_works():
             request(r.url + "/host/revoke", "POST", token=r.token(HOST), body={"role": "host"})[0]
             == 409
         )
+
+
+def test_a_seats_code_pairs_one_phone_and_the_host_page_says_so():
+    """A second phone that opened a seat's link (a photo of the host page, the neighbour's
+    code scanned) saw that seat's hand, and nobody was told."""
+    with phone_table("spartacus", people={0}) as r:
+        token = r.token(seat(1))
+        link = r.url + "/pair/" + token
+        assert code_status(host_codes(r), 1) == "waiting for its phone"
+        status, headers, _ = request(link)  # the seat's phone
+        assert status == 303 and token in headers["set-cookie"]
+        assert code_status(host_codes(r), 1) == "paired"
+        assert request(link, token=token)[0] == 303  # the same phone opens it again
+        for cookie in (None, r.token(seat(0))):  # another phone, not even with a seat of its own
+            status, headers, body = request(link, token=cookie)
+            assert status == 409 and body == ALREADY_PAIRED_PAGE.encode()
+            assert "set-cookie" not in headers
+        assert code_status(host_codes(r), 1) == "paired; 2 other phones refused"
+        assert request(r.url + "/seat/1", token=token)[0] == 200  # the first phone plays on
+        # a seat that changes phones: a new code pairs the new phone, the old one is out
+        r.site.revoke("seat-1")
+        new = r.token(seat(1))
+        assert code_status(host_codes(r), 1) == "waiting for its phone"
+        assert request(r.url + "/pair/" + new, token=None)[0] == 303
+        assert request(r.url + "/seat/1", token=token)[0] == 401
+        # the table screen's code (on the TV) and the host's pair any number of screens
+        for role in (TABLE, TABLE, HOST, HOST):
+            assert request(r.url + "/pair/" + r.token(role))[0] == 303
+
+
+def test_the_already_paired_page_says_what_to_do_and_nothing_of_the_game():
+    text = ALREADY_PAIRED_PAGE.lower()
+    assert "ask the host for a new code" in text and "scan your own seat's code" in text
+    for secret in ("seat 1", "token", "spartacus", "gold", "hand"):
+        assert secret not in text
+
+
+def test_the_host_page_hears_of_a_pairing_between_frames():
+    """The host's live page got a frame only when the game moved: a code paired (or a new
+    code) stayed unshown on a table waiting for a person's move."""
+    with phone_table("spartacus", people={0, 1, 2, 3}) as r:  # waiting for a person
+        r.wait(lambda: any(r.site.hub.current_offer(n) for n in range(4)))
+        seq = r.site.hub.frame.seq
+        with events(r, HOST, seq) as lines:
+            assert request(r.url + "/pair/" + r.token(seat(2)))[0] == 303
+            frame = next_frame(lines)
+        assert code_status(frame["main"], 2) == "paired"
+
+
+def code_status(main: str, n: int) -> str:
+    """What the host page says beside seat ``n``'s code."""
+    found = re.search(rf'seat {n}: \w+ <span class="paired">\(([^)]*)\)</span>', main)
+    assert found, main
+    return found.group(1)
+
+
+def host_codes(r) -> str:
+    status, _, body = request(r.url + "/host/state", token=r.token(HOST))
+    assert status == 200
+    return json.loads(body)["main"]
+
+
+@contextlib.contextmanager
+def events(r, role, since: int):
+    """The lines of ``role``'s live stream from frame ``since`` on."""
+    parts = urlsplit(r.url)
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
+    conn.request(
+        "GET", f"{role.path}/events?since={since}", headers={"Cookie": f"{COOKIE}={r.token(role)}"}
+    )
+    response = conn.getresponse()
+    assert response.status == 200
+    try:
+        yield iter(response.fp.readline, b"")
+    finally:
+        conn.close()
+
+
+def next_frame(lines) -> dict:
+    for line in lines:
+        if line.startswith(b"data: {") and b'"main"' in line:
+            return json.loads(line[len(b"data: ") :])
+    raise AssertionError("the stream ended")
 
 
 def test_tokens_are_new_per_game_and_compared_over_every_role():
