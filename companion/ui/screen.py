@@ -394,23 +394,87 @@ def styled_event(event: Any, quiet: Any, styles: dict[str, str], words: Any = No
     return Text(words(text) if words else text, style=styles.get(event.kind, ""))
 
 
+#: A run of at least this many options that differ in one word only is shown compactly.
+SHARED_RUN = 6
+
+
 def option_columns(options: Sequence[str], width: int | None = None) -> RenderableType:
     """Options side by side in columns; an option is never broken inside (nor a word).
     An option wider than ``width`` (a kind with all its values, ``pick <1|3|...>``) gets
-    rows of its own, broken after a space or a ``|``, never cut."""
+    rows of its own, broken after a space or a ``|``, never cut. A run of numbered options
+    that differ in one word only (``4: figure a2 purple``, ``5: figure b2 purple``, ...)
+    is shown once as ``figure … purple:`` with the numbers and that word (``4: a2``): 21
+    figures take 3 rows at 80 columns instead of 8, and the seats' table stays on screen."""
     blocks: list[RenderableType] = []
     short: list[Text] = []
-    for option in options:
-        if width is None or len(option) <= width:
-            short.append(Text(option, no_wrap=True, overflow="ellipsis"))
-            continue
+
+    def flush() -> None:
         if short:
-            blocks.append(Columns(short, padding=(0, 3)))
-            short = []
-        blocks.append(broken_option(option, width))
-    if short:
-        blocks.append(Columns(short, padding=(0, 3)))
+            blocks.append(Columns(list(short), padding=(0, 3)))
+            short.clear()
+
+    for run, shared in option_runs(options):
+        if shared is not None:
+            flush()
+            blocks.append(Text(f"{shared}:", no_wrap=True, overflow="ellipsis"))
+            short.extend(Text(o, no_wrap=True) for o in run)
+            flush()
+            continue
+        for option in run:
+            if width is None or len(option) <= width:
+                short.append(Text(option, no_wrap=True, overflow="ellipsis"))
+                continue
+            flush()
+            blocks.append(broken_option(option, width))
+    flush()
     return blocks[0] if len(blocks) == 1 else Group(*blocks)
+
+
+def option_runs(options: Sequence[str]) -> list[tuple[list[str], str | None]]:
+    """The options in runs: ``(options, None)`` as they are, or ``(["4: a2", ...],
+    "figure … purple")`` for at least :data:`SHARED_RUN` numbered options in a row whose
+    words differ in one place only."""
+    parsed = [_numbered(o) for o in options]
+    out: list[tuple[list[str], str | None]] = []
+    i = 0
+    while i < len(options):
+        end, place = i + 1, None
+        if parsed[i] is not None and i + 1 < len(options):
+            place = _one_difference(parsed[i], parsed[i + 1])
+            while place is not None and end < len(options):
+                if _one_difference(parsed[i], parsed[end]) != place:
+                    break
+                end += 1
+        run = [p for p in parsed[i:end] if p is not None]
+        if place is not None and len(run) >= SHARED_RUN:
+            words = run[0][1]
+            shared = " ".join([*words[:place], "…", *words[place + 1 :]])
+            out.append(([f"{n}: {w[place]}" for n, w in run], shared))
+            i = end
+            continue
+        if out and out[-1][1] is None:
+            out[-1][0].append(options[i])
+        else:
+            out.append(([options[i]], None))
+        i += 1
+    return out
+
+
+def _numbered(option: str) -> tuple[str, list[str]] | None:
+    """``"4: figure a2 purple"`` -> ``("4", ["figure", "a2", "purple"])``; None otherwise."""
+    number, sep, text = option.partition(": ")
+    words = text.split(" ")
+    if not sep or not number.isdigit() or len(words) < 2 or "" in words:
+        return None
+    return number, words
+
+
+def _one_difference(a: tuple[str, list[str]] | None, b: tuple[str, list[str]] | None) -> int | None:
+    """The one place where the words of two numbered options differ (None: not exactly one)."""
+    if a is None or b is None or len(a[1]) != len(b[1]):
+        return None
+    places = [k for k, (x, y) in enumerate(zip(a[1], b[1], strict=True)) if x != y]
+    return places[0] if len(places) == 1 else None
 
 
 def broken_option(option: str, width: int) -> Text:

@@ -300,3 +300,45 @@ def test_in_assist_mode_the_doom_face_is_shown_once() -> None:
     out = console.export_text().splitlines()
     assert any("Doom die: " in line for line in out)
     assert not any("the Doom die shows" in line for line in out)
+
+
+def test_a_long_choice_of_figures_leaves_the_seats_on_screen_at_80x24() -> None:
+    """Found at 80x24: choosing which of 21 figures to move listed '4: figure a2 purple'
+    in eight rows, and the seats' table showed its header and never a row. Options that
+    differ in one word are shown once as 'figure … purple:' with the numbers and fields."""
+    view = typed_view("battle-royale", small_console())
+    table = bot_game(
+        "battle-royale",
+        view,
+        lambda s: s.phase == "move" and len(s.legal_actions()) > 15,
+        players=2,
+    )
+    state = table.state
+    ask_like_the_table(view, "battle-royale", state)
+    screen = seen(view)
+    rows = screen.splitlines()
+    assert len(rows) == 24 and "more options than fit" not in screen
+    for colour in state.colours[:2]:
+        assert f"{colour[0].upper()} {colour}" in screen  # the seat's row
+    assert "figure … " in screen
+    figures = [o for o in view.options if " figure " in o]
+    assert len(figures) > 15
+    for option in figures:  # every number with its field, none cut
+        number, field = option.split(" ")[0], option.split(" ")[2]
+        assert f"{number} {field}" in " ".join(screen.split())
+
+
+def test_options_differing_in_one_word_are_grouped_only_in_long_runs() -> None:
+    from companion.ui.screen import option_runs
+
+    bids = [f"{n}: bid {n - 1}" for n in range(1, 8)]
+    assert option_runs([*bids, "8: pass"]) == [
+        ([f"{n}: {n - 1}" for n in range(1, 8)], "bid …"),
+        (["8: pass"], None),
+    ]
+    plays = ["1: play 1x4", "2: play 3x2", "3: play 1x3+explosion", "4: play 2x1+move"]
+    assert option_runs(plays) == [(plays, None)]  # four: as they are
+    mixed = [f"{n}: step {d} now" for n, d in enumerate("NESWXY", 1)]
+    mixed[3] = "4: step W later"  # two words differ: the run breaks
+    assert [shared for _, shared in option_runs(mixed)] == [None]
+    assert option_runs(["pick <1|3|5>", "ready"]) == [(["pick <1|3|5>", "ready"], None)]
