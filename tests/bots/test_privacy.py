@@ -137,3 +137,54 @@ def test_secret_bids_and_hidden_gold_are_redrawn() -> None:
     assert g.view(alt, seat) == seen
     first = SearchBot("spartacus", random.Random(4), "easy").search(state)
     assert first == SearchBot("spartacus", random.Random(4), "easy").search(alt)
+
+
+def net_fights() -> list[Any]:
+    """Two fights where both fighters have a net: a single fight (the combat assistant),
+    and a fight of a full game (batiatus's barca against solonius's gladiator, both with
+    a net; tullius hosts)."""
+    import sys
+
+    sys.path.insert(0, __file__.rsplit("/", 2)[0] + "/spartacus")
+    from spx_helpers import draw_all, fight, play, set_property, setup_game, spec
+
+    single = fight(spec("A", 5, 2, 1, equipment=("netz",)), spec("B", 2, 2, 5, equipment=("netz",)))
+    game = setup_game()
+    set_property(game, 0, gladiators=1, extra=("barca", "netz"))
+    set_property(game, 1, gladiators=1, extra=("netz",))
+    draw_all(game)
+    game.host = 3
+    game._start_arena()  # test setup: skip intrigue and market
+    play(game, "invite batiatus", "accept barca netz", "invite solonius")
+    play(game, f"accept {game.property[1][0]} netz")
+    while game.fight is None or game.fight.phase != "net":
+        play(game, "done")
+    return [single, game]
+
+
+@pytest.mark.parametrize("which", ["single fight", "full game"])
+def test_a_net_declared_first_never_changes_the_other_fighters_search(which: str) -> None:
+    """Ruling C2a: fighter II's owner does not know what fighter I declared. The search
+    (hints, search bots) read I's declaration from the state: with I throwing, II threw
+    too, with I keeping, II kept (found by a review; fails on the old code)."""
+    g = get_game("spartacus")
+    searches, seen = [], []
+    for first in ("yes", "no"):
+        state = net_fights()[which == "full game"]
+        state.apply(next(a for a in state.legal_actions() if str(a) == f"net I {first}"))
+        seat = state.fight.fighters["II"].owner
+        assert state.current_player == seat and state.fight.phase == "net"
+        seen.append(g.view(state, seat))
+        sampler = profile_for("spartacus").determinizer(state, seat)
+        assert sampler is not None
+        drawn = set()
+        for n in range(20):
+            world = clone(state)
+            sampler(world, random.Random(n))
+            assert g.view(world, seat) == seen[-1]
+            drawn.add(world.fight.nets["I"])
+            world.legal_actions()
+        assert drawn == {True, False}
+        searches.append(SearchBot("spartacus", random.Random(4), "normal").search(state))
+    assert seen[0] == seen[1]
+    assert searches[0] == searches[1]

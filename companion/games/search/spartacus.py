@@ -8,7 +8,9 @@
   seat's own gold while gold is hidden (the view tells nothing else; at least what it put
   on the table in a tie; the bank keeps the game's constant total) and a bid drawn
   uniformly up to what it has left. Peeked cards are not
-  kept in the other hands (a loss of knowledge, never a leak).
+  kept in the other hands (a loss of knowledge, never a leak). In a fight, a net another
+  seat's fighter has declared while nets are still declared (ruling C2a) is drawn, throw
+  or keep equally likely.
 - Exact decisions in a fight, where the engine's exact odds settle them: a reroll
   (rule C7) is the option with the best exact expected wound difference (the criterion
   of ruling C7b), the other side's pending reroll answered the same way; a wound
@@ -61,14 +63,15 @@ def options(state: Any) -> list[Action]:
 
 
 def determinizer(state: Any, seat: int) -> Sampler | None:
-    if state.config.fight_only:  # a single fight hides nothing
-        return None
+    nets = _hidden_nets(state, seat)
+    if state.config.fight_only:  # a single fight hides only a net declared (ruling C2a)
+        return None if not nets else lambda world, rng: _draw_nets(world, nets, rng)
     view = GAME.view(state, seat)
     public, private = view["public"], view["private"]
     hidden_hands = "hand_sizes" in public and not state.assist
     gold_hidden = "gold" not in public
     bids = public.get("bids_entered", {})
-    if not hidden_hands and not gold_hidden and not bids:
+    if not hidden_hands and not gold_hidden and not bids and not nets:
         return None
     others = [s for s in range(state.players) if s != seat]
     pool: list[str] = []
@@ -102,8 +105,25 @@ def determinizer(state: Any, seat: int) -> Sampler | None:
             world.bank = rest - sum(world.gold[s] for s in others)
         for s in bidders:
             world.bids[s] = rng.randint(0, max(0, world.gold[s] - world.bid_totals.get(s, 0)))
+        _draw_nets(world, nets, rng)
 
     return sample
+
+
+def _hidden_nets(state: Any, seat: int) -> list[str]:
+    """The fighters of another seat that have declared their net while nets are still
+    declared (ruling C2a: the seat does not know what they declared)."""
+    fight = state.fight
+    if fight is None or fight.phase != "net":
+        return []
+    return [side for side in fight.nets if fight.fighters[side].owner != seat]
+
+
+def _draw_nets(world: Any, sides: list[str], rng: Rng) -> None:
+    """Each hidden declaration drawn, throw or keep equally likely (the seat knows nothing
+    of it)."""
+    for side in sides:
+        world.fight.nets[side] = rng.random() < 0.5
 
 
 def _unseen(state: Any, public: dict[str, Any], private: dict[str, Any]) -> Counter[str]:
