@@ -51,7 +51,8 @@ NOT_PAIRED_PAGE = (
     "padding:0 1rem}</style></head><body><h1>Not paired</h1>"
     "<p>This link does not open the table any more, or this phone is not paired with it. "
     "Pairing links change with every new game and when the host makes a new code.</p>"
-    "<p>Scan your seat's QR code again: it is on the table's screen, or ask the host.</p>"
+    "<p>Scan your seat's QR code again: it is on the table's screen, or ask the host. If "
+    "it says the code has already paired another phone, ask the host for a new code.</p>"
     "</body></html>"
 )
 
@@ -71,6 +72,26 @@ ALREADY_PAIRED_PAGE = (
     '<p><a href="/">Your page</a> (if this phone is paired with a seat)</p>'
     "</body></html>"
 )
+
+#: A seat's code opened on a phone that holds another seat: one phone, one hand.
+OTHER_SEAT_PAGE = (
+    "<!doctype html>\n"
+    '<html lang="en"><head><meta charset="utf-8">'
+    '<meta name="viewport" content="width=device-width, initial-scale=1">'
+    '<meta name="referrer" content="no-referrer"><title>Paired with another seat</title>'
+    "<style>body{font:1.2rem/1.5 system-ui,sans-serif;margin:2rem auto;max-width:30rem;"
+    "padding:0 1rem}</style></head><body><h1>Paired with another seat</h1>"
+    "<p>This phone is already paired with a seat, and a phone holds one seat only, so that "
+    "it never shows two seats' cards. Nothing was changed.</p>"
+    "<p>Scanned the wrong code? Go back to your page. Should this phone change seats? Ask "
+    "the host for a new code for the seat it should hold.</p>"
+    '<p><a href="/">Your page</a></p>'
+    "</body></html>"
+)
+
+#: How long a phone keeps its pairing cookie (closing the browser does not lose it): a
+#: game night. The tokens change with every game anyway.
+COOKIE_MAX_AGE_S = 24 * 3600
 
 
 def refused(status: int) -> Response:
@@ -110,15 +131,18 @@ def create_app(site: Site) -> Starlette:
 
     async def pair(request: Request) -> Response:
         token = request.path_params["token"]
-        role, pairs = site.pairing.claim(token, request.cookies.get(COOKIE))
+        role, outcome = site.pairing.claim(token, request.cookies.get(COOKIE))
         if role is None:
             return not_paired()
         if role.seat is not None:
             site.poke()  # the host page says the seat is paired (or that a phone was refused)
-        if not pairs:
-            return HTMLResponse(ALREADY_PAIRED_PAGE, status_code=409, headers=NO_STORE)
+        if outcome != "paired":
+            page = ALREADY_PAIRED_PAGE if outcome == "taken" else OTHER_SEAT_PAGE
+            return HTMLResponse(page, status_code=409, headers=NO_STORE)
         response = RedirectResponse(role.path, status_code=303, headers=NO_STORE)
-        response.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/")
+        response.set_cookie(
+            COOKIE, token, max_age=COOKIE_MAX_AGE_S, httponly=True, samesite="lax", path="/"
+        )
         return response
 
     async def home(request: Request) -> Response:
@@ -229,7 +253,9 @@ async def _stream(site: Site, role: Role, token: str, last: int) -> AsyncIterato
     """The role's frames as server-sent events, until the client goes or is unpaired."""
     yield "retry: 2000\n\n"
     sent = ""
-    codes = site.pairing.generation  # the host's page shows the codes: new ones go out too
+    # the host's page shows the codes: new ones go out too, and the present ones at every
+    # (re)connection (the page may have slept through a change)
+    codes = -1
     while not site.closing:
         if site.pairing.role_of(token) != role:
             yield "event: unpaired\ndata: {}\n\n"

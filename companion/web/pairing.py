@@ -12,15 +12,20 @@ token sees that seat's hand, gold and bids and may act for that seat. So:
 - every comparison is constant-time (:func:`secrets.compare_digest`) and runs over every
   token, so the time taken says nothing about which token nearly matched;
 - a token arrives once in a link (``/pair/<token>``, what a QR code carries), is moved
-  into an ``HttpOnly``, ``SameSite=Strict`` cookie and the browser is redirected to a
-  clean address, so it does not stay in the address bar or the history;
+  into an ``HttpOnly``, ``SameSite=Lax`` cookie kept for a day (a game night; closing the
+  browser does not lose it) and the browser is redirected to a clean address, so it does
+  not stay in the address bar or the history. ``Lax``, not ``Strict``: a QR code opened
+  from the camera is a navigation from outside the site, and with ``Strict`` the phone's
+  own cookie is not sent with it; ``Lax`` still keeps it off every cross-site post, frame
+  and script request;
 - a seat's link pairs one phone (:meth:`Pairing.claim`): a second phone that scans the
-  same code (a photo of the host page, the neighbour's QR code scanned by mistake) is
-  refused and the host page says so, where before it silently saw the seat's hand too. The
-  phone that paired may open the link again (its cookie holds the token). A seat that
-  changes phones gets a new code from the host (:meth:`Pairing.revoke`). The table
-  screen's and the host's links pair any number of screens (the table's shows only public
-  state; the host's is shown only to the host).
+  same code (a photo of the host page) is refused and the host page says so, where before
+  it silently saw the seat's hand too; a phone that already holds another seat is refused
+  any seat's code (the neighbour's code scanned by mistake would have given it a second
+  hand and taken the neighbour's seat). The phone that paired may open the link again (its
+  cookie holds the token). A seat that changes phones gets a new code from the host
+  (:meth:`Pairing.revoke`). The table screen's and the host's links pair any number of
+  screens (the table's shows only public state; the host's is shown only to the host).
 """
 
 from __future__ import annotations
@@ -108,37 +113,43 @@ class Pairing:
             self.generation += 1
             return self._tokens[role]
 
-    def claim(self, token: str, held: str | None) -> tuple[Role | None, bool]:
-        """A pairing link opened: ``(its role or None, whether it pairs)``. A seat's link
-        pairs the first phone that opens it, and again only the phone whose cookie already
-        holds it (``held``); any other is refused and counted for the host page."""
+    def claim(self, token: str, held: str | None) -> tuple[Role | None, str]:
+        """A pairing link opened by a phone whose cookie holds ``held``: ``(the link's role
+        or None, what happens)``, ``"paired"``, ``"taken"`` (another phone has paired this
+        seat) or ``"other seat"`` (this phone holds another seat). A seat's link pairs the
+        first phone that opens it, and again only that phone; a refused phone is counted
+        for the host page."""
         role = self.role_of(token)
         if role is None or role.kind != "seat":
-            return role, True
+            return role, "paired"
+        mine = self.role_of(held)
         with self._lock:
             if self._tokens.get(role) != token:  # revoked in between
-                return None, False
+                return None, "taken"
+            if mine is not None and mine.kind == "seat" and mine != role:
+                self._refused[role] = self._refused.get(role, 0) + 1
+                self.generation += 1
+                return role, "other seat"
             if role not in self._paired:
                 self._paired.add(role)
                 self.generation += 1
-                return role, True
-            if held is not None and secrets.compare_digest(held.encode(), token.encode()):
-                return role, True
+                return role, "paired"
+            if mine == role:
+                return role, "paired"
             self._refused[role] = self._refused.get(role, 0) + 1
             self.generation += 1
-            return role, False
+            return role, "taken"
 
     def status(self, role: Role) -> str:
         """What the host page says of a seat's code: waiting, paired, other phones refused."""
         with self._lock:
             if role.kind != "seat":
                 return ""
-            if role not in self._paired:
-                return "waiting for its phone"
+            said = "paired" if role in self._paired else "waiting for its phone"
             refused = self._refused.get(role, 0)
         if not refused:
-            return "paired"
-        return f"paired; {refused} other phone{'s' if refused > 1 else ''} refused"
+            return said
+        return f"{said}; {refused} other phone{'s' if refused > 1 else ''} refused"
 
     def role_of(self, token: str | None) -> Role | None:
         """The role ``token`` belongs to, or ``None``; compares against every token in

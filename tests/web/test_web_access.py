@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 import pytest
 from web_helpers import phone_table, request
 
-from companion.web.app import ALREADY_PAIRED_PAGE, NOT_PAIRED_PAGE
+from companion.web.app import ALREADY_PAIRED_PAGE, NOT_PAIRED_PAGE, OTHER_SEAT_PAGE
 from companion.web.pairing import HOST, TABLE, Pairing, seat
 from companion.web.site import COOKIE
 
@@ -99,7 +99,8 @@ def test_pairing_link_moves_the_token_into_a_cookie_and_a_clean_address(running)
     assert status == 303
     assert headers["location"] == "/seat/2"  # the token is not in the address any more
     cookie = headers["set-cookie"]
-    assert "HttpOnly" in cookie and "samesite=strict" in cookie.lower()
+    assert "HttpOnly" in cookie and "samesite=lax" in cookie.lower()
+    assert f"Max-Age={24 * 3600}" in cookie  # kept when the browser is closed
     assert request(running.url + "/seat/2", token=token)[0] == 200
 
 
@@ -150,7 +151,7 @@ def test_a_seats_code_pairs_one_phone_and_the_host_page_says_so():
         assert status == 303 and token in headers["set-cookie"]
         assert code_status(host_codes(r), 1) == "paired"
         assert request(link, token=token)[0] == 303  # the same phone opens it again
-        for cookie in (None, r.token(seat(0))):  # another phone, not even with a seat of its own
+        for cookie in (None, r.token(TABLE)):  # another phone
             status, headers, body = request(link, token=cookie)
             assert status == 409 and body == ALREADY_PAIRED_PAGE.encode()
             assert "set-cookie" not in headers
@@ -167,11 +168,31 @@ def test_a_seats_code_pairs_one_phone_and_the_host_page_says_so():
             assert request(r.url + "/pair/" + r.token(role))[0] == 303
 
 
-def test_the_already_paired_page_says_what_to_do_and_nothing_of_the_game():
+def test_a_phone_holding_a_seat_is_refused_the_neighbours_code():
+    """Found by a review: seat 1's phone that scanned seat 2's code by mistake was paired
+    with seat 2 (its hand on the wrong phone), seat 2's own phone was then refused, and
+    seat 1's phone was locked out of its own seat."""
+    with phone_table("spartacus", people={0}) as r:
+        mine, theirs = r.token(seat(1)), r.token(seat(2))
+        assert request(r.url + "/pair/" + mine)[0] == 303
+        status, headers, body = request(r.url + "/pair/" + theirs, token=mine)
+        assert status == 409 and body == OTHER_SEAT_PAGE.encode()
+        assert "set-cookie" not in headers
+        assert code_status(host_codes(r), 2) == "waiting for its phone; 1 other phone refused"
+        assert request(r.url + "/pair/" + theirs)[0] == 303  # seat 2's own phone pairs
+        assert request(r.url + "/seat/1", token=mine)[0] == 200  # and seat 1's plays on
+        # the host plays too: its phone (the host's cookie) takes its seat's code
+        assert request(r.url + "/pair/" + r.token(seat(0)), token=r.token(HOST))[0] == 303
+
+
+def test_the_already_paired_pages_say_what_to_do_and_nothing_of_the_game():
     text = ALREADY_PAIRED_PAGE.lower()
     assert "ask the host for a new code" in text and "scan your own seat's code" in text
-    for secret in ("seat 1", "token", "spartacus", "gold", "hand"):
-        assert secret not in text
+    other = OTHER_SEAT_PAGE.lower()
+    assert "nothing was changed" in other and "ask the host for a new code" in other
+    for page in (text, other):
+        for secret in ("seat 1", "token", "spartacus", "gold", "hand"):
+            assert secret not in page
 
 
 def test_the_host_page_hears_of_a_pairing_between_frames():
@@ -181,9 +202,11 @@ def test_the_host_page_hears_of_a_pairing_between_frames():
         r.wait(lambda: any(r.site.hub.current_offer(n) for n in range(4)))
         seq = r.site.hub.frame.seq
         with events(r, HOST, seq) as lines:
+            first = next_frame(lines)  # the codes as they are, at every connection
+            assert code_status(first["main"], 2) == "waiting for its phone"
             assert request(r.url + "/pair/" + r.token(seat(2)))[0] == 303
             frame = next_frame(lines)
-        assert code_status(frame["main"], 2) == "paired"
+        assert frame["seq"] == seq and code_status(frame["main"], 2) == "paired"
 
 
 def code_status(main: str, n: int) -> str:
@@ -191,6 +214,18 @@ def code_status(main: str, n: int) -> str:
     found = re.search(rf'seat {n}: \w+ <span class="paired">\(([^)]*)\)</span>', main)
     assert found, main
     return found.group(1)
+
+
+def test_the_host_page_catches_up_when_it_reconnects():
+    """Found by a review: a host page that slept while a seat paired reconnected at the
+    frame it had and got nothing until the game moved."""
+    with phone_table("spartacus", people={0, 1, 2, 3}) as r:  # waiting for a person
+        r.wait(lambda: any(r.site.hub.current_offer(n) for n in range(4)))
+        seq = r.site.hub.frame.seq
+        assert request(r.url + "/pair/" + r.token(seat(3)))[0] == 303  # while it slept
+        with events(r, HOST, seq) as lines:
+            frame = next_frame(lines)
+        assert frame["seq"] == seq and code_status(frame["main"], 3) == "paired"
 
 
 def host_codes(r) -> str:
