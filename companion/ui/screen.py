@@ -403,8 +403,9 @@ def option_columns(options: Sequence[str], width: int | None = None) -> Renderab
     An option wider than ``width`` (a kind with all its values, ``pick <1|3|...>``) gets
     rows of its own, broken after a space or a ``|``, never cut. A run of numbered options
     that differ in one word only (``4: figure a2 purple``, ``5: figure b2 purple``, ...)
-    is shown once as ``figure … purple:`` with the numbers and that word (``4: a2``): 21
-    figures take 3 rows at 80 columns instead of 8, and the seats' table stays on screen."""
+    is shown once as ``figure … purple:`` (saying how to type one) with the numbers and
+    that word (``4: a2``): 21 figures take 4 rows at 80 columns instead of 8, and the
+    seats' table stays on screen."""
     blocks: list[RenderableType] = []
     short: list[Text] = []
 
@@ -416,7 +417,10 @@ def option_columns(options: Sequence[str], width: int | None = None) -> Renderab
     for run, shared in option_runs(options):
         if shared is not None:
             flush()
-            blocks.append(Text(f"{shared}:", no_wrap=True, overflow="ellipsis"))
+            number, _, word = run[0].partition(": ")
+            whole = shared.replace("…", word)
+            said = f"{shared}: type the number, or the whole move ('{whole}' for {number})"
+            blocks.append(Text(said, no_wrap=True, overflow="ellipsis"))
             short.extend(Text(o, no_wrap=True) for o in run)
             flush()
             continue
@@ -433,7 +437,8 @@ def option_columns(options: Sequence[str], width: int | None = None) -> Renderab
 def option_runs(options: Sequence[str]) -> list[tuple[list[str], str | None]]:
     """The options in runs: ``(options, None)`` as they are, or ``(["4: a2", ...],
     "figure … purple")`` for at least :data:`SHARED_RUN` numbered options in a row whose
-    words differ in one place only."""
+    words differ in one place only, never where that word is a number (``9: 27`` for
+    ``pick 27`` reads as if 9 picked gladiator 9)."""
     parsed = [_numbered(o) for o in options]
     out: list[tuple[list[str], str | None]] = []
     i = 0
@@ -474,7 +479,9 @@ def _one_difference(a: tuple[str, list[str]] | None, b: tuple[str, list[str]] | 
     if a is None or b is None or len(a[1]) != len(b[1]):
         return None
     places = [k for k, (x, y) in enumerate(zip(a[1], b[1], strict=True)) if x != y]
-    return places[0] if len(places) == 1 else None
+    if len(places) != 1 or a[1][places[0]][:1].isdigit() or b[1][places[0]][:1].isdigit():
+        return None
+    return places[0]
 
 
 def broken_option(option: str, width: int) -> Text:

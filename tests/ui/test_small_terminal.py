@@ -331,11 +331,18 @@ def test_a_long_choice_of_figures_leaves_the_seats_on_screen_at_80x24() -> None:
 def test_options_differing_in_one_word_are_grouped_only_in_long_runs() -> None:
     from companion.ui.screen import option_runs
 
-    bids = [f"{n}: bid {n - 1}" for n in range(1, 8)]
-    assert option_runs([*bids, "8: pass"]) == [
-        ([f"{n}: {n - 1}" for n in range(1, 8)], "bid …"),
-        (["8: pass"], None),
+    ways = ("N", "NE", "E", "SE", "S", "SW", "W")
+    steps = [f"{n}: step {d}" for n, d in enumerate(ways, 1)]
+    assert option_runs([*steps, "8: end"]) == [
+        ([f"{n}: {d}" for n, d in enumerate(ways, 1)], "step …"),
+        (["8: end"], None),
     ]
+    # a number that differs stays beside its option's number: '9: 27' read as gladiator 9
+    # (found by a review: the fifth pick took gladiator 27)
+    picks = [f"{n}: pick {g}" for n, g in enumerate((1, 3, 7, 9, 11, 17, 21, 25, 27), 1)]
+    assert option_runs(picks) == [(picks, None)]
+    bids = [f"{n}: bid {n - 1}" for n in range(1, 8)]
+    assert option_runs(bids) == [(bids, None)]
     plays = ["1: play 1x4", "2: play 3x2", "3: play 1x3+explosion", "4: play 2x1+move"]
     assert option_runs(plays) == [(plays, None)]  # four: as they are
     mixed = [f"{n}: step {d} now" for n, d in enumerate("NESWXY", 1)]
