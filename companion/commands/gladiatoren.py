@@ -97,11 +97,7 @@ def run_play(args: argparse.Namespace, pending: Any = None, hardware: Any = None
     settings = session.settings if session is not None else None
     if settings is not None:  # a resumed game keeps its players, bots and seed
         players = session.config.players
-        bot_seats = (
-            set(settings.bot_seats)
-            if settings.bot_seats is not None
-            else set(range(players - settings.bots, players))
-        )
+        bot_seats = set(session.bot_seats())
         seed = settings.seed
         level = settings.bot_level
     else:

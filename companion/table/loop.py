@@ -630,12 +630,16 @@ def decide(session: Any, agent: Agent, view: TableView) -> Any:
             show_hint(session, view)
             continue
         if isinstance(action, UndoRequest):
+            seat = session.state.current_player
             try:
-                session.undo(action.count)
+                taken = session.undo_choices(seat, action.count)
             except UndoRefused as exc:
-                view.message(str(exc))
+                seat_message(view, str(exc), seat)
                 continue
-            view.message(f"undid {action.count} action(s)")
+            after = f" ({taken} actions with the bots' after them)" if taken > action.count else ""
+            view.message(
+                f"{session.state.seat_name(seat)} took back {action.count} choice(s){after}"
+            )
             return None
         try:
             session.commit(action)

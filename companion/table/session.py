@@ -336,6 +336,56 @@ class GameSession(Record, frozen=False):
         die roll, card draw or fired Eliminator."""
         return len(self.state.history) - self.barrier
 
+    def bot_seats(self) -> tuple[int, ...]:
+        """The seats bots play: as recorded, else the last ``bots`` seats."""
+        if self.settings.bot_seats is not None:
+            return self.settings.bot_seats
+        players = self.config.players
+        return tuple(range(players - self.settings.bots, players))
+
+    def undo_choices(self, seat: int, count: int = 1) -> int:
+        """Take back ``seat``'s last ``count`` choices of this turn and what the bots did
+        after them (they choose again); returns how many actions that was. Refused for a
+        die roll or card drawn in between (:meth:`undoable`), and for another person's
+        move after them: that person takes it back first. Before, ``undo`` took back the
+        last action whoever made it: after a bot's pass, the bot's, which it made again."""
+        if count < 1:
+            raise UndoRefused("undo needs a count of 1 or more")
+        actors = self._actors_since_barrier()
+        own = [i for i, who in enumerate(actors) if who == seat]
+        if len(own) < count:
+            if not own:
+                raise UndoRefused(
+                    "nothing of yours to undo: a die roll, a card drawn, a new turn or a "
+                    "fired Eliminator cannot be undone"
+                )
+            raise UndoRefused(f"only {len(own)} of your choices can be undone now")
+        start = own[-count]
+        bots = set(self.bot_seats())
+        people = sorted({w for w in actors[start:] if w not in (None, seat) and w not in bots})
+        if people:
+            names = " and ".join(self.state.seat_name(w) for w in people)
+            raise UndoRefused(f"that would take back {names}'s move too: {names} may undo it first")
+        taken = len(actors) - start
+        self.undo(taken)
+        return taken
+
+    def _actors_since_barrier(self) -> list[int | None]:
+        """Who made each undoable action (None: a chance outcome), by replaying them."""
+        history = self.state.history
+        state = _replay(self.settings, self.config, history[: self.barrier])
+        actors: list[int | None] = []
+        for action in history[self.barrier :]:
+            who = None
+            if not state.is_chance_node:
+                actor = getattr(state, "actor", None)  # a move made out of turn (Spartacus)
+                who = actor(action) if actor is not None else None
+                if who is None and state.current_player >= 0:
+                    who = state.current_player
+            actors.append(who)
+            state.apply(action)
+        return actors
+
     def undo(self, count: int = 1) -> Any:
         """Take back the last ``count`` data-entry actions; the undo is journalled too."""
         if count < 1:

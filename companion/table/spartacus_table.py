@@ -98,11 +98,7 @@ def open_session(
 
 def bot_seats(session: GameSession) -> tuple[int, ...]:
     """The seats bots play in a (resumed) session: as recorded, else the last ``bots``."""
-    settings = session.settings
-    if settings.bot_seats is not None:
-        return settings.bot_seats
-    players = session.config.players
-    return tuple(range(players - settings.bots, players))
+    return session.bot_seats()
 
 
 # -- the table's adapter ------------------------------------------------------------------

@@ -208,7 +208,7 @@ def test_a_person_at_the_terminal(tmp_path):
         state = table.run()
     assert state.is_terminal and state.winners == [0]
     assert any("unknown action 'bogus'" in m for m in view.messages)
-    assert any("undid 1" in m for m in view.messages)
+    assert any("took back 1 choice(s)" in m for m in view.messages)
     assert any("press ROLL" in p for p in view.prompts)
     kinds = [a.kind for a in state.history]
     assert kinds.count("step") == 1 and "melee" in kinds

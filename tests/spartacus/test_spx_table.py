@@ -328,3 +328,48 @@ def test_the_prompt_offers_a_house_only_its_own_cards_others_type_their_name() -
     assert agent.choose(state, state.legal_actions()) == A.PostGuard("wache", "solonius")
     out = view.console.file.getvalue()
     assert "every legal action of batiatus" in out and "post-guard wache" not in out
+
+
+def schemed_with_bots_answering(bots: int):
+    """Batiatus (seat 0, a person) schemes Illegale Dienste (+4 gold, no die, no card) and
+    the other houses pass: the session, and batiatus's gold before the scheme."""
+    from spx_helpers import setup_game
+
+    from companion.table.session import GameSession, SessionSettings
+
+    state = setup_game(players=3)
+    while state.phase == "draw":
+        outcomes = [a for a, _ in state.chance_outcomes()]
+        wanted = [a for a in outcomes if a.notation == "draw batiatus intrigue illegale-dienste"]
+        state.apply((wanted or outcomes)[0])
+    session = GameSession(state, state.config, SessionSettings(game="spartacus", bots=bots))
+    gold = state.gold[0]
+    scheme = A.parse_action("scheme illegale-dienste batiatus")
+    session.commit(scheme)
+    session.apply(scheme)
+    while not (session.state.phase == "intrigue_turn" and session.state.current_player == 0):
+        answer = A.parse_action("pass")
+        session.commit(answer)
+        session.apply(answer)
+    assert session.state.gold[0] == gold + 4
+    return session, gold
+
+
+def test_undo_takes_back_the_persons_choice_not_the_bots_answer_after_it() -> None:
+    """Found by a newcomer: 'undo' after a scheme took back the last bot's pass, which the
+    bot made again at once ('undid 1 action(s)', and the scheme stood)."""
+    session, gold = schemed_with_bots_answering(bots=2)
+    assert session.undo_choices(0, 1) == 3  # the scheme and the two passes after it
+    state = session.state
+    assert state.phase == "intrigue_turn" and state.current_player == 0
+    assert state.gold[0] == gold and state.history[-1].is_chance
+    with pytest.raises(UndoRefused, match="nothing of yours to undo"):
+        session.undo_choices(0, 1)
+
+
+def test_undo_never_takes_back_another_persons_move() -> None:
+    session, _ = schemed_with_bots_answering(bots=1)  # solonius is a person, glaber a bot
+    with pytest.raises(UndoRefused, match="solonius's move too: solonius may undo it first"):
+        session.undo_choices(0, 1)
+    with pytest.raises(UndoRefused, match="only 1 of your choices"):
+        session.undo_choices(0, 2)

@@ -231,8 +231,8 @@ def test_undo_takes_back_moves_within_the_turn_and_is_journalled(tmp_path):
     state = table.state
     # b2 -> c2 was undone, then c2 -> b2 was played: b2 holds both purple figures
     assert state.counts[6][0] == 2 and state.counts[7][0] == 0
-    assert any("undid 3 action(s)" in m for m in view.messages)
-    assert any("only 4 action(s) of this turn can be undone" in m for m in view.messages)
+    assert any("purple took back 3 choice(s)" in m for m in view.messages)
+    assert any("only 4 of your choices can be undone now" in m for m in view.messages)
     undos = [r for _, r in read_journal(path).records if r["type"] == "undo"]
     assert [u["count"] for u in undos] == [3]
     # the journal rebuilds the same state, undo included
