@@ -92,6 +92,10 @@ class TableAdapter:
     #: What a person may type, shown in every prompt.
     hint = "number or action"
 
+    def prompt_hint(self, state: Any) -> str:
+        """What the prompt says may be typed now (default :attr:`hint`)."""
+        return self.hint
+
     # -- hardware ------------------------------------------------------------------------
 
     def turn_seat(self, state: Any) -> int | None:

@@ -60,6 +60,11 @@ class BattleRoyaleAdapter(TableAdapter):
     game = "battle-royale"
     hint = "number, action, or a move like 'b2 E N'"
 
+    def prompt_hint(self, state: Any) -> str:
+        """The move shorthand only where a figure may move: at the card's choice 'b2 E N'
+        was refused as if the moves before it were made."""
+        return self.hint if getattr(state, "phase", "") == "move" else "number or action"
+
     def frame(self, loop: Any) -> Any:
         state = loop.state
         return arena_frame(

@@ -302,8 +302,9 @@ class TerminalAgent:
         self.adapter = adapter if adapter is not None else TableAdapter()
         self.parse = parse or self.adapter.parse
         self.expand = expand if expand is not None else self.adapter.expand
-        self.hint = hint or self.adapter.hint
+        self.hint = hint
         self.pending: list[Any] = []
+        self._given: Any = None  # the first action of the last line typed, returned
         #: called between polls while this person decides (the table's
         #: ``take_out_of_turn``: a phone's play out of turn ends the wait)
         self.idle: Any = None
@@ -404,9 +405,13 @@ class TerminalAgent:
 
     def choose(self, state: Any, legal: Sequence[Any]) -> Any:
         seat = state.current_player
+        if self.pending and (not state.history or state.history[-1] != self._given):
+            # the line's first move was refused (the table said why): nothing of it was made
+            self.pending.clear()
         while self.pending:
             action = self.pending.pop(0)
             if state.is_legal(action):
+                self._given = action
                 return action
             if getattr(action, "kind", "") == "stop":
                 continue  # the figure already stopped by itself
@@ -434,13 +439,16 @@ class TerminalAgent:
             self.view.prompt(secret, seat=seat)  # its room shows hidden gold: its seat only
         else:
             adapter.before_prompt(self.view, state, options)
-            text = f"{adapter.ask(state, seat)} ({self.hint}; help for more)"
+            text = f"{adapter.ask(state, seat)} ({self._hint(state)}; help for more)"
             if adapter.private_prompt(state):
                 self.view.prompt(text, lines, seat=seat)  # shows a hand: to its seat only
             else:
                 self.view.prompt(text, lines)
         set_completions([a.notation for a in own])
         menu = adapter.menu(state, seat) if secret is None else None
+        # a number is an option's number only where the options were shown numbered (as
+        # they are, or by '?'); where they were shown by kind ('pick <1|3|...>') it is a value
+        numbered = bool(lines) and lines[0].startswith("1: ")
         while True:
             line = self.terminal.poll(0.1, hidden=secret is not None)
             if line is None and self.idle is not None:
@@ -467,12 +475,13 @@ class TerminalAgent:
                     continue
                 return UndoRequest(int(count))
             if word == "?":
+                numbered = True
                 listed = [f"{i}: {a.notation}" for i, a in enumerate(options, 1)]
                 fixes = [a.notation for a in own if getattr(a, "is_correction", False)]
                 self.view.prompt(f"every legal action of {state.seat_name(seat)}", listed + fixes)
                 continue
             if word == "help":
-                self.view.message("; ".join((self.hint, *COMMON_WORDS)))
+                self.view.message("; ".join((self._hint(state), *COMMON_WORDS)))
                 continue
             if word == "hint":
                 return HintRequest()
@@ -483,8 +492,21 @@ class TerminalAgent:
                 answer = adapter.secret_answer(state, seat, line)
                 if answer is not None:
                     return answer
-            if line.isdigit() and 1 <= int(line) <= len(options):
-                return options[int(line) - 1]
+            if numbered and line.isdigit() and 1 <= int(line) <= len(options):
+                return self._give(options[int(line) - 1], [])
+            if " " not in line.strip():  # one word: the option it names, if only one does
+                found = [a for a in options if word.strip() in a.notation.lower().split()]
+                if len(found) == 1:
+                    return self._give(found[0], [])
+                if line.isdigit() and not numbered:
+                    self.view.message(
+                        "the options here are not numbered: type an action as listed, "
+                        "or ? for a numbered list"
+                        if not found
+                        else f"{line!r} could be {', '.join(a.notation for a in found)}: "
+                        "type the whole action"
+                    )
+                    continue
             try:
                 actions = self.expand(state, line) if self.expand else None
                 if not actions:
@@ -494,8 +516,16 @@ class TerminalAgent:
                 continue
             if not actions:
                 continue
-            self.pending = actions[1:]
-            return actions[0]
+            return self._give(actions[0], actions[1:])
+
+    def _give(self, action: Any, then: list[Any]) -> Any:
+        """``action`` chosen now, ``then`` the rest of the line typed (a move shorthand)."""
+        self.pending, self._given = then, action
+        return action
+
+    def _hint(self, state: Any) -> str:
+        """What the prompt says may be typed (the game's words for its present phase)."""
+        return self.hint or self.adapter.prompt_hint(state)
 
 
 def terminal_settings() -> Any:

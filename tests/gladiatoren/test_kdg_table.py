@@ -193,10 +193,13 @@ def test_demo_runs_to_the_end(capsys, tmp_path):
 def test_play_with_a_person_stops_when_the_input_ends(capsys, monkeypatch, tmp_path):
     from companion.commands.gladiatoren import run_play
 
-    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n?\nquit\n"))
+    # the options are listed by kind ('carrier <A|B|...> <spear|...>'): a bare 1 is not an
+    # option's number until '?' has numbered them
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n?\n1\nquit\n"))
     code = run_play(args(players=2, seed=1, journal=str(tmp_path / "p.jsonl")))
     out = capsys.readouterr().out
     assert code == 1 and "game stopped" in out
+    assert "the options here are not numbered" in " ".join(out.split())
     assert "red sets a carrier" in out
 
 

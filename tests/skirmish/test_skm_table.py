@@ -224,3 +224,19 @@ def test_prompts_and_grouped_options():
     lines = option_lines(s.legal_actions())
     assert len(lines) == 1 and lines[0].startswith("place <cell> <N|E|S|W>, cells: ")
     assert option_lines([A.Step(), A.Melee(3)]) == ["1: step", "2: melee 3"]
+
+
+def test_a_number_typed_at_a_list_by_kind_is_the_value_shown_not_a_hidden_index():
+    """Found by a newcomer: the pick list shows 'pick <1|3|5|...>' and typing 9 picked
+    gladiator 17, the ninth of a list nobody had seen. A number is an option's number only
+    once '?' has numbered them."""
+    from companion.games.registry import get_game
+
+    g = get_game("skirmish")
+    state = g.new_game(g.config(players=2))
+    assert state.phase == "select" and len(state.legal_actions()) > 24  # listed by kind
+    view = View()
+    agent = SkirmishTerminalAgent(TerminalInput(io.StringIO("9\n4\n?\n9\n")), view)
+    assert agent.choose(state, state.legal_actions()).notation == "pick 9"
+    assert agent.choose(state, state.legal_actions()).notation == "pick 17"  # after '?'
+    assert any("the options here are not numbered" in m for m in view.messages)  # 4: none

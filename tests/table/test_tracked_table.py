@@ -105,6 +105,43 @@ def test_a_person_at_the_terminal_plays_with_notation_numbers_and_shorthand():
     assert any(e.kind == "doom_rolled" for e in view.events)  # 'roll' pressed the sim button
 
 
+def person_plays(lines: str) -> tuple[RecordingView, object]:
+    """Purple (a person) against a bot, the lines typed, until they run out."""
+    hw, clock = sim_hardware()
+    state = new_game(BattleRoyaleConfig(players=2, start_player=0))
+    view = RecordingView()
+    terminal = TerminalInput(io.StringIO(lines))
+    human = TerminalAgent(terminal, view, parse_action, expand_move)
+    agents = {0: human, 1: BotAgent(random.Random(1))}
+    table = TrackedTable(
+        state, hw, Roller.seeded(1), view, agents, sleep=clock.sleep, terminal=terminal
+    )
+    with hw, pytest.raises(EOFError):
+        table.run()
+    return view, table
+
+
+def test_a_word_shown_in_the_options_names_the_one_option_it_is_in():
+    """Found by a newcomer: with 'step E' offered, typing E was 'unknown action'; the
+    grouped figure list shows 'b1' alone (the words shown, typed, now choose)."""
+    view, _ = person_plays("play 2x3\nb2\nE\nN\nstop\nend\nroll\n")
+    moved = [e for e in view.events if e.kind == "figure_moved"]
+    assert moved[0].data == {"colour": "purple", "from": "b2", "to": "c1", "steps": 2}
+    assert not any("unknown action" in m for m in view.messages)
+
+
+def test_a_move_typed_at_the_cards_choice_is_refused_once_and_nothing_of_it_is_made():
+    """Found by a newcomer: 'b2 E N' at the card prompt (which suggested it) was refused
+    with 'the moves before it were made', and nothing had been made."""
+    view, table = person_plays("b2 E N\nquit-never\n")
+    card_prompts = [p for p in view.prompts if "purple: play a card" in p or "choose" in p]
+    assert card_prompts and "b2 E N" not in card_prompts[0]
+    refusals = [m for m in view.messages if "not allowed" in m]
+    assert len(refusals) == 1 and "figure b2 purple" in refusals[0]
+    assert not any("the moves before it were made" in m for m in view.messages)
+    assert table.state.history[-1].kind != "step"
+
+
 def test_quit_stops_the_table():
     hw, clock = sim_hardware()
     state = new_game(BattleRoyaleConfig(players=2, start_player=0))
