@@ -418,8 +418,7 @@ def option_columns(options: Sequence[str], width: int | None = None) -> Renderab
         if shared is not None:
             flush()
             number, _, word = run[0].partition(": ")
-            whole = shared.replace("…", word)
-            said = f"{shared}: type the number, or the whole move ('{whole}' for {number})"
+            said = f"{shared}: type the number or what is beside it ({number} or {word})"
             blocks.append(Text(said, no_wrap=True, overflow="ellipsis"))
             short.extend(Text(o, no_wrap=True) for o in run)
             flush()
