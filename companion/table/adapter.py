@@ -67,7 +67,7 @@ def match_outcome(outcomes: Sequence[tuple[Any, Any]], text: str, parse: Any) ->
 
 def kind_lines(options: Sequence[Any]) -> list[str]:
     """Many options as one line per kind: each word's values (``carrier <A|B|C>
-    <spear|net>``); a number from the full list (``?``) still chooses one."""
+    <spear|net>``); a number then chooses one only from the list ``?`` numbers."""
     by_kind: dict[str, list[list[str]]] = {}
     for a in options:
         kind, *words = a.notation.split()
@@ -173,6 +173,10 @@ class TableAdapter:
     def own_actions(self, state: Any, seat: int, legal: Sequence[Any]) -> list[Any]:
         """The actions offered to ``seat`` (never another seat's secrets)."""
         return list(legal)
+
+    def listed_options(self, state: Any, options: Sequence[Any]) -> list[Any]:
+        """The options the prompt lists (and numbers); ``?`` lists every one. Default: all."""
+        return list(options)
 
     def option_lines(self, options: Sequence[Any]) -> list[str]:
         """Numbered options, or (many of them) one line per kind with its values."""

@@ -434,7 +434,8 @@ class TerminalAgent:
             self._hand_over(state, seat)
         own = adapter.own_actions(state, seat, legal)
         options = [a for a in own if not getattr(a, "is_correction", False)]
-        lines = adapter.option_lines(options)
+        shown = adapter.listed_options(state, options)  # what a number chooses from
+        lines = adapter.option_lines(shown)
         if secret is not None:
             self.view.prompt(secret, seat=seat)  # its room shows hidden gold: its seat only
         else:
@@ -475,7 +476,7 @@ class TerminalAgent:
                     continue
                 return UndoRequest(int(count))
             if word == "?":
-                numbered = True
+                numbered, shown = True, options
                 listed = [f"{i}: {a.notation}" for i, a in enumerate(options, 1)]
                 fixes = [a.notation for a in own if getattr(a, "is_correction", False)]
                 self.view.prompt(f"every legal action of {state.seat_name(seat)}", listed + fixes)
@@ -492,8 +493,8 @@ class TerminalAgent:
                 answer = adapter.secret_answer(state, seat, line)
                 if answer is not None:
                     return answer
-            if numbered and line.isdigit() and 1 <= int(line) <= len(options):
-                return self._give(options[int(line) - 1], [])
+            if numbered and line.isdigit() and 1 <= int(line) <= len(shown):
+                return self._give(shown[int(line) - 1], [])
             if " " not in line.strip():  # one word: the option it names, if only one does
                 found = [a for a in options if word.strip() in a.notation.lower().split()]
                 if len(found) == 1:

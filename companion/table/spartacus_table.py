@@ -110,7 +110,7 @@ class SpartacusAdapter(TableAdapter):
     bars on the arena display; hidden bids and nets typed without echo."""
 
     game = GAME
-    hint = "number, action, or a kind of action alone (scheme) to choose it step by step"
+    hint = "number, action, or a kind alone ('scheme') step by step"
 
     def turn_seat(self, state: Any) -> int | None:
         seat = state.current_player
@@ -185,6 +185,18 @@ class SpartacusAdapter(TableAdapter):
 
     def own_actions(self, state: SpartacusState, seat: int, legal: Sequence[Any]) -> list[Any]:
         return state.legal_actions_for(seat)  # never another house's cards (out of turn)
+
+    def listed_options(self, state: SpartacusState, options: Sequence[Any]) -> list[Any]:
+        """Each scheme once, without its supporters (a scheme against 3 houses listed every
+        set of supporters: 26 options at 80x24 cut 'done' off the list); a scheme with
+        supporters is typed in full, chosen step by step ('scheme'), or numbered by '?'."""
+        return [a for a in options if not getattr(a, "supporters", ())]
+
+    def option_lines(self, options: Sequence[Any]) -> list[str]:
+        lines = super().option_lines(options)
+        if any(isinstance(a, A.PlayScheme) for a in options):
+            lines.append("(with supporters: 'scheme' chooses step by step; ? lists all)")
+        return lines
 
     def out_of_turn_actions(self, state: SpartacusState, seat: int) -> list[Any]:
         """What ``seat`` may play now while another house is asked (R11, R13a): its own

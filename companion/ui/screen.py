@@ -414,30 +414,38 @@ def option_columns(options: Sequence[str], width: int | None = None) -> Renderab
             blocks.append(Columns(list(short), padding=(0, 3)))
             short.clear()
 
-    for run, shared in option_runs(options):
+    for run, shared in option_runs(options, width):
         if shared is not None:
             flush()
             number, _, word = run[0].partition(": ")
-            said = f"{shared}: type the number or what is beside it ({number} or {word})"
+            said = f"{shared}: type the number"
+            if sum(word in o.partition(": ")[2].split() for o in options) == 1:
+                said += f" or what is beside it ({number} or {word})"  # one option has it
             blocks.append(Text(said, no_wrap=True, overflow="ellipsis"))
             short.extend(Text(o, no_wrap=True) for o in run)
             flush()
             continue
         for option in run:
-            if width is None or len(option) <= width:
+            if width is None or len(option) <= width // 2:
                 short.append(Text(option, no_wrap=True, overflow="ellipsis"))
                 continue
+            # a long one on a row of its own: among the others it would make every option
+            # take a row (columns are as wide as the widest)
             flush()
             blocks.append(broken_option(option, width))
     flush()
     return blocks[0] if len(blocks) == 1 else Group(*blocks)
 
 
-def option_runs(options: Sequence[str]) -> list[tuple[list[str], str | None]]:
+def option_runs(
+    options: Sequence[str], width: int | None = None
+) -> list[tuple[list[str], str | None]]:
     """The options in runs: ``(options, None)`` as they are, or ``(["4: a2", ...],
-    "figure … purple")`` for at least :data:`SHARED_RUN` numbered options in a row whose
-    words differ in one place only, never where that word is a number (``9: 27`` for
-    ``pick 27`` reads as if 9 picked gladiator 9)."""
+    "figure … purple")`` for numbered options in a row whose words differ in one place
+    only, never where that word is a number (``9: 27`` for ``pick 27`` reads as if 9
+    picked gladiator 9): at least :data:`SHARED_RUN` of them, or with ``width`` at least
+    three where that takes fewer rows (three Spartacus schemes against each house, one
+    to a row, and ``done`` cut off at 80x24)."""
     parsed = [_numbered(o) for o in options]
     out: list[tuple[list[str], str | None]] = []
     i = 0
@@ -450,7 +458,7 @@ def option_runs(options: Sequence[str]) -> list[tuple[list[str], str | None]]:
                     break
                 end += 1
         run = [p for p in parsed[i:end] if p is not None]
-        if place is not None and len(run) >= SHARED_RUN:
+        if place is not None and _worth_grouping(options[i:end], run, place, width):
             words = run[0][1]
             shared = " ".join([*words[:place], "…", *words[place + 1 :]])
             out.append(([f"{n}: {w[place]}" for n, w in run], shared))
@@ -462,6 +470,23 @@ def option_runs(options: Sequence[str]) -> list[tuple[list[str], str | None]]:
             out.append(([options[i]], None))
         i += 1
     return out
+
+
+def _worth_grouping(
+    shown: Sequence[str], run: list[tuple[str, list[str]]], place: int, width: int | None
+) -> bool:
+    if width is None or len(run) >= SHARED_RUN:
+        return len(run) >= SHARED_RUN
+    if len(run) < 3:
+        return False
+    grouped = [f"{n}: {w[place]}" for n, w in run]
+    return 1 + _packed_rows(grouped, width) < _packed_rows(shown, width)
+
+
+def _packed_rows(items: Sequence[str], width: int) -> int:
+    """About how many rows ``items`` take side by side in columns 3 apart."""
+    across = max(1, (width + 3) // (max(map(len, items)) + 3))
+    return -(-len(items) // across)
 
 
 def _numbered(option: str) -> tuple[str, list[str]] | None:

@@ -139,18 +139,21 @@ def odds_text(fight: Any, attacker: str, quick: bool = False) -> Text:
     return text
 
 
-def houses_table(state: Any) -> Table:
+def houses_table(
+    state: Any, compact: bool = False, header: bool = True, width: int | None = None
+) -> Table:
     """The houses on the shared screen: only what everyone may see (gold is hidden from the
-    first auction until the host is decided: ``privacy.py``)."""
+    first auction until the host is decided: ``privacy.py``). For a small terminal:
+    ``compact`` (no frame, no title: the screen's header says the round), no ``header``
+    row, and with ``width`` each house's property on one row, cut with '…' to fit, so that
+    every house's gold, influence, hand and guards stay on screen."""
     hidden = state.gold_is_hidden()
-    table = Table(title=f"Round {state.round}: {state.phase.replace('_', ' ')}", padding=(0, 1))
-    for col in ("house", "gold", "infl.", "hand", "guards", "property"):
-        table.add_column(col)
+    if compact:
+        table = Table(box=None, padding=(0, 1), header_style="bold", show_header=header)
+    else:
+        table = Table(title=f"Round {state.round}: {state.phase.replace('_', ' ')}", padding=(0, 1))
+    rows = []
     for seat, house in enumerate(state.houses):
-        name = Text(
-            house + (" (host)" if seat == state.host else ""),
-            style="bold" if seat == state.current_player else "",
-        )
         cards = []
         for c in state.property[seat]:
             label = state.card(c).title.split(" (")[0]
@@ -163,14 +166,27 @@ def houses_table(state: Any) -> Table:
             elif c in state.exhausted:
                 label += " (exh.)"
             cards.append(label)
-        table.add_row(
-            name,
-            "hidden" if hidden else str(state.gold[seat]),
-            str(state.influence[seat]),
-            str(state.hand_size(seat)),
-            str(len(state.guards[seat])),
-            ", ".join(cards) or "-",
+        rows.append(
+            [
+                house + (" (host)" if seat == state.host else ""),
+                "hidden" if hidden else str(state.gold[seat]),
+                str(state.influence[seat]),
+                str(state.hand_size(seat)),
+                str(len(state.guards[seat])),
+                ", ".join(cards) or "-",
+            ]
         )
+    columns = ("house", "gold", "infl.", "hand", "guards", "property")
+    if width is not None:  # the property on one row: what the other columns leave, less '…'
+        used = sum(max(len(c), *(len(r[i]) for r in rows)) + 2 for i, c in enumerate(columns[:5]))
+        room = max(8, width - used - 2)
+        for row in rows:
+            row[5] = row[5] if len(row[5]) <= room else row[5][: room - 1].rstrip(", ") + "…"
+    for col in columns:
+        table.add_column(col)
+    for seat, row in enumerate(rows):
+        style = "bold" if seat == state.current_player else ""
+        table.add_row(Text(row[0], style=style), *row[1:])
     return table
 
 
@@ -281,7 +297,22 @@ class SpartacusView(TableScreen):
     def board(self, width: int, height: int | None = None) -> RenderableType:
         state = self.state
         if state.fight is None:
-            return Group(houses_table(state), bets_text(state))
+            bets = bets_text(state)
+            if height is None or height >= 30:
+                return Group(houses_table(state), bets)
+            # a small terminal (80x24 leaves the board about 12 rows; three houses' property
+            # wrapped to three rows each left the table its header and no house): the frame
+            # goes, then property is cut at the edge, then the header row, then the bets
+            # line when there are none
+            for table in (
+                houses_table(state),
+                houses_table(state, compact=True),
+                houses_table(state, compact=True, width=width),
+                houses_table(state, compact=True, header=False, width=width),
+            ):
+                if rows_at(self.console, Group(table, bets), width) <= height:
+                    return Group(table, bets)
+            return table if not state.bets else Group(table, bets)
         odds = [self.odds] if self.odds is not None and self.show_odds else []
         if height is None or height >= 30:
             return Group(arena_text(state.fight), fighters_table(state), *odds)

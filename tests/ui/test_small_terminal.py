@@ -184,8 +184,8 @@ def ask_like_the_table(view: Any, game: str, state: Any) -> None:
     seat = state.current_player
     options = [a for a in state.legal_actions() if not getattr(a, "is_correction", False)]
     view.prompt(
-        f"{adapter.ask(state, seat)} ({adapter.hint}; help for more)",
-        adapter.option_lines(options),
+        f"{adapter.ask(state, seat)} ({adapter.prompt_hint(state)}; help for more)",
+        adapter.option_lines(adapter.listed_options(state, options)),
     )
 
 
@@ -349,3 +349,30 @@ def test_options_differing_in_one_word_are_grouped_only_in_long_runs() -> None:
     mixed[3] = "4: step W later"  # two words differ: the run breaks
     assert [shared for _, shared in option_runs(mixed)] == [None]
     assert option_runs(["pick <1|3|5>", "ready"]) == [(["pick <1|3|5>", "ready"], None)]
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_spartacus_intrigue_turn_at_80x24_shows_every_house_and_done(players: int) -> None:
+    """Found by a newcomer at 80x24: in the intrigue turn the houses table showed its
+    header and no house (three rows of property each), and the 26 schemes (every set of
+    supporters) cut 'done', the only way to end the turn, off the list."""
+    view = typed_view("spartacus", small_console())
+    table = bot_game(
+        "spartacus",
+        view,
+        lambda s: (
+            s.phase == "intrigue_turn"
+            and any(a.kind == "scheme" for a in s.legal_actions_for(s.current_player))
+        ),
+        players,
+    )
+    state = table.state
+    ask_like_the_table(view, "spartacus", state)
+    screen = seen(view)
+    assert len(screen.splitlines()) == 24 and "more options than fit" not in screen
+    assert any(line.split(":")[-1].strip() == "done" for line in screen.splitlines())
+    for seat, house in enumerate(state.houses):
+        row = next(line for line in screen.splitlines() if line.lstrip().startswith(house))
+        cells = row.replace("(host)", "").split()
+        gold = "hidden" if state.gold_is_hidden() else str(state.gold[seat])
+        assert cells[1:3] == [gold, str(state.influence[seat])], row
