@@ -19,7 +19,7 @@ from companion.games.kampf_der_gladiatoren.events import Event
 from companion.games.kampf_der_gladiatoren.odds import CombatOdds, Fighter
 from companion.games.kampf_der_gladiatoren.rules import KINDS, SHORT
 from companion.table.gladiatoren_table import roll_faces
-from companion.ui.screen import TableScreen
+from companion.ui.screen import TableScreen, rows_at
 
 STYLE = {
     "red": "bold red",
@@ -115,8 +115,13 @@ def arena_map(state: Any) -> Text:
     return out
 
 
-def players_table(state: Any) -> Table:
-    table = Table(title="Players", padding=(0, 1))
+def players_table(state: Any, compact: bool = False) -> Table:
+    """Every seat: teams, gladiators in the arena and in the stable, animals, points.
+    ``compact`` (a small terminal): no frame and no title."""
+    if compact:
+        table = Table(box=None, padding=(0, 1), header_style="bold")
+    else:
+        table = Table(title="Players", padding=(0, 1))
     for name, justify in (
         ("seat", "left"),
         ("teams", "right"),
@@ -141,6 +146,15 @@ def players_table(state: Any) -> Table:
             str(state.score(seat)),
         )
     return table
+
+
+def points_line(state: Any) -> Text:
+    """The seats' points on one line (the smallest terminals): ``points: R red 3  Y ...``."""
+    text = Text("points: ", style="dim")
+    for seat, colour in enumerate(state.colours[: state.players]):
+        text.append_text(colour_text(colour)).append(f" {state.score(seat)}  ")
+    text.append(f"defeated: {state.animals_defeated()} of {len(state.animals)}", style="dim")
+    return text
 
 
 def animals_line(state: Any) -> Text:
@@ -279,17 +293,36 @@ class GladiatorenView(TableScreen):
     def whose_turn(self) -> Text:
         state = self.state
         seat = state.entry_seat if state.phase == "entry" else state.active
-        return colour_text(state.colours[seat]).append(" to play")
+        text = colour_text(state.colours[seat]).append(" to play")
+        # the score in the header row too: on a small terminal the map takes the board
+        text.append("  points", style="dim")
+        for n, colour in enumerate(state.colours[: state.players]):
+            text.append(" ").append_text(colour_text(colour, f"{LETTER[colour]}{state.score(n)}"))
+        return text
 
     def board(self, width: int, height: int | None = None) -> RenderableType:
         state = self.state
         if not self.maps:
             return combat_text(state) if state.combat is not None else Text("")
-        if height is not None and height < 30:  # a small terminal: the map and the combat
-            parts: list[Any] = [arena_map(state)]
+        if height is not None and height < 30:
+            # a small terminal (80x24 leaves about 12 rows): the map and the combat first,
+            # then the players without a frame and the animals, or the points on one line
+            # (the score was never on screen during play)
+            arena = arena_map(state)
+            arena.rstrip()
+            first: list[Any] = [arena]
             if state.combat is not None:
-                parts.append(combat_text(state))
-            return Group(*parts)
+                first.append(combat_text(state))
+            tried = (
+                [*first, players_table(state, compact=True), animals_line(state)],
+                [*first, players_table(state, compact=True)],
+                [*first, points_line(state)],
+                first,
+            )
+            for parts in tried:
+                if rows_at(self.console, Group(*parts), width) <= height:
+                    return Group(*parts)
+            return Group(*first[1:], points_line(state)) if len(first) > 1 else arena
         return game_view(state)
 
     def event_text(self, event: Any) -> Text | None:

@@ -110,12 +110,17 @@ def map_table(state: Any, title: str | None = "Arena", key: bool = True) -> Tabl
     return table
 
 
-def order_table(state: Any) -> Table:
-    """This round's initiative order: done, acting, waiting."""
-    table = Table(title=f"Round {state.round} - initiative", padding=(0, 1))
+def order_table(state: Any, narrow: bool = False) -> Table:
+    """This round's initiative order: done, acting, waiting. ``narrow`` (beside the map
+    on a small terminal): no frame, the gladiators by letter and number only."""
+    if narrow:
+        table = Table(box=None, padding=(0, 1), title=f"round {state.round}")
+    else:
+        table = Table(title=f"Round {state.round} - initiative", padding=(0, 1))
     table.add_column("")
     table.add_column("gladiator", no_wrap=True, max_width=24, overflow="ellipsis")
     table.add_column("ini", justify="right")
+    table.show_header = not narrow
     for gid in state.round_order():
         g = state.gladiators[gid]
         colour = state.colours[g.owner]
@@ -125,7 +130,8 @@ def order_table(state: Any) -> Table:
             mark = Text("✓", style="dim")
         else:
             mark = Text(" ")
-        name = colour_text(colour, f"{LETTER.get(colour, '?')}{gid} {g.profile.name}")
+        label = f"{LETTER.get(colour, '?')}{gid}" + ("" if narrow else f" {g.profile.name}")
+        name = colour_text(colour, label)
         if gid in state.acted and gid != state.active_gladiator:
             name.stylize("dim")
         table.add_row(mark, name, str(g.initiative))
@@ -304,6 +310,16 @@ def game_view(state: Any, width: int = 120, profiles: bool = True, compact: bool
     parts: list[Any] = []
     order = order_table(state) if state.round else None
     arena = map_table(state, None, key=False) if compact else map_table(state)
+    if order is not None and compact and width < 6 * state.map.size + 44:
+        # 80 columns: the order fits beside the map by letter and number (below it, the
+        # small terminal showed the order's title and no gladiator)
+        order = order_table(state, narrow=True)
+        if width >= 6 * state.map.size + 14:
+            top = Table.grid(padding=(0, 2))
+            top.add_row(arena, order)
+            parts.append(top)
+            parts.append(players_line(state))
+            return Group(*parts)
     if order is not None and width >= 6 * state.map.size + 44:
         top = Table.grid(padding=(0, 2))
         top.add_row(arena, order)

@@ -376,3 +376,43 @@ def test_spartacus_intrigue_turn_at_80x24_shows_every_house_and_done(players: in
         cells = row.replace("(host)", "").split()
         gold = "hidden" if state.gold_is_hidden() else str(state.gold[seat])
         assert cells[1:3] == [gold, str(state.influence[seat])], row
+
+
+@pytest.mark.parametrize("in_combat", [False, True])
+def test_gladiatoren_at_80x24_shows_the_score_and_the_whole_map(in_combat: bool) -> None:
+    """Found by a newcomer at 80x24: the players' table (their points) was never on screen
+    during play, only in the dump after quit; in a combat the map lost its last row's
+    weapons."""
+    view = typed_view("gladiatoren", small_console())
+    table = bot_game(
+        "gladiatoren",
+        view,
+        lambda s: s.turn >= 2 and (s.combat is not None) == in_combat,
+        players=3,
+    )
+    state = table.state
+    ask_like_the_table(view, "gladiatoren", state)
+    screen = seen(view)
+    rows = screen.splitlines()
+    assert len(rows) == 24
+    assert any(line.lstrip().startswith("O ") for line in rows)  # the map's last row
+    scores = " ".join(f"{c[0].upper()}{state.score(n)}" for n, c in enumerate(state.colours))
+    assert rows[0].rstrip().endswith(f"points {scores}"), rows[0]  # in the header row
+
+
+def test_skirmish_round_at_80x24_shows_the_initiative_order_beside_the_map() -> None:
+    """Found by a newcomer at 80x24: under the map, 'Round 1 - initiative' showed its
+    title and no gladiator; the order now stands beside the map by letter and number."""
+    view = typed_view("skirmish", small_console())
+    table = bot_game(
+        "skirmish", view, lambda s: s.round >= 1 and s.active_gladiator is not None, players=2
+    )
+    state = table.state
+    ask_like_the_table(view, "skirmish", state)
+    screen = seen(view)
+    rows = screen.splitlines()
+    assert len(rows) == 24 and any(line.startswith("11 ") for line in rows)
+    shown = " ".join(screen.split())  # on the map a gladiator has its facing: 'P31↑'
+    for gid in state.round_order():
+        g = state.gladiators[gid]
+        assert f"{state.colours[g.owner][0].upper()}{gid} {g.initiative}" in shown
