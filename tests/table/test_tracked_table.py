@@ -2,6 +2,7 @@
 
 import io
 import random
+from typing import Any
 
 import pytest
 from table_helpers import RecordingView, sim_hardware
@@ -80,11 +81,12 @@ def test_driver_fault_does_not_stop_the_game():
         assert any("lift the tile" in m for m in view.messages)
 
 
-def test_a_person_at_the_terminal_plays_with_notation_numbers_and_shorthand():
+def person_plays(lines: str, stops: type[BaseException] = EOFError) -> tuple[Any, Any]:
+    """Purple (a person) against a bot, the lines typed, until they run out (or ``stops``)."""
     hw, clock = sim_hardware()
     state = new_game(BattleRoyaleConfig(players=2, start_player=0))
     view = RecordingView()
-    terminal = TerminalInput(io.StringIO("play 2x9\nplay 2x3\nb2 E N\nend\nroll\n"))
+    terminal = TerminalInput(io.StringIO(lines))
     human = TerminalAgent(terminal, view, parse_action, expand_move)
     agents = {0: human, 1: BotAgent(random.Random(1))}
     table = TrackedTable(
@@ -97,28 +99,17 @@ def test_a_person_at_the_terminal_plays_with_notation_numbers_and_shorthand():
         operator=SimOperator(hw),
         terminal=terminal,
     )
-    with hw, pytest.raises(EOFError):
+    with hw, pytest.raises(stops):
         table.run()
+    return view, table
+
+
+def test_a_person_at_the_terminal_plays_with_notation_numbers_and_shorthand():
+    view, _ = person_plays("play 2x9\nplay 2x3\nb2 E N\nend\nroll\n")
     moved = [e for e in view.events if e.kind == "figure_moved"]
     assert moved[0].data == {"colour": "purple", "from": "b2", "to": "c1", "steps": 2}
     assert any("no card '2x9' in hand" in m for m in view.messages)
     assert any(e.kind == "doom_rolled" for e in view.events)  # 'roll' pressed the sim button
-
-
-def person_plays(lines: str) -> tuple[RecordingView, object]:
-    """Purple (a person) against a bot, the lines typed, until they run out."""
-    hw, clock = sim_hardware()
-    state = new_game(BattleRoyaleConfig(players=2, start_player=0))
-    view = RecordingView()
-    terminal = TerminalInput(io.StringIO(lines))
-    human = TerminalAgent(terminal, view, parse_action, expand_move)
-    agents = {0: human, 1: BotAgent(random.Random(1))}
-    table = TrackedTable(
-        state, hw, Roller.seeded(1), view, agents, sleep=clock.sleep, terminal=terminal
-    )
-    with hw, pytest.raises(EOFError):
-        table.run()
-    return view, table
 
 
 def test_a_word_shown_in_the_options_names_the_one_option_it_is_in():
@@ -143,17 +134,7 @@ def test_a_move_typed_at_the_cards_choice_is_refused_once_and_nothing_of_it_is_m
 
 
 def test_quit_stops_the_table():
-    hw, clock = sim_hardware()
-    state = new_game(BattleRoyaleConfig(players=2, start_player=0))
-    view = RecordingView()
-    terminal = TerminalInput(io.StringIO("quit\n"))
-    human = TerminalAgent(terminal, view, parse_action, expand_move)
-    agents = {0: human, 1: BotAgent(random.Random(1))}
-    table = TrackedTable(
-        state, hw, Roller.seeded(1), view, agents, sleep=clock.sleep, terminal=terminal
-    )
-    with hw, pytest.raises(TableStopped):
-        table.run()
+    person_plays("quit\n", stops=TableStopped)
 
 
 def test_hint_at_a_roll_prompt_says_in_one_line_why_there_is_none():
