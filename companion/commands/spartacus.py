@@ -335,12 +335,10 @@ def run_resume(args: argparse.Namespace) -> int:
 
 def continue_session(pending: Any, hardware: Any) -> int:
     """Play on a resumed Spartacus game (``companion resume`` calls this too)."""
-    from companion.table.spartacus_table import bot_seats
-
     session = pending.session
     return _run(
         session.config,
-        bots=bot_seats(session),
+        bots=session.bot_seats(),
         seed=session.settings.seed,
         hardware=hardware,
         journal=None,

@@ -304,7 +304,9 @@ class TerminalAgent:
         self.expand = expand if expand is not None else self.adapter.expand
         self.hint = hint
         self.pending: list[Any] = []
-        self._given: Any = None  # the first action of the last line typed, returned
+        #: where the last action returned should stand in the history, and the action:
+        #: the rest of a typed line goes on only if it was made
+        self._given: tuple[int, Any] = (-1, None)
         #: called between polls while this person decides (the table's
         #: ``take_out_of_turn``: a phone's play out of turn ends the wait)
         self.idle: Any = None
@@ -405,14 +407,14 @@ class TerminalAgent:
 
     def choose(self, state: Any, legal: Sequence[Any]) -> Any:
         seat = state.current_player
-        if self.pending and (not state.history or state.history[-1] != self._given):
+        at, given = self._given
+        if self.pending and not (len(state.history) > at and state.history[at] == given):
             # the line's first move was refused (the table said why): nothing of it was made
             self.pending.clear()
         while self.pending:
             action = self.pending.pop(0)
             if state.is_legal(action):
-                self._given = action
-                return action
+                return self._give(state, action, self.pending)
             if getattr(action, "kind", "") == "stop":
                 continue  # the figure already stopped by itself
             self.pending.clear()
@@ -494,11 +496,11 @@ class TerminalAgent:
                 if answer is not None:
                     return answer
             if numbered and line.isdigit() and 1 <= int(line) <= len(shown):
-                return self._give(shown[int(line) - 1], [])
+                return self._give(state, shown[int(line) - 1], [])
             if " " not in line.strip():  # one word: the option it names, if only one does
                 found = [a for a in options if word.strip() in a.notation.lower().split()]
                 if len(found) == 1:
-                    return self._give(found[0], [])
+                    return self._give(state, found[0], [])
                 if line.isdigit() and not numbered:
                     self.view.message(
                         "the options here are not numbered: type an action as listed, "
@@ -517,11 +519,11 @@ class TerminalAgent:
                 continue
             if not actions:
                 continue
-            return self._give(actions[0], actions[1:])
+            return self._give(state, actions[0], actions[1:])
 
-    def _give(self, action: Any, then: list[Any]) -> Any:
+    def _give(self, state: Any, action: Any, then: list[Any]) -> Any:
         """``action`` chosen now, ``then`` the rest of the line typed (a move shorthand)."""
-        self.pending, self._given = then, action
+        self.pending, self._given = then, (len(state.history), action)
         return action
 
     def _hint(self, state: Any) -> str:

@@ -96,11 +96,6 @@ def open_session(
     return GameSession.start(config, settings, path)
 
 
-def bot_seats(session: GameSession) -> tuple[int, ...]:
-    """The seats bots play in a (resumed) session: as recorded, else the last ``bots``."""
-    return session.bot_seats()
-
-
 # -- the table's adapter ------------------------------------------------------------------
 
 

@@ -148,15 +148,6 @@ def players_table(state: Any, compact: bool = False) -> Table:
     return table
 
 
-def points_line(state: Any) -> Text:
-    """The seats' points on one line (the smallest terminals): ``points: R red 3  Y ...``."""
-    text = Text("points: ", style="dim")
-    for seat, colour in enumerate(state.colours[: state.players]):
-        text.append_text(colour_text(colour)).append(f" {state.score(seat)}  ")
-    text.append(f"defeated: {state.animals_defeated()} of {len(state.animals)}", style="dim")
-    return text
-
-
 def animals_line(state: Any) -> Text:
     beside = [state.animal_ids[i] for i, loc in enumerate(state.animal_loc) if loc == "beside"]
     stack = sum(1 for loc in state.animal_loc if loc in ("stack", "drawn"))
@@ -306,8 +297,8 @@ class GladiatorenView(TableScreen):
             return combat_text(state) if state.combat is not None else Text("")
         if height is not None and height < 30:
             # a small terminal (80x24 leaves about 12 rows): the map and the combat first,
-            # then the players without a frame and the animals, or the points on one line
-            # (the score was never on screen during play)
+            # then the players without a frame and the animals where they fit (the points
+            # are in the header row: the score was never on screen during play)
             arena = arena_map(state)
             arena.rstrip()
             first: list[Any] = [arena]
@@ -316,13 +307,12 @@ class GladiatorenView(TableScreen):
             tried = (
                 [*first, players_table(state, compact=True), animals_line(state)],
                 [*first, players_table(state, compact=True)],
-                [*first, points_line(state)],
                 first,
             )
             for parts in tried:
                 if rows_at(self.console, Group(*parts), width) <= height:
                     return Group(*parts)
-            return Group(*first[1:], points_line(state)) if len(first) > 1 else arena
+            return Group(*first[1:]) if len(first) > 1 else arena  # the combat before the map
         return game_view(state)
 
     def event_text(self, event: Any) -> Text | None:

@@ -475,9 +475,9 @@ def option_runs(
 def _worth_grouping(
     shown: Sequence[str], run: list[tuple[str, list[str]]], place: int, width: int | None
 ) -> bool:
-    if width is None or len(run) >= SHARED_RUN:
-        return len(run) >= SHARED_RUN
-    if len(run) < 3:
+    if len(run) >= SHARED_RUN:
+        return True
+    if width is None or len(run) < 3:
         return False
     grouped = [f"{n}: {w[place]}" for n, w in run]
     return 1 + _packed_rows(grouped, width) < _packed_rows(shown, width)

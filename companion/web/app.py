@@ -40,53 +40,47 @@ STATIC = {"app.js": "text/javascript", "style.css": "text/css"}
 NO_STORE = {"Cache-Control": "no-store"}
 
 
+def pairing_page(title: str, *paragraphs: str) -> str:
+    """A short fixed page about pairing: what to do, and nothing about the game."""
+    body = "".join(f"<p>{p}</p>" for p in paragraphs)
+    return (
+        "<!doctype html>\n"
+        '<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<meta name="referrer" content="no-referrer"><title>{title}</title>'
+        "<style>body{font:1.2rem/1.5 system-ui,sans-serif;margin:2rem auto;max-width:30rem;"
+        f"padding:0 1rem}}</style></head><body><h1>{title}</h1>{body}</body></html>"
+    )
+
+
 #: What a person who opens a page without a working pairing sees (an old QR code, a code
-#: the host replaced, a phone whose cookie is gone): what to do, and nothing about the game.
-NOT_PAIRED_PAGE = (
-    "<!doctype html>\n"
-    '<html lang="en"><head><meta charset="utf-8">'
-    '<meta name="viewport" content="width=device-width, initial-scale=1">'
-    '<meta name="referrer" content="no-referrer"><title>Not paired</title>'
-    "<style>body{font:1.2rem/1.5 system-ui,sans-serif;margin:2rem auto;max-width:30rem;"
-    "padding:0 1rem}</style></head><body><h1>Not paired</h1>"
-    "<p>This link does not open the table any more, or this phone is not paired with it. "
-    "Pairing links change with every new game and when the host makes a new code.</p>"
-    "<p>Scan your seat's QR code again: it is on the table's screen, or ask the host. If "
-    "it says the code has already paired another phone, ask the host for a new code.</p>"
-    "</body></html>"
+#: the host replaced, a phone whose cookie is gone).
+NOT_PAIRED_PAGE = pairing_page(
+    "Not paired",
+    "This link does not open the table any more, or this phone is not paired with it. "
+    "Pairing links change with every new game and when the host makes a new code.",
+    "Scan your seat's QR code again: it is on the table's screen, or ask the host. If "
+    "it says the code has already paired another phone, ask the host for a new code.",
 )
 
-#: A seat's code opened on a second phone (:meth:`Pairing.claim`): nothing of the game or the
-#: seat, what to do.
-ALREADY_PAIRED_PAGE = (
-    "<!doctype html>\n"
-    '<html lang="en"><head><meta charset="utf-8">'
-    '<meta name="viewport" content="width=device-width, initial-scale=1">'
-    '<meta name="referrer" content="no-referrer"><title>Already paired</title>'
-    "<style>body{font:1.2rem/1.5 system-ui,sans-serif;margin:2rem auto;max-width:30rem;"
-    "padding:0 1rem}</style></head><body><h1>Already paired</h1>"
-    "<p>This code has already paired another phone. Each seat's code pairs one phone, so "
-    "that a seat's cards stay on its own screen.</p>"
-    "<p>Scanned the wrong code? Scan your own seat's code. Changed phones? Ask the host for "
-    "a new code for your seat: it pairs this phone and locks out the old one.</p>"
-    '<p><a href="/">Your page</a> (if this phone is paired with a seat)</p>'
-    "</body></html>"
+#: A seat's code opened on a second phone (:meth:`Pairing.claim`).
+ALREADY_PAIRED_PAGE = pairing_page(
+    "Already paired",
+    "This code has already paired another phone. Each seat's code pairs one phone, so "
+    "that a seat's cards stay on its own screen.",
+    "Scanned the wrong code? Scan your own seat's code. Changed phones? Ask the host for "
+    "a new code for your seat: it pairs this phone and locks out the old one.",
+    '<a href="/">Your page</a> (if this phone is paired with a seat)',
 )
 
 #: A seat's code opened on a phone that holds another seat: one phone, one hand.
-OTHER_SEAT_PAGE = (
-    "<!doctype html>\n"
-    '<html lang="en"><head><meta charset="utf-8">'
-    '<meta name="viewport" content="width=device-width, initial-scale=1">'
-    '<meta name="referrer" content="no-referrer"><title>Paired with another seat</title>'
-    "<style>body{font:1.2rem/1.5 system-ui,sans-serif;margin:2rem auto;max-width:30rem;"
-    "padding:0 1rem}</style></head><body><h1>Paired with another seat</h1>"
-    "<p>This phone is already paired with a seat, and a phone holds one seat only, so that "
-    "it never shows two seats' cards. Nothing was changed.</p>"
-    "<p>Scanned the wrong code? Go back to your page. Should this phone change seats? Ask "
-    "the host for a new code for the seat it should hold.</p>"
-    '<p><a href="/">Your page</a></p>'
-    "</body></html>"
+OTHER_SEAT_PAGE = pairing_page(
+    "Paired with another seat",
+    "This phone is already paired with a seat, and a phone holds one seat only, so that "
+    "it never shows two seats' cards. Nothing was changed.",
+    "Scanned the wrong code? Go back to your page. Should this phone change seats? Ask "
+    "the host for a new code for the seat it should hold.",
+    '<a href="/">Your page</a>',
 )
 
 #: How long a phone keeps its pairing cookie (closing the browser does not lose it): a

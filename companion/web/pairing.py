@@ -127,18 +127,20 @@ class Pairing:
             if self._tokens.get(role) != token:  # revoked in between
                 return None, "taken"
             if mine is not None and mine.kind == "seat" and mine != role:
-                self._refused[role] = self._refused.get(role, 0) + 1
-                self.generation += 1
-                return role, "other seat"
+                return self._refuse(role, "other seat")
             if role not in self._paired:
                 self._paired.add(role)
                 self.generation += 1
                 return role, "paired"
             if mine == role:
                 return role, "paired"
-            self._refused[role] = self._refused.get(role, 0) + 1
-            self.generation += 1
-            return role, "taken"
+            return self._refuse(role, "taken")
+
+    def _refuse(self, role: Role, why: str) -> tuple[Role, str]:
+        """Count a phone refused by ``role``'s link (under the lock) for the host page."""
+        self._refused[role] = self._refused.get(role, 0) + 1
+        self.generation += 1
+        return role, why
 
     def status(self, role: Role) -> str:
         """What the host page says of a seat's code: waiting, paired, other phones refused."""
