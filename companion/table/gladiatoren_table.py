@@ -111,6 +111,16 @@ def star_faces(text: str, dice: int) -> tuple[int, int, int] | None:
     return counts if sum(counts) == dice else None
 
 
+#: whose choice it is during the set-up: the teams' entry, then the animals' placing
+SETUP_SEAT = {"entry": "entry_seat", "draw_animal": "placer", "place_animal": "placer"}
+
+
+def turn_owner(state: Any) -> int:
+    """The seat the turn LED and the header name: the seat choosing during the set-up,
+    then the seat whose turn it is (also while the other side of a fight decides)."""
+    return getattr(state, SETUP_SEAT.get(state.phase, "active"))
+
+
 class GladiatorenAdapter(TableAdapter):
     """Kampf der Gladiatoren on the table's hardware: the turn LED of the seat to act
     (the entry seat while gladiators enter), the star dice on the arena display."""
@@ -121,8 +131,14 @@ class GladiatorenAdapter(TableAdapter):
     def __init__(self, show_odds: bool = True) -> None:
         self.show_odds = show_odds
 
+    def prompt_hint(self, state: Any) -> str:
+        """The challenge example only on a turn: the set-up has no challenge."""
+        return self.hint if state.phase == "turn" else "number or action"
+
     def turn_seat(self, state: Any) -> int | None:
-        return state.entry_seat if state.phase == "entry" else state.active
+        """The entry seat while the teams enter, the placer while the animals are placed,
+        then the seat whose turn it is."""
+        return turn_owner(state)
 
     def start(self, loop: Any) -> None:
         loop.show_turn()

@@ -36,6 +36,7 @@ from companion.table.people import (
     UndoRequest,
     note_to_seat,
     seat_message,
+    show_log,
 )
 from companion.table.session import GameSession, SessionSettings, UndoRefused
 
@@ -124,6 +125,10 @@ class Observers:
             answered = getattr(view, "answered", None)
             if answered is not None:
                 answered()
+
+    def show_log(self) -> None:
+        for view in self.views:
+            show_log(view)
 
 
 class Undone(Exception):
@@ -505,11 +510,14 @@ class TableLoop(FirePath):
         reads (the faces of physical dice). Returns an answer for :meth:`wait_for`."""
         word = line.strip().lower()
         expected = [BUTTON_WORDS[b] for b in sorted(buttons) if b in BUTTON_WORDS]
-        words = [*expected, *(["undo [n] (hold SELECT)"] if undo else []), "board", "help"]
+        words = [*expected, *(["undo [n] (hold SELECT)"] if undo else []), "board", "log", "help"]
         if word in ("quit", "q"):
             raise TableStopped("quit")
         if word == "board":
             self.view.update(self.state, [])
+            return None
+        if word == "log":
+            show_log(self.view)
             return None
         if word in ("help", "?"):
             self.view.message("now: " + ", ".join([*words, "quit"]))

@@ -42,6 +42,14 @@ def seat_message(view: Any, text: str, seat: int | None) -> None:
         view.message(text)
 
 
+def show_log(view: Any) -> None:
+    """Typed ``log``: a view that keeps the events so far shows them (``show_log()``: the
+    terminal); a phone keeps its own list, and the web's pages are left as they are."""
+    show = getattr(view, "show_log", None)
+    if show is not None:
+        show()
+
+
 def note_to_seat(view: Any, text: str, seat: int) -> None:
     """Show ``text`` to ``seat`` only, until that seat acts: the view's ``seat_note``, or
     for a view without one a prompt with the seat (the web's seat note)."""
@@ -265,6 +273,7 @@ class SimOperator:
 COMMON_WORDS = (
     "undo [n] - take back your last choices (hold SELECT)",
     "board - show the board again",
+    "log - the events so far, more than the box shows (a bot's whole turn)",
     "hint - the companion's suggestion for your move, with its win chance",
     "? - every legal action",
     "help - this list",
@@ -490,6 +499,9 @@ class TerminalAgent:
                 return HintRequest()
             if word == "board":
                 self.view.update(state, [])
+                continue
+            if word == "log":
+                show_log(self.view)
                 continue
             if secret is not None:
                 answer = adapter.secret_answer(state, seat, line)

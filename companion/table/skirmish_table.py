@@ -175,6 +175,13 @@ class SkirmishAdapter(TableAdapter):
     def __init__(self) -> None:
         self.done: list[int] = []  # hit dice rolled before this roll (a resumed attack)
 
+    def prompt_hint(self, state: Any) -> str:
+        """While teams are picked: an id (or 'pick 9'), or 'ready'; a gladiator's
+        actions while it acts; else a number or the choice."""
+        if state.phase == "select":
+            return "a gladiator's id to pick it, e.g. '9', or 'ready'"
+        return self.hint if state.active_gladiator is not None else "number or action"
+
     def frame(self, loop: Any) -> Any:
         return window_frame(loop.state, loop.hw.display.size)
 

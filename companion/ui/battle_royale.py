@@ -121,7 +121,7 @@ def players_table(
     if state.neutral is not None:
         colour = state.colours[state.neutral]
         table.add_row(
-            Text("  ").append_text(colour_text(colour, f"{LETTER[colour]} neutral")),
+            Text("  ").append_text(colour_text(colour)).append(" (neutral)", style="dim"),
             str(state.arena_total[state.neutral]),
             "-",
             str(state.box[state.neutral]),
@@ -130,6 +130,17 @@ def players_table(
     if last_face and not compact:
         table.caption = f"last Doom die roll: {FACE_TEXT.get(last_face, last_face)}"
     return table
+
+
+def legend(state: BattleRoyaleState) -> Text:
+    """What the compact arena's marks mean (one line, under the seats where it fits)."""
+    text = Text("key: ", style="dim")
+    colour = state.colours[0]
+    text.append(f"{LETTER[colour]}2", style=f"bold {STYLE[colour]}")
+    text.append(f" two {colour} figures  F flag  ", style="dim")
+    text.append("E", style="bold yellow")
+    text.append(" the Eliminator under it  () hole", style="dim")
+    return text
 
 
 QUIET_EVENTS = {"figure_stepped", "card_drawn", "setup"}

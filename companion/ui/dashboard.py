@@ -27,9 +27,10 @@ from companion.ui.battle_royale import (
     arena_table,
     colour_text,
     event_line,
+    legend,
     players_table,
 )
-from companion.ui.screen import TableScreen
+from companion.ui.screen import TableScreen, rows_at
 
 
 def hardware_panel(hw: Hardware) -> Panel:
@@ -163,8 +164,14 @@ class Dashboard(TableScreen):
         if compact and width >= 100:
             grid = Table.grid(padding=(0, 2))
             grid.add_row(arena, players)
-            return grid
-        return Group(arena, players)
+            parts: list[RenderableType] = [grid]
+        else:
+            parts = [arena, players]
+        if compact and height is not None:  # a spare row: what P2, F, E and () mean
+            keyed = Group(*parts, legend(state))
+            if rows_at(self.console, keyed, width) <= height:
+                return keyed
+        return Group(*parts)
 
     def event_text(self, event: Any) -> Text | None:
         line = event_line(event)

@@ -18,7 +18,7 @@ from rich.text import Text
 from companion.games.kampf_der_gladiatoren.events import Event
 from companion.games.kampf_der_gladiatoren.odds import CombatOdds, Fighter
 from companion.games.kampf_der_gladiatoren.rules import KINDS, SHORT
-from companion.table.gladiatoren_table import roll_faces
+from companion.table.gladiatoren_table import roll_faces, turn_owner
 from companion.ui.screen import TableScreen, rows_at
 
 STYLE = {
@@ -281,9 +281,13 @@ class GladiatorenView(TableScreen):
     def messages(self) -> list[str]:
         return [line.plain.removeprefix("* ") for line in self.log if line.plain.startswith("* ")]
 
+    def when(self) -> str:
+        """``set-up`` while the teams enter and the animals are placed (no turn yet)."""
+        return f"turn {self.state.turn}" if self.state.turn else "set-up"
+
     def whose_turn(self) -> Text:
         state = self.state
-        seat = state.entry_seat if state.phase == "entry" else state.active
+        seat = turn_owner(state)
         text = colour_text(state.colours[seat]).append(" to play")
         # the score in the header row too: on a small terminal the map takes the board
         text.append("  points", style="dim")

@@ -45,6 +45,8 @@ if TYPE_CHECKING:
     from rich.live import Live
 
 LOG_LINES = 10
+#: How many lines of events and messages ``log`` can show (the box shows the last few).
+HISTORY_LINES = 300
 PROMPT_STYLE = "bold cyan"
 
 
@@ -77,7 +79,9 @@ class TableScreen:
         self.typing = live and typing
         self.pace_s = pace_s
         self.title = title or self.TITLE
-        self.log: deque[Text] = deque(maxlen=LOG_LINES)
+        self.log: deque[Text] = deque(maxlen=HISTORY_LINES)
+        #: typed ``log``: the events take the board's rows until the next line or move
+        self.showing_log = False
         self._private: set[int] = set()  # ids of log lines only the screen's holder may see
         self.prompt_text = ""
         self.options: Sequence[str] = ()
@@ -161,12 +165,13 @@ class TableScreen:
             self._live = None
             if self.typing:  # the alternate screen is gone: keep where the game stood
                 self.print_board()
-                for line in self.log:
+                for line in list(self.log)[-LOG_LINES:]:
                     self.console.print(Text("  ").append_text(line), soft_wrap=False)
 
     # -- TableView -----------------------------------------------------------------------
 
     def update(self, state: Any, events: Sequence[Any]) -> None:
+        self.showing_log = False
         if events or state is not self.state:  # the seat acted, or an undo: a new state
             self.note = ""
         self.state = state
@@ -196,6 +201,7 @@ class TableScreen:
         self._refresh()
 
     def prompt(self, text: str, options: Sequence[str] = (), seat: int | None = None) -> None:
+        self.showing_log = False
         self.prompt_text = text
         self.options = tuple(options)
         if not self.live:
@@ -229,7 +235,26 @@ class TableScreen:
 
     def redraw(self) -> None:
         """Draw the live view again (a line typed that changed nothing: its Enter moved
-        the terminal's rows, the view puts them back)."""
+        the terminal's rows, the view puts them back); after ``log``, the board again."""
+        self.showing_log = False
+        self._refresh()
+
+    def show_log(self) -> None:
+        """Typed ``log``: the events and messages so far, more than the events box holds
+        (a bot's whole turn, the last rounds). Live, they take the board's rows until the
+        next line is typed or the next move is made; printed, the last screenful is
+        printed."""
+        if not self.live:
+            rows = max(LOG_LINES, self.console.height - 4)
+            lines = list(self.log)[-rows:]
+            self.console.print(Text(f"the last {len(lines)} events and messages:", style="bold"))
+            for line in lines:
+                self.console.print(Text("  ").append_text(line), soft_wrap=False)
+            self._last_prompt = None  # the question again below them
+            if self.prompt_text:
+                self.prompt(self.prompt_text, self.options)
+            return
+        self.showing_log = True
         self._refresh()
 
     def conceal(self) -> None:
@@ -244,6 +269,7 @@ class TableScreen:
             self.log.extend(kept)
             self._private = set()
         if self.live:  # the prompt showed the hand: it goes before the next is drawn
+            self.showing_log = False
             self.prompt_text, self.options = "", ()
             self._refresh()
 
@@ -307,7 +333,11 @@ class TableScreen:
         # the events box shows the last height/4 rows (3 to LOG_LINES); when the board
         # needs more rows than that leaves, the box gives it rows, down to 3 of its own
         log_rows = max(3, min(LOG_LINES, height // 4))
-        while True:
+        if self.showing_log:  # typed 'log': the events take the board's rows too
+            prompt_rows = min(prompt_rows, max(least, height - 1 - 5))
+            events_rows = height - 1 - prompt_rows
+            log = self._log_block(width - 4, events_rows - 2, events_rows - 2)
+        while not self.showing_log:
             log = self._log_block(width - 4, log_rows, most)  # inside the panel's frame
             events_rows = max(log_rows, len(log.plain.splitlines())) + 2
             prompt_rows = min(prompt_rows, max(least, height - 1 - 1 - events_rows))
@@ -318,16 +348,21 @@ class TableScreen:
             log_rows -= 1
         layout = Layout()
         parts = [Layout(self.header(), name="header", size=1)]
-        body = Layout(name="body", size=body_rows)
-        if board_width < width:
-            assert side is not None
-            body.split_row(
-                Layout(drawn, name="board"),
-                Layout(side, name="side", size=40),
-            )
+        title = "events"
+        if self.showing_log:
+            title = "events so far, the newest last (Enter: back to the board)"
         else:
-            body.update(drawn)
-        parts += [body, Layout(Panel(log, title="events"), name="events", size=events_rows)]
+            body = Layout(name="body", size=body_rows)
+            if board_width < width:
+                assert side is not None
+                body.split_row(
+                    Layout(drawn, name="board"),
+                    Layout(side, name="side", size=40),
+                )
+            else:
+                body.update(drawn)
+            parts.append(body)
+        parts.append(Layout(Panel(log, title=title), name="events", size=events_rows))
         if prompt_rows:
             full = rows_at(self.console, prompt, width)
             if prompt_rows < full:  # the options' tail gave way: say so

@@ -200,6 +200,73 @@ def profiles_table(state: Any) -> Table:
     return table
 
 
+#: a pickable gladiator's columns on a small terminal (no class, no combo): name, width
+PICK_COLUMNS = (
+    ("id", 2),
+    ("name", 0),
+    ("ini", 3),
+    ("mov", 3),
+    ("att", 3),
+    ("aff", 3),
+    ("life", 4),
+    ("pts", 3),
+)
+
+
+def pick_table(state: Any, width: int, rows: int) -> RenderableType:
+    """While teams are picked on a small terminal (the map says nothing yet): the
+    gladiators the seat picking may still take, with the values a pick is made on, in as
+    many groups side by side as ``width`` allows, in ``rows`` rows; a last row says what
+    did not fit. The seat's team so far heads it."""
+    seat = state.picking
+    profiles = state.config.data.profiles
+    ids = state.pickable(seat)
+    colour = state.colours[seat]
+    team = ", ".join(f"#{g} {profiles[g].name}" for g in state.teams[seat]) or "nobody yet"
+    head = colour_text(colour).append(f" has {team}", style="")
+    numbers = sum(w + 1 for _, w in PICK_COLUMNS)  # the columns but the name, and their gaps
+    groups = max(1, min(3, (width + 2) // (numbers + 10 + 2)))
+    name_width = max(10, (width + 2) // groups - 2 - numbers)
+    per_group = max(1, rows - 2)  # the head, then a header row over each group
+    shown = ids[: groups * per_group]
+    grid = Table.grid(padding=(0, 2))
+    chunks = [shown[i : i + per_group] for i in range(0, len(shown), per_group)] or [[]]
+    tables = []
+    for chunk in chunks:
+        table = Table(box=None, padding=(0, 1, 0, 0), show_edge=False, header_style="bold")
+        for name, w in PICK_COLUMNS:
+            table.add_column(
+                name,
+                justify="left" if name == "name" else "right",
+                no_wrap=True,
+                overflow="ellipsis",
+                max_width=name_width if name == "name" else None,
+                min_width=w or None,
+            )
+        for g in chunk:
+            pr = profiles[g]
+            element = ELEMENT_MARK[pr.element]
+            table.add_row(
+                colour_text(colour, str(g)),
+                pr.name,
+                str(pr.initiative),
+                str(pr.movement),
+                str(pr.attack),
+                f"{element}{pr.affinity}",
+                str(pr.life),
+                str(pr.points),
+            )
+        tables.append(table)
+    grid.add_row(*tables)
+    parts: list[RenderableType] = [head, grid]
+    if len(shown) < len(ids):
+        rest = " ".join(str(g) for g in ids[len(shown) :])
+        more = Text(f"… and {rest}: '?' lists them, a taller terminal shows them", style="dim")
+        more.truncate(width, overflow="ellipsis")
+        parts.append(more)
+    return Group(*parts)
+
+
 def players_line(state: Any) -> Text:
     text = Text()
     for seat in range(state.players):
@@ -379,6 +446,9 @@ class SkirmishDashboard(TableScreen):
 
     def board(self, width: int, height: int | None = None) -> RenderableType:
         small = height is not None and height < 30
+        if small and self.state.phase == "select" and self.state.pickable(self.state.picking):
+            assert height is not None
+            return pick_table(self.state, width, height - 1)  # the 'more' row
         view = game_view(self.state, width, profiles=height is None or height >= 40, compact=small)
         if self.last_attack is not None and self.live:
             return Group(view, self.last_attack)

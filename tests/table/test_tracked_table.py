@@ -143,5 +143,5 @@ def test_hint_at_a_roll_prompt_says_in_one_line_why_there_is_none():
     assert table.typed_line("hint", {"roll"}, undo=True) is None
     assert view.messages == ["no hint: nothing to choose now: the table waits for roll (r)"]
     table.typed_line("hint?", {"roll"}, undo=True)
-    every = "roll (r), undo [n] (hold SELECT), board, help or quit"
+    every = "roll (r), undo [n] (hold SELECT), board, log, help or quit"
     assert view.messages[-1] == f"'hint?': type {every}"

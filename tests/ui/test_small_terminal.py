@@ -206,6 +206,11 @@ def test_battle_royale_at_80x24_shows_the_whole_arena_and_every_seat(players: in
         assert any(line.lstrip().startswith(f"{row} ") for line in screen.splitlines())
     for colour in table.state.colours[:players]:
         assert f"{colour[0].upper()} {colour}" in screen  # the seat's row
+    # a newcomer: nothing on the live board said what 'P1G1T2', 'F', 'E' or '()' mean
+    assert "key: P2 two purple figures  F flag  E the Eliminator under it  () hole" in screen
+    if players == 2:  # the neutral colour by the name the push menu uses
+        neutral = table.state.colours[table.state.neutral]
+        assert f"{neutral[0].upper()} {neutral} (neutral)" in screen
 
 
 def test_the_demo_at_80x24_shows_all_four_seats() -> None:
@@ -416,3 +421,110 @@ def test_skirmish_round_at_80x24_shows_the_initiative_order_beside_the_map() -> 
     for gid in state.round_order():
         g = state.gladiators[gid]
         assert f"{state.colours[g.owner][0].upper()}{gid} {g.initiative}" in shown
+
+
+def test_log_shows_the_events_the_box_no_longer_holds_until_the_next_line() -> None:
+    """Found by a newcomer: the events box keeps five lines at 80x24, so a bot's whole
+    turn could go by unseen, and nothing showed more."""
+    view = typed_view("battle-royale", small_console())
+    table = bot_game(
+        "battle-royale",
+        view,
+        lambda s: s.turn >= 4 and s.phase == "play_card" and not s.is_chance_node,
+        players=4,
+    )
+    ask_like_the_table(view, "battle-royale", table.state)
+    before = in_the_events_panel(seen(view))
+    older = [line.plain for line in list(view.log)[-15:-6]]
+    assert older and not any(line in before for line in older)
+    screens: list[str] = []
+
+    def look() -> str:
+        screens.append(seen(view))
+        return ""
+
+    typed = Typist(["log", look, "", look, "quit"])
+    agent = TerminalAgent(typed, view, adapter=adapter_for("battle-royale"))
+    with pytest.raises(TableStopped):
+        agent.choose(table.state, table.state.legal_actions())
+    shown, after = screens
+    assert "events so far, the newest last (Enter: back to the board)" in shown
+    panel = in_the_events_panel(shown.replace("events so far", " events "))
+    assert all(line in panel for line in older)
+    assert len(shown.splitlines()) == 24 and "help for more" in shown  # the question stays
+    assert "events so far" not in after and " 5 " in after  # Enter: the arena again
+
+
+def test_log_printed_prints_the_last_events_and_the_question_again() -> None:
+    from companion.ui.dashboard import Dashboard
+
+    console = small_console()
+    view = Dashboard(console, None, live=False)
+    bot_game("battle-royale", view, lambda s: s.turn >= 3, players=3)
+    view.prompt("purple: choose", ["1: play 1x4"])
+    console.export_text(clear=True)
+    view.show_log()
+    printed = console.export_text()
+    lines = printed.splitlines()
+    n = min(20, len(view.log))  # the console's height less the question's rows
+    assert n > 10  # more than the live box ever shows
+    assert lines[0] == f"the last {n} events and messages:"
+    assert [line.strip() for line in lines[1 : n + 1]] == [t.plain for t in list(view.log)[-n:]]
+    assert "> purple: choose" in printed
+
+
+def test_gladiatoren_set_up_is_named_and_the_seat_choosing_is_the_one_shown() -> None:
+    """Found by a newcomer: the title read 'turn 0' through the set-up, and while the
+    animals were placed it named the start player, not the seat placing them."""
+    from companion.table.gladiatoren_table import GladiatorenAdapter
+
+    view = typed_view("gladiatoren", small_console())
+    table = bot_game(
+        "gladiatoren", view, lambda s: s.phase == "place_animal" and s.placer != s.active
+    )
+    state = table.state
+    assert state.phase == "place_animal"  # the case that showed the wrong seat
+    ask_like_the_table(view, "gladiatoren", state)
+    header = seen(view).splitlines()[0]
+    placer = state.colours[state.placer]
+    assert header.startswith(
+        f"Kampf der Gladiatoren - set-up  {placer[0].upper()} {placer} to play"
+    )
+    assert "challenge" not in seen(view)  # the example is for a turn
+    assert GladiatorenAdapter().turn_seat(state) == state.placer  # the turn LED too
+    table = bot_game("gladiatoren", view, lambda s: s.turn >= 1, players=3)
+    assert seen(view).startswith(f"Kampf der Gladiatoren - turn {table.state.turn}  ")
+
+
+def test_skirmish_team_picking_at_80x24_shows_the_gladiators_values() -> None:
+    """Found by a newcomer: while teams were picked the small terminal showed the empty
+    map and 'pick <1|3|...>': no name, points or values to pick by."""
+    view = typed_view("skirmish", small_console())
+    table = bot_game("skirmish", view, lambda s: s.phase == "select", players=2)
+    state = table.state
+    ask_like_the_table(view, "skirmish", state)
+    screen = seen(view)
+    rows = screen.splitlines()
+    assert len(rows) == 24 and "gladiator's id to pick it" in screen
+    assert "step" not in screen  # the activation's example is not for picking
+    profiles = state.config.data.profiles
+    ids = state.pickable(state.picking)
+    top = next(i for i, row in enumerate(rows) if row.startswith("id name"))
+    second = rows[top].index(" id ") + 1  # the second group of columns starts here
+    shown: list[int] = []
+    for row in rows[top + 1 :]:
+        if row.startswith("… and "):
+            assert row.split()[2] == str(ids[len(shown)])  # what did not fit, from the next
+            break
+        for part in (row[:second], row[second:]):
+            if part.strip():
+                words = part.split()
+                g = int(words[0])
+                p = profiles[g]
+                element = {"fire": "F", "water": "W", "air": "A", "earth": "E"}[p.element]
+                values = [p.initiative, p.movement, p.attack, f"{element}{p.affinity}", p.life]
+                assert words[-6:] == [str(v) for v in (*values, p.points)]
+                shown.append(g)
+    else:
+        pytest.fail("no line for the gladiators that did not fit")
+    assert sorted(shown) == sorted(ids[: len(shown)]) and len(shown) >= 16  # two groups
