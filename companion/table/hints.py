@@ -79,7 +79,19 @@ def compute_hint(
         raise HintRefused("nothing to choose now: the dice or the cards decide")
     if state.current_player != seat:
         raise HintRefused(f"it is {state.seat_name(state.current_player)}'s move, not yours")
+    why = blind_spot(session.settings.game, state)
+    if why is not None:
+        raise HintRefused(why)
     return search_hint(session.settings.game, state, seat, rng, level, clock)
+
+
+def blind_spot(game: str, state: Any) -> str | None:
+    """Why the search cannot tell ``state``'s choices apart (its profile's ``blind``), for
+    the person who asked; ``None`` where it can. A hint there would name the first legal
+    action with an even chance (Kampf der Gladiatoren's set-up)."""
+    from companion.games.search.profile import profile_for
+
+    return profile_for(game).blind(state)
 
 
 def search_hint(

@@ -21,7 +21,7 @@ import random
 import threading
 from typing import Any
 
-from companion.table.hints import HINT_LEVEL, hint_text, record_hint, search_hint
+from companion.table.hints import HINT_LEVEL, blind_spot, hint_text, record_hint, search_hint
 from companion.web.hub import WebHub
 
 log = logging.getLogger(__name__)
@@ -53,6 +53,10 @@ class Hints:
         ``False`` while that seat's last search still runs."""
         from companion.games.search.clone import clone
 
+        why = blind_spot(self.game, state)
+        if why is not None:  # no search: it would name the first action (the terminal's line)
+            self.hub.hint(seat, offer_id, why)
+            return True
         with self._lock:
             if seat in self._busy:
                 return False

@@ -27,6 +27,7 @@ from companion.games.kampf_der_gladiatoren import actions as KA
 from companion.games.kampf_der_gladiatoren.odds import odds_for_challenge
 from companion.games.registry import get_game
 from companion.games.search.gladiatoren import challenge_odds
+from companion.games.search.mcts import sample_outcome
 from companion.games.search.spartacus import attack_odds_text
 from companion.table.hints import HintRefused, compute_hint, give_hint, hint_text
 from companion.table.journal import read_journal
@@ -254,3 +255,29 @@ def test_an_attack_hint_shows_the_exact_attack_odds() -> None:
     text = attack_odds_text(state, attack)
     defeat = 1 - odds.defender_levels["none"]
     assert text is not None and f"opponent defeated {float(defeat):.0%}" in text
+
+
+def test_no_hint_during_the_gladiatoren_set_up_where_the_search_is_blind() -> None:
+    """Found by a newcomer: during the set-up the hint was always the first legal entry
+    ('carrier A spear') at about 1/3: the search scores by the points, and nobody has any
+    before the first challenge. It says so instead, and hints again from the first turn."""
+    g = get_game("gladiatoren")
+    config = g.config(players=3)
+    session = GameSession(
+        g.new_game(config), config, SessionSettings(game="gladiatoren", mode="tracked")
+    )
+    state = session.state
+    assert state.phase == "entry"
+    with pytest.raises(HintRefused, match="no hint during the set-up"):
+        compute_hint(session, state.current_player, random.Random(1))
+    rng = random.Random(2)
+    while session.state.phase != "turn":
+        s = session.state
+        session.apply(
+            sample_outcome(s.chance_outcomes(), rng)
+            if s.is_chance_node
+            else rng.choice(s.legal_actions())
+        )
+    with heavy_work_here():
+        shown = compute_hint(session, session.state.current_player, random.Random(1))
+    assert shown["notation"] in {a.notation for a in session.state.legal_actions()}

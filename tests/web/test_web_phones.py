@@ -62,14 +62,19 @@ def test_a_phone_is_offered_its_own_actions_only():
     assert state.actor(result["a"]) == seat
 
 
-def gladiatoren_with_hints():
-    """A Kampf der Gladiatoren table at its first choice, hints on (easy level), its
-    session journalling hints: ``(game, state, seat, hub, hints)``."""
+def gladiatoren_with_hints(set_up: bool = False):
+    """A Kampf der Gladiatoren table at its first turn's choice (``set_up``: its first
+    choice, a team's entry), hints on (easy level), its session journalling hints:
+    ``(game, state, seat, hub, hints)``."""
     game = get_game("gladiatoren")
     state = game.new_game(game.config(players=3))
     roller = Roller.seeded(2)
-    while state.is_chance_node:
-        state.apply(roller.choose(state.chance_outcomes()))
+    rng = random.Random(2)
+    while state.is_chance_node or not (set_up or state.phase == "turn"):
+        if state.is_chance_node:
+            state.apply(roller.choose(state.chance_outcomes()))
+        else:
+            state.apply(rng.choice(state.legal_actions()))
     seat = state.current_player
     hub = WebHub(game, state.config, state.players)
     hub.update(state, [])
@@ -107,6 +112,19 @@ def test_a_hint_is_its_seats_own_and_only_for_its_present_question():
     thread.join(5)
     assert seat not in hub.frame.hints  # the question is over: so is its hint
     assert not hub.hint(seat, offer.id, "late")  # a search that ends afterwards is dropped
+
+
+def test_no_hint_search_during_the_gladiatoren_set_up_the_phone_is_told_why():
+    """As at the terminal: the search is blind in the set-up (it named the first entry)."""
+    game, state, seat, hub, hints = gladiatoren_with_hints(set_up=True)
+    thread, _ = start_choosing(WebAgent(hub, seat, hints=hints), state)
+    offer = hub.current_offer(seat)
+    assert hints.ask(state, seat, offer.id)
+    assert hints.threads == []  # nothing searched
+    assert hub.frame.hints[seat].startswith("no hint during the set-up")
+    assert hints.session.hints == []  # nothing shown that a replay should list
+    hub.submit(Submission(seat, offer.id, "action", offer.actions[0]))
+    thread.join(5)
 
 
 def test_a_hint_answered_too_late_is_neither_shown_nor_journalled():

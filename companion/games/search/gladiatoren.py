@@ -11,7 +11,8 @@
   the entry, where the game is decided.
 - Prior: a challenge's exact expected gain from the combat odds; the search widens from
   the most promising challenges (a turn offers up to dozens).
-- Hints show a challenge's exact odds beside it (:func:`challenge_odds`).
+- Hints show a challenge's exact odds beside it (:func:`challenge_odds`); there is none
+  during the set-up (:func:`blind`).
 - Rollouts: the table's policy bot (random outside a combat, the odds' policy inside)
   to the end of the combat under way and the next turn's start.
 """
@@ -101,6 +102,22 @@ def challenge_odds(state: Any, action: Action) -> str | None:
     )
 
 
+#: the set-up's phases: the teams enter, the animals are drawn and placed
+SET_UP = frozenset({"entry", "draw_animal", "place_animal"})
+
+
+def blind(state: Any) -> str | None:
+    """The set-up is beyond the search: it scores a position by the points (nobody has
+    any before the first challenge) and its rollouts stop at the first turn, so every team
+    entry and animal placement scores the same, and a hint named the first one."""
+    if state.phase in SET_UP:
+        return (
+            "no hint during the set-up: the search scores a position by the points, and "
+            "nobody has any before the first challenge"
+        )
+    return None
+
+
 def next_turn(state: Any) -> bool:
     return state.phase == "turn"
 
@@ -114,5 +131,6 @@ PROFILE = Profile(
     prior=prior,
     odds=challenge_odds,
     heuristic=PolicyBot,
+    blind=blind,
     iterations={"easy": 8, "normal": 30, "strong": 300},
 )

@@ -60,6 +60,9 @@ class Profile:
     prior: Callable[[Any, list[Action]], list[float]] | None = None
     odds: Callable[[Any, Action], str | None] | None = None
     heuristic: Callable[[Rng], Any] = RandomBot
+    #: why the search cannot tell the choices of this state apart (``None``: it can): a
+    #: hint there would name the first legal action with an even chance as the best
+    blind: Callable[[Any], str | None] = lambda state: None
     iterations: Mapping[str, int] = field(
         default_factory=lambda: {"easy": 25, "normal": 100, "strong": 1000}
     )
