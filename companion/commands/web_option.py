@@ -85,7 +85,7 @@ def web_request(args: argparse.Namespace, players: int, bot_seats: tuple[int, ..
         phones = attach.parse_phone_seats(seats, players, bot_seats)
     except ValueError as exc:
         raise CommandError(str(exc)) from None
-    return attach.WebRequest(args.web, frozenset(phones), dice)
+    return attach.WebRequest(args.web, frozenset(phones), dice, frozenset(bot_seats))
 
 
 def phone_count(request: Any) -> int:

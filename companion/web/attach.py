@@ -75,12 +75,14 @@ class WebRequest:
 
     ``address``: ``--web``'s value (empty: localhost on the default port);
     ``phone_seats``: the seats played from phones; ``phone_dice``: the players roll their
-    own dice and the rolling seat enters the face on its phone.
+    own dice and the rolling seat enters the face on its phone; ``bot_seats``: the seats
+    bots play (no pairing code: whoever opened one would see the bot's hand).
     """
 
     address: str = ""
     phone_seats: frozenset[int] = frozenset()
     phone_dice: bool = False
+    bot_seats: frozenset[int] = frozenset()
 
 
 def parse_phone_seats(text: str | None, players: int, bot_seats: Iterable[int] = ()) -> set[int]:
@@ -320,7 +322,7 @@ def attach_web(
     # the server runs in a process of its own, so no thread of the web view holds this
     # process's interpreter when the red button's thread needs it (companion.web.process)
     lan = lan_address() if host in ("0.0.0.0", "::") else None
-    look = Look(game.name, config, game.title, buttons)
+    look = Look(game.name, config, game.title, buttons, request.bot_seats)
     process = WebProcess(hub, look, host, port, lan_host=lan, relay=relay).start()
     helper = Hints(hub, game.name) if hints and not assist else None
     web = WebTable(request, hub, process, relay, out=out, pairing_dir=pairing_dir, hints=helper)

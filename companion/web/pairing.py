@@ -25,13 +25,18 @@ token sees that seat's hand, gold and bids and may act for that seat. So:
   hand and taken the neighbour's seat). The phone that paired may open the link again (its
   cookie holds the token). A seat that changes phones gets a new code from the host
   (:meth:`Pairing.revoke`). The table screen's and the host's links pair any number of
-  screens (the table's shows only public state; the host's is shown only to the host).
+  screens (the table's shows only public state; the host's is shown only to the host); a
+  seat's phone that opens the table's link keeps its seat (its page shows the board too):
+  before, its cookie became the table's and its own code then refused it;
+- a seat a bot plays has no code at all: a bot's hand, gold and bids are as secret as a
+  person's, and its code on the host page and the terminal let anyone see them.
 """
 
 from __future__ import annotations
 
 import secrets
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 TOKEN_BYTES = 16  # 128 bits
@@ -73,7 +78,8 @@ class Pairing:
     """The tokens of one game. Thread-safe: the web thread reads, the web process's message
     loop renews (a new game at the table)."""
 
-    def __init__(self, players: int) -> None:
+    def __init__(self, players: int, bots: Iterable[int] = ()) -> None:
+        self.bots = frozenset(bots)  # seats bots play: no code (a bot's hand is secret too)
         self._lock = threading.Lock()
         self._tokens: dict[Role, str] = {}
         self._paired: set[Role] = set()  # the seats whose link has paired its phone
@@ -82,9 +88,11 @@ class Pairing:
         self.new_game(players)
 
     def new_game(self, players: int) -> None:
-        """Fresh tokens for every role (a new game: last game's links stop working)."""
+        """Fresh tokens for every role (a new game: last game's links stop working); the
+        seats bots play get none."""
         with self._lock:
-            self._tokens = {r: secrets.token_urlsafe(TOKEN_BYTES) for r in self._roles(players)}
+            roles = [r for r in self._roles(players) if r.seat not in self.bots]
+            self._tokens = {r: secrets.token_urlsafe(TOKEN_BYTES) for r in roles}
             self._paired.clear()
             self._refused.clear()
             self.generation += 1
@@ -116,13 +124,16 @@ class Pairing:
     def claim(self, token: str, held: str | None) -> tuple[Role | None, str]:
         """A pairing link opened by a phone whose cookie holds ``held``: ``(the link's role
         or None, what happens)``, ``"paired"``, ``"taken"`` (another phone has paired this
-        seat) or ``"other seat"`` (this phone holds another seat). A seat's link pairs the
-        first phone that opens it, and again only that phone; a refused phone is counted
-        for the host page."""
+        seat), ``"other seat"`` (this phone holds another seat) or ``"kept"`` (a seat's
+        phone opened the table screen's link: it keeps its seat, whose page shows the
+        board too; the role returned is its seat). A seat's link pairs the first phone that
+        opens it, and again only that phone; a refused phone is counted for the host page."""
         role = self.role_of(token)
+        mine = self.role_of(held)
+        if role == TABLE and mine is not None and mine.kind == "seat":
+            return mine, "kept"  # the TV's code scanned: it lost its seat, and its hand
         if role is None or role.kind != "seat":
             return role, "paired"
-        mine = self.role_of(held)
         with self._lock:
             if self._tokens.get(role) != token:  # revoked in between
                 return None, "taken"

@@ -367,6 +367,7 @@ def serve(
         with lock:
             conn.send(message)
 
+    from companion.web.pairing import Pairing
     from companion.web.render import setup
     from companion.web.server import WebServer
     from companion.web.site import Site
@@ -376,7 +377,8 @@ def serve(
     relay = Presser(send) if look.buttons else None
     renderer = Worker("web pages", setup, (look,))
     renderer.start()
-    site = Site(mirror, relay=relay, buttons=look.buttons, renderer=renderer)
+    pairing = Pairing(players, bots=look.bot_seats)
+    site = Site(mirror, pairing=pairing, relay=relay, buttons=look.buttons, renderer=renderer)
     server = WebServer(site, host, port)
     try:
         server.start()

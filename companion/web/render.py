@@ -37,12 +37,15 @@ _game: Any = None  # and its game, looked up (imported) once, when the process s
 
 @dataclass(frozen=True)
 class Look:
-    """What a table's pages need besides the frame: ``game`` is the registry's name."""
+    """What a table's pages need besides the frame: ``game`` is the registry's name;
+    ``bot_seats``: the seats bots play, which get no pairing code (a bot's hand is as
+    secret as a person's)."""
 
     game: str
     config: Any
     title: str
     buttons: tuple[str, ...]
+    bot_seats: frozenset[int] = frozenset()
 
 
 def setup(look: Look) -> None:

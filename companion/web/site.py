@@ -13,6 +13,7 @@ import contextlib
 import threading
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from html import escape
 from typing import Any
 
 from companion.web import pages
@@ -230,6 +231,10 @@ class Site:
                 f'<button class="revoke" data-role="{role.key}">new code</button>'
                 "</figcaption></figure>"
             )
+        for n in sorted(self.pairing.bots):
+            if n < self.hub.players:
+                name = escape(names[n])
+                cards.append(f'<p class="bot">seat {n}: {name} (a bot plays it: no code)</p>')
         return (
             '<section class="pairing"><h2>Pair the phones</h2><p>Each code is one seat\'s '
             "key: scan it on that seat's phone; it pairs one phone, and refuses any other. "

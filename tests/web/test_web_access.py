@@ -185,6 +185,24 @@ def test_a_phone_holding_a_seat_is_refused_the_neighbours_code():
         assert request(r.url + "/pair/" + r.token(seat(0)), token=r.token(HOST))[0] == 303
 
 
+def test_a_seats_phone_that_scans_the_table_screens_code_keeps_its_seat():
+    """Found by a newcomer: a seat's phone that scanned the TV's code became a table
+    screen, its own seat's page answered 403 and its own code then 409 ("Already
+    paired"), while the host page counted it as another phone refused."""
+    with phone_table("spartacus", people={0}) as r:
+        mine = r.token(seat(1))
+        assert request(r.url + "/pair/" + mine)[0] == 303
+        status, headers, _ = request(r.url + "/pair/" + r.token(TABLE), token=mine)
+        assert status == 303 and headers["location"] == "/seat/1"
+        assert "set-cookie" not in headers  # still the seat's cookie
+        assert request(r.url + "/seat/1", token=mine)[0] == 200
+        assert request(r.url + "/pair/" + mine, token=mine)[0] == 303
+        assert code_status(host_codes(r), 1) == "paired"  # nobody refused
+        # a browser holding no seat still pairs as the table screen
+        status, headers, _ = request(r.url + "/pair/" + r.token(TABLE))
+        assert status == 303 and headers["location"] == "/table" and "set-cookie" in headers
+
+
 def test_the_already_paired_pages_say_what_to_do_and_nothing_of_the_game():
     text = ALREADY_PAIRED_PAGE.lower()
     assert "ask the host for a new code" in text and "scan your own seat's code" in text

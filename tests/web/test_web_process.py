@@ -5,6 +5,7 @@ sides, and either process ending leaves the other in order."""
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 import os
@@ -195,3 +196,35 @@ def test_a_port_in_use_is_one_oserror_saying_so():
             OSError, match=f"could not listen on 127.0.0.1:{port}: address already in use"
         ):
             attach_web(WebRequest(f"127.0.0.1:{port}"), game, game.config(), 2)
+
+
+def test_a_seat_a_bot_plays_gets_no_pairing_code():
+    """Found by a newcomer: a bot's seat had a code on the terminal and the host page, and
+    whoever opened it (the table screen's browser too) saw the bot's hand and gold."""
+    from argparse import Namespace
+
+    from companion.commands.web_option import web_request
+    from companion.web.pairing import HOST
+
+    args = Namespace(web="127.0.0.1:0", phone_seats="0", phone_dice=False)
+    request_ = web_request(args, 4, (2, 3))
+    assert request_.bot_seats == frozenset({2, 3}) and request_.phone_seats == frozenset({0})
+    game = get_game("spartacus")
+    out = io.StringIO()
+    web = attach_web(request_, game, game.config(players=4), 4, out=out, hints=False)
+    try:
+        links = web.process.links()
+        assert {r.seat for r in links if r.kind == "seat"} == {0, 1}  # the people's only
+        names = game.config(players=4).houses
+        printed = out.getvalue()
+        assert f"seat 1 ({names[1]})" in printed and f"seat 2 ({names[2]})" not in printed
+        web.hub.update(game.new_game(game.config(players=4)), [])
+        web.process.sync()
+        status, _, body = request(web.url + "/host", token=web.token(HOST))
+        assert status == 200
+        for n in (2, 3):
+            assert f"seat {n}: {names[n]} (a bot plays it: no code)" in body.decode()
+        web.new_game(4)  # a new game's codes: still none for the bots
+        assert {r.seat for r in web.process.links() if r.kind == "seat"} == {0, 1}
+    finally:
+        web.close()
