@@ -117,6 +117,8 @@ class AssistAdapter(BattleRoyaleAdapter):
 class AssistTable(TableLoop):
     """Runs an :class:`~companion.games.battle_royale.assist.AssistState` with buttons."""
 
+    EARLY_ROLL_COUNTS = True  # the buttons drive the game: ROLL pressed early still rolls
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("adapter", AssistAdapter())
         super().__init__(*args, **kwargs)

@@ -192,6 +192,10 @@ class TableLoop(FirePath):
 
     #: The game a subclass plays (its adapter is made when none is given).
     game_name = "battle-royale"
+    #: Whether a ROLL pressed before a roll is asked rolls it: not in tracked mode, where
+    #: the table asks for every roll (a ROLL tapped on a phone at another question was kept
+    #: and rolled a later roll); assist mode, where the buttons drive the game, takes it.
+    EARLY_ROLL_COUNTS = False
 
     def __init__(
         self,
@@ -380,12 +384,17 @@ class TableLoop(FirePath):
         prompt = f"{who}: press ROLL for {ask.what}"
         if self.terminal is not None:
             prompt += f" - or throw your own and type {ask.entry}"
+        inputs = None if self.EARLY_ROLL_COUNTS else getattr(self.hw, "inputs", None)
         answer = self.wait_for(
             {"roll"},
             prompt,
             seat=ask.seat,
             typed=lambda line: self.adapter.entered(self.state, line, ask),
             undo=True,
+            # tracked: a ROLL pressed before this roll was asked (a phone's ROLL tapped at
+            # another question) rolls nothing: it was kept and rolled a later roll nobody
+            # pressed for (a newcomer on the phones)
+            asked=inputs.last_seq if inputs is not None else None,
         )
         return answer if isinstance(answer, list) else None
 

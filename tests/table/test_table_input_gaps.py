@@ -115,3 +115,29 @@ def test_no_gap_no_second_press() -> None:
         event = loop.wait_for({"roll"}, "press ROLL")
     assert event.button == "roll"
     assert operator.presses == ["earlier", "roll"] and view.messages == []
+
+
+class PressWhenAsked(Messages):
+    """A person who presses ROLL when the table asks for it."""
+
+    def __init__(self, hw) -> None:
+        super().__init__()
+        self.hw = hw
+
+    def prompt(self, text: str, options=(), seat=None) -> None:
+        self.hw.inputs.emit("press", "roll")
+
+
+def test_a_roll_pressed_before_the_roll_was_asked_rolls_nothing() -> None:
+    """Found by a newcomer on the phones: a ROLL tapped while the phone was asked something
+    else was kept, and a minute later rolled a die nobody had pressed for."""
+    from companion.table.adapter import DiceAsk
+
+    clock = ManualClock()
+    with open_hardware(HardwareConfig(profile="sim"), clock=clock) as hw:
+        view = PressWhenAsked(hw)
+        state = new_assist_game(BattleRoyaleConfig(players=2, start_player=0))
+        loop = TableLoop(state, hw, None, view, sleep=clock.sleep)
+        hw.inputs.emit("press", "roll")  # the stray tap, before the roll is asked
+        assert loop.wait_for_roll(DiceAsk(0, "the Doom die", "a face")) is None
+        assert hw.next_input(timeout=0) is None  # the press after the question answered it
