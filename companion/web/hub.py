@@ -175,6 +175,9 @@ class WebHub:
         self._extras_now: dict[str, Any] = {}
         self._offers: dict[int, Offer] = {}
         self._notes: dict[int, str] = {}
+        # seats whose note came while no question was on their phone (after an answer:
+        # why the table refused it): it stays with the question asked next, then goes
+        self._fresh_notes: set[int] = set()
         self._hints: dict[int, tuple[int, str]] = {}  # seat -> (offer id, text)
         self._frame: Frame | None = None
         self._listeners = Listeners()
@@ -220,7 +223,7 @@ class WebHub:
             if seat is None:
                 self._prompt = text
             else:
-                self._notes[seat] = text
+                self._note(seat, text)
             self._publish()
 
     def answered(self) -> None:
@@ -241,6 +244,7 @@ class WebHub:
             self._roll = None
             self._prompt = ""
             self._notes.clear()
+            self._fresh_notes.clear()
             self._hints.clear()
             self._anytime.clear()
             self._publish()
@@ -259,14 +263,29 @@ class WebHub:
                 self._offers.pop(seat, None)
             else:
                 self._offers[seat] = offer
-                self._notes.pop(seat, None)  # a new question: the last refusal is old news
+                if seat in self._fresh_notes:  # why the last answer was refused: shown
+                    self._fresh_notes.discard(seat)  # with the question asked again
+                else:
+                    self._notes.pop(seat, None)  # a new question: the last note is old news
             self._publish()
 
     def note(self, seat: int, text: str) -> None:
         """A message for one seat only (why its choice was refused)."""
         with self._lock:
-            self._notes[seat] = text
+            self._note(seat, text)
             self._publish()
+
+    def _note(self, seat: int, text: str) -> None:
+        """(Under the lock.) A note set between two questions (the table refused the
+        answer) is kept for the next question; one set while a question is up goes with
+        that question. Before, every new question dropped it: a refused undo, or a guard
+        posted by another house first, reached the phone as the same question asked again,
+        the reason on the terminal only."""
+        self._notes[seat] = text
+        if seat in self._offers:
+            self._fresh_notes.discard(seat)
+        else:
+            self._fresh_notes.add(seat)
 
     def hint(self, seat: int, offer_id: int, text: str) -> bool:
         """Show ``text`` on ``seat``'s phone only, if ``offer_id`` is still its present

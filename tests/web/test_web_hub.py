@@ -166,3 +166,34 @@ def test_nothing_of_the_web_is_imported_without_web():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_why_the_table_refused_an_answer_stays_with_the_question_asked_again():
+    """Found by a newcomer: a refused undo ("solonius may undo it first") reached the phone
+    as the same question asked again, the reason on the terminal only: the new offer
+    dropped the note the refusal had just set."""
+    hub, state, seat, thread, result = bidder_choosing(undoable=1)
+    offer = hub.current_offer(seat)
+    assert hub.submit(Submission(seat, offer.id, "undo", count=1))
+    thread.join(5)
+    assert isinstance(result["a"], UndoRequest) and hub.current_offer(seat) is None
+    hub.seat_message("that would take back batiatus's move too: batiatus may undo it first", seat)
+    thread, result = start_choosing(WebAgent(hub, seat, undoable=lambda: 1), state)
+    assert "may undo it first" in hub.frame.notes[seat]  # shown with the question again
+    for other in range(state.players):
+        if other != seat:
+            assert other not in hub.frame.notes  # its seat's only
+    again = hub.current_offer(seat)
+    assert hub.submit(Submission(seat, again.id, "action", "bid 1"))
+    thread.join(5)
+    thread, result = start_choosing(WebAgent(hub, seat, undoable=lambda: 0), state)
+    assert seat not in hub.frame.notes  # the next question: old news
+    # a note while a question is up (a choice refused on the spot) goes with that question
+    now = hub.current_offer(seat)
+    hub.note(seat, "'bid 999' is not one of your choices now")
+    assert hub.submit(Submission(seat, now.id, "action", "bid 1"))
+    thread.join(5)
+    thread, result = start_choosing(WebAgent(hub, seat, undoable=lambda: 0), state)
+    assert seat not in hub.frame.notes
+    hub.submit(Submission(seat, hub.current_offer(seat).id, "action", "bid 1"))
+    thread.join(5)
