@@ -302,17 +302,20 @@ def anytime_box(offer: Offer | None) -> str:
 
 def _secret_form(offer: Offer) -> str:
     """A secret bid (or a net): typed on this phone, shown nowhere else."""
-    kinds = {a.split()[0] for a in offer.actions}
-    if kinds == {"bid"}:
-        amounts = [int(a.split()[1]) for a in offer.actions]
-        return (
-            '<form class="secret" data-kind="action" data-prefix="bid ">'
-            f"<label>your secret bid (0..{max(amounts)} gold) "
-            f'<input name="amount" type="number" inputmode="numeric" min="0" '
-            f'max="{max(amounts)}" value="0" autocomplete="off"></label>'
-            '<button type="submit">bid</button></form>'
-        )
-    return _choices(offer.actions)
+    bids = [a for a in offer.actions if a.split()[0] == "bid"]
+    if not bids:
+        return _choices(offer.actions)
+    amounts = [int(a.split()[1]) for a in bids]
+    # the house's other plays of the moment (a guard it may post) stay buttons beside the
+    # field: before, one of them turned the bid into a button per amount
+    rest = [a for a in offer.actions if a not in bids]
+    return (
+        '<form class="secret" data-kind="action" data-prefix="bid ">'
+        f"<label>your secret bid (0..{max(amounts)} gold) "
+        f'<input name="amount" type="number" inputmode="numeric" min="0" '
+        f'max="{max(amounts)}" value="0" autocomplete="off"></label>'
+        '<button type="submit">bid</button></form>'
+    ) + (_choices(rest) if rest else "")
 
 
 def _dice_form(offer: Offer) -> str:

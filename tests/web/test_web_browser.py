@@ -64,7 +64,7 @@ def policy(offer, state_phase: str, peeked: bool, seat_no: int):
     if spies and not peeked:
         return "action", spies[0]
     bids = [int(a.split()[1]) for a in offer.actions if a.startswith("bid ")]
-    if offer.secret and len(bids) == len(offer.actions):
+    if offer.secret and bids:  # typed in the field (a guard to post stays a button)
         return "bid", min(max(bids), 1 + seat_no)
     for word in ("done", "pass", "decline", "no"):
         if word in offer.actions:

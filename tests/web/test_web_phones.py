@@ -162,3 +162,23 @@ def test_the_start_line_counts_the_phone_seats():
     assert who_plays(4, 0, 4) == "4 on phones, no bots"
     assert who_plays(1, 2, 1) == "1 on phone, 2 bots"
     assert who_plays(2, 1) == "2 at the terminal, 1 bot"  # no phones: as before
+
+
+def test_a_secret_bid_is_typed_in_its_field_even_with_a_guard_to_post_beside_it():
+    """Found by a newcomer: a house that could also post a guard got thirteen 'bid 0' ..
+    'bid 12' buttons instead of the field the docs promise (every action had to be a bid)."""
+    from companion.web.hub import Offer
+    from companion.web.pages import _secret_form
+
+    offer = Offer(
+        id=3,
+        prompt="your bid",
+        actions=(*(f"bid {n}" for n in range(13)), "post-guard wache"),
+        secret=True,
+    )
+    html = _secret_form(offer)
+    assert 'form class="secret"' in html and 'max="12"' in html
+    assert 'data-text="bid 0"' not in html  # no button per amount
+    assert 'data-text="post-guard wache"' in html  # the guard stays a button
+    net = Offer(id=4, prompt="net?", actions=("net I yes", "net I no"), secret=True)
+    assert "form" not in _secret_form(net) and 'data-text="net I yes"' in _secret_form(net)
