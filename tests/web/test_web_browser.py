@@ -208,3 +208,25 @@ def test_screenshots_of_every_game(browser, tmp_path):
             assert page.evaluate("document.documentElement.scrollWidth") <= 390  # fits
             tv.close()
             phone.close()
+
+
+def test_a_not_sent_banner_goes_once_a_later_answer_is_taken(browser):
+    """Found by a newcomer: a tap while the phone was offline said 'not sent: no
+    connection', and the red line stayed through 9 later moves that were all taken."""
+    with phone_table("battle-royale", people={0, 1}, seed=4) as r:
+        hub = r.site.hub
+        answer_until(hub, 0, lambda: 1 in hub.frame.offers)  # seat 1 is asked
+        context, page = open_page(browser, r.url, r.token(seat(1)), PHONE)
+        offer = hub.frame.offers[1]
+        page.wait_for_selector(f'[data-offer="{offer.id}"]')
+        context.set_offline(True)
+        act(page, offer.id, "action", offer.actions[0])
+        page.wait_for_function("document.getElementById('conn').textContent.length > 0")
+        assert page.inner_text("#conn") == "not sent: no connection"
+        context.set_offline(False)
+        page.evaluate("window.dispatchEvent(new Event('online'))")
+        page.wait_for_selector(f'[data-offer="{offer.id}"]')
+        act(page, offer.id, "action", offer.actions[0])  # taken this time
+        r.wait(lambda: hub.frame.offers.get(1) is None or hub.frame.offers[1].id != offer.id)
+        page.wait_for_function("document.getElementById('conn').textContent === ''")
+        context.close()

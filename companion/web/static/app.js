@@ -68,14 +68,19 @@
       body: JSON.stringify(data),
       credentials: "same-origin",
     }).then(function (r) {
-      if (!r.ok) {
-        // refused (the question moved on): say why and re-read the present state
-        return r.json().then(function (j) {
-          status(j.why || "refused", "warn");
-          lastRefusal = true; // kept on screen across the re-read
-          connect();
-        });
+      if (r.ok) {
+        // taken: an old "not sent" (the phone was offline) or refusal is over; it stayed
+        // up through later moves when the live stream itself never dropped
+        lastRefusal = false;
+        if (conn.textContent !== "reconnecting…") status("", "");
+        return;
       }
+      // refused (the question moved on): say why and re-read the present state
+      return r.json().then(function (j) {
+        status(j.why || "refused", "warn");
+        lastRefusal = true; // kept on screen across the re-read
+        connect();
+      });
     }).catch(function () {
       status("not sent: no connection", "bad");
     });
