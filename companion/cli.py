@@ -467,6 +467,7 @@ def _resume_arguments(parser: argparse.ArgumentParser) -> None:
         help="hardware profile (default: the one the game started with)",
     )
     parser.add_argument("--config", help="table.toml for the [hardware] settings")
+    add_web_arguments(parser, seats=True, dice=True)  # the phones again after a stop
     parser.set_defaults(handler="companion.commands.resume:run")
 
 

@@ -205,9 +205,12 @@ def run_play(args: argparse.Namespace, pending: Any = None, hardware: Any = None
     return code
 
 
-def continue_session(pending: Any, hardware: Any) -> int:
-    """Play on a resumed game (``companion resume`` calls this for a gladiatoren journal)."""
-    return run_play(argparse.Namespace(), pending=pending, hardware=hardware)
+def continue_session(pending: Any, hardware: Any, args: argparse.Namespace | None = None) -> int:
+    """Play on a resumed game (``companion resume`` calls this for a gladiatoren journal);
+    ``args``: the resume's command line, for ``--web`` and the phone seats (the bots
+    stay)."""
+    web = {k: getattr(args, k) for k in ("web", "phone_seats", "phone_dice") if hasattr(args, k)}
+    return run_play(argparse.Namespace(**web), pending=pending, hardware=hardware)
 
 
 def _bot_seats(args: argparse.Namespace, players: int) -> set[int]:

@@ -17,6 +17,7 @@ from rich.console import Console
 from companion.commands.at_table import hardware_config
 from companion.commands.errors import CommandError
 from companion.commands.play import PlayOptions, play_game
+from companion.commands.web_option import web_request
 from companion.table.config import GameSettings, TableConfig, TableConfigError, find_table_config
 from companion.table.journal import JournalError
 from companion.table.session import GameSession, PendingResume, load_resume
@@ -72,14 +73,14 @@ def run(args: argparse.Namespace) -> int:
         if game == "spartacus":
             from companion.commands.spartacus import continue_session as continue_spartacus
 
-            return continue_spartacus(pending, hardware)
+            return continue_spartacus(pending, hardware, args)
         if game == "skirmish":
             from companion.commands.skirmish import continue_session as continue_skirmish
 
-            return continue_skirmish(pending, hardware)
+            return continue_skirmish(pending, hardware, args)
         from companion.commands.gladiatoren import continue_session as continue_gladiatoren
 
-        return continue_gladiatoren(pending, hardware)
+        return continue_gladiatoren(pending, hardware, args)
     table = table_for(session, args.hardware, config_path)
     console.print(
         f"resuming {pending.path}: turn {state.turn}, "
@@ -97,5 +98,6 @@ def run(args: argparse.Namespace) -> int:
             pending=pending,
             autoplay=autoplay and table.hardware.profile in ("sim", "virtual-board"),
             demo=session.settings.demo,
+            web=web_request(args, state.players, session.bot_seats()),
         )
     )

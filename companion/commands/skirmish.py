@@ -18,7 +18,13 @@ import argparse
 
 from companion.commands.arguments import bots_option, data_file, player_count, positive_float
 from companion.commands.errors import EXIT_USAGE, CommandError
-from companion.commands.web_option import default_bots, phone_count, web_request, web_view
+from companion.commands.web_option import (
+    add_web_arguments,
+    default_bots,
+    phone_count,
+    web_request,
+    web_view,
+)
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (`--help` stays fast)
 if TYPE_CHECKING:
@@ -133,6 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
     resume.add_argument("journal")
     resume.add_argument("--until-line", type=int)
     resume.add_argument("--hardware", choices=("sim", "gpio"))
+    add_web_arguments(resume, seats=True, dice=True)  # the phones again after a stop
     return parser
 
 
@@ -254,12 +261,15 @@ def run_resume(args: argparse.Namespace) -> int:
     hardware = hardware_config(
         getattr(args, "hardware", None) or pending.session.settings.hardware, None
     )
-    return continue_session(pending, hardware)
+    return continue_session(pending, hardware, args)
 
 
-def continue_session(pending: Any, hardware: Any = None) -> int:
+def continue_session(
+    pending: Any, hardware: Any = None, args: argparse.Namespace | None = None
+) -> int:
     """Play on a resumed skirmish game (``companion resume`` calls this for a skirmish
-    journal after :func:`~companion.table.session.load_resume`)."""
+    journal after :func:`~companion.table.session.load_resume`); ``args``: the resume's
+    command line, for ``--web`` and the phone seats (the bots stay)."""
     from rich.console import Console
 
     session = pending.session
@@ -277,6 +287,7 @@ def continue_session(pending: Any, hardware: Any = None) -> int:
         pending=pending,
         title="Arena skirmish (resumed)",
         demo=settings.demo,
+        web=web_request(args or argparse.Namespace(), session.state.players, session.bot_seats()),
     )
 
 

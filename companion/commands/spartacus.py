@@ -95,6 +95,7 @@ def configure_parser(sp: argparse.ArgumentParser) -> None:
         "--hardware", choices=("sim", "gpio"), help="default: the one the game started with"
     )
     resume.add_argument("--config", help="table.toml for the [hardware] settings")
+    add_web_arguments(resume, seats=True, dice=True)  # the phones again after a stop
     resume.set_defaults(handler="companion.commands.spartacus:run_resume")
     cards = tools.add_parser("cards", help="the card data: check a transcription of the box")
     card_tools = cards.add_subparsers(dest="cards_tool", metavar="ACTION", required=True)
@@ -330,12 +331,15 @@ def run_resume(args: argparse.Namespace) -> int:
     except JournalError as exc:
         raise CommandError(str(exc)) from None
     profile = getattr(args, "hardware", None) or pending.session.settings.hardware
-    return continue_session(pending, hardware_config(profile, getattr(args, "config", None)))
+    hardware = hardware_config(profile, getattr(args, "config", None))
+    return continue_session(pending, hardware, args)
 
 
-def continue_session(pending: Any, hardware: Any) -> int:
-    """Play on a resumed Spartacus game (``companion resume`` calls this too)."""
+def continue_session(pending: Any, hardware: Any, args: argparse.Namespace | None = None) -> int:
+    """Play on a resumed Spartacus game (``companion resume`` calls this too); ``args``:
+    the resume's command line, for ``--web`` and the phone seats (the bots stay)."""
     session = pending.session
+    web = web_request(args or argparse.Namespace(), session.state.players, session.bot_seats())
     return _run(
         session.config,
         bots=session.bot_seats(),
@@ -345,6 +349,7 @@ def continue_session(pending: Any, hardware: Any) -> int:
         title="Spartacus (resumed)",
         pending=pending,
         demo=session.settings.demo,
+        web=web,
     )
 
 

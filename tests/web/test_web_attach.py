@@ -299,3 +299,71 @@ def test_a_taken_roll_leaves_every_page_before_the_rolls_animation_and_message(s
     after = frames[frames.index(asked[0]) + 1 :]
     assert any("the Doom die shows" in " ".join(f.messages) for f in after)
     assert all("press ROLL" not in f.prompt for f in after)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "start, resume",
+    [
+        (["play", "spartacus", "--players", "3", "--bots", "2"], ["resume"]),
+        (["play", "spartacus", "--players", "3", "--bots", "2"], ["spartacus", "resume"]),
+        (["gladiatoren", "play", "--players", "3", "--bots", "2"], ["resume"]),
+        (["play", "skirmish", "--players", "3", "--bots", "2"], ["resume"]),
+        (["play", "battle-royale", "--players", "3", "--bots", "2"], ["resume"]),
+    ],
+    ids=["spartacus", "spartacus-resume", "gladiatoren", "skirmish", "battle-royale"],
+)
+def test_a_game_resumed_with_web_is_played_on_the_phones_again(tmp_path, start, resume):
+    """Found by a newcomer: a game played on phones could not be resumed on phones
+    (`companion resume` had no --web; `spartacus resume` turned the phone seats into
+    terminal seats). The bots stay bots, and get no code."""
+    import json
+    import os
+
+    from web_helpers import LINK
+
+    journal = tmp_path / "game.jsonl"
+    env = {**os.environ, "HOME": str(tmp_path), "COLUMNS": "100"}
+    subprocess.run(
+        [sys.executable, "-m", "companion", *start, "--seed", "3", "--journal", str(journal)],
+        input="quit\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert journal.exists()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion", *resume, str(journal)]
+        + ["--web", "127.0.0.1:0", "--phone-seats", "0"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+    )
+    try:
+        links: dict[str, str] = {}
+        output = []
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            output.append(line)
+            if m := LINK.match(line.strip()):
+                links[m.group(2) or m.group(1)] = m.group(3)
+                if m.group(1).startswith("host"):
+                    break
+        assert set(links) == {"table screen", "0", next(k for k in links if k.startswith("host"))}
+        url, token = links["0"].split("/pair/")
+        deadline = time.monotonic() + 60
+        while True:  # seat 0's question is on its phone, not at the terminal
+            status, _, body = request(f"{url}/seat/0/state", token=token)
+            assert status == 200
+            if "data-offer" in json.loads(body)["main"]:
+                break
+            assert time.monotonic() < deadline and proc.poll() is None, "".join(output)
+            time.sleep(0.1)
+    finally:
+        assert proc.stdin is not None
+        proc.stdin.write("quit\n")
+        proc.stdin.close()
+        proc.wait(30)
