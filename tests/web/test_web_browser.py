@@ -230,3 +230,25 @@ def test_a_not_sent_banner_goes_once_a_later_answer_is_taken(browser):
         r.wait(lambda: hub.frame.offers.get(1) is None or hub.frame.offers[1].id != offer.id)
         page.wait_for_function("document.getElementById('conn').textContent === ''")
         context.close()
+
+
+def test_a_phone_whose_code_is_over_says_so_and_stops_showing_the_hand(browser):
+    """Found by a newcomer: after the server restarted (a resume: new codes), an old phone
+    page said 'reconnecting…' for ever, still showing its hand from before, while every
+    retry was refused with 401."""
+    with phone_table("spartacus", people={0, 1}, seed=1) as r:
+        hub = r.site.hub
+        context, page = open_page(browser, r.url, r.token(seat(1)), PHONE)
+        page.wait_for_function(
+            f"Number(document.getElementById('main').dataset.seq) >= {hub.frame.seq}"
+        )
+        assert "Only you see this" in page.inner_text("main")  # its hand
+        r.site.pairing.new_game(hub.players)  # new codes: this phone's token is over
+        page.evaluate("window.__sources.at(-1).dispatchEvent(new Event('error'))")
+        page.wait_for_function(
+            "document.getElementById('main').innerText.includes('no longer paired')",
+            timeout=15000,
+        )
+        assert "Only you see this" not in page.inner_text("main")
+        assert "unpaired" in page.inner_text("#conn")
+        context.close()

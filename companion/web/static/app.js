@@ -12,6 +12,7 @@
   let delay = 500;
   let timer = null;
   let lastRefusal = false;
+  let gone = false; // unpaired: no more reconnecting
 
   function status(text, cls) {
     conn.textContent = text;
@@ -35,6 +36,7 @@
   }
 
   function connect() {
+    if (gone) return;
     clearTimeout(timer);
     if (source) source.close();
     source = new EventSource(base + "/events?since=" + seq);
@@ -46,18 +48,39 @@
     source.addEventListener("frame", function (e) {
       show(JSON.parse(e.data));
     });
-    source.addEventListener("unpaired", function () {
-      source.close();
-      source = null;
-      status("This phone was unpaired: scan the seat's new code.", "bad");
-    });
+    source.addEventListener("unpaired", unpaired);
     source.addEventListener("error", function () {
       // the phone slept or the Wi-Fi dropped: try again later, then re-read everything
       source.close();
       source = null;
       status("reconnecting…", "warn");
-      timer = setTimeout(connect, delay + Math.random() * 250);
+      timer = setTimeout(reconnect, delay + Math.random() * 250);
       delay = Math.min(delay * 2, 10000);
+    });
+  }
+
+  function unpaired() {
+    // a new code, or a new game (a restart, a resume): this phone's token is over. The
+    // page showed the old hand and "reconnecting…" for ever: the server refused every
+    // retry with 401 and an EventSource cannot see why
+    gone = true;
+    clearTimeout(timer);
+    if (source) source.close();
+    source = null;
+    document.getElementById("main").innerHTML =
+      "<p>This phone is no longer paired with the table (a new code or a new game): " +
+      "scan your seat's code again.</p>";
+    status("This phone was unpaired: scan the seat's new code.", "bad");
+  }
+
+  function reconnect() {
+    if (gone) return;
+    // ask first whether the server still knows this phone: only then listen again
+    fetch(base + "/state", { credentials: "same-origin" }).then(function (r) {
+      if (r.status === 401 || r.status === 403) unpaired();
+      else connect();
+    }).catch(function () {
+      connect(); // no connection yet: the stream's error tries again later
     });
   }
 
@@ -172,10 +195,10 @@
 
   // back from sleep, or the network is back: reconnect now rather than after the back-off
   document.addEventListener("visibilitychange", function () {
-    if (document.visibilityState === "visible" && !source) connect();
+    if (document.visibilityState === "visible" && !source) reconnect();
   });
   window.addEventListener("online", function () {
-    if (!source) connect();
+    if (!source) reconnect();
   });
 
   document.getElementById("main").dataset.seq = String(seq);
