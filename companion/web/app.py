@@ -83,6 +83,14 @@ OTHER_SEAT_PAGE = pairing_page(
     '<a href="/">Your page</a>',
 )
 
+#: A page of another role opened by a paired phone (another seat's address typed or
+#: bookmarked): where it belongs instead of a bare "403".
+NOT_YOURS_PAGE = pairing_page(
+    "Not your page",
+    "This page belongs to another seat or screen; this phone shows its own only.",
+    '<a href="/">Your page</a>',
+)
+
 #: How long a phone keeps its pairing cookie (closing the browser does not lose it): a
 #: game night. The tokens change with every game anyway.
 COOKIE_MAX_AGE_S = 24 * 3600
@@ -159,7 +167,9 @@ def create_app(site: Site) -> Starlette:
     async def role_page(request: Request) -> Response:
         role = _role_of_path(request)
         if (refusal := allowed(request, role)) is not None:
-            return not_paired() if refusal.status_code == 401 else refusal
+            if refusal.status_code == 401:
+                return not_paired()
+            return HTMLResponse(NOT_YOURS_PAGE, status_code=403, headers=NO_STORE)
         assert role is not None
         return HTMLResponse(await site.page_async(role), headers=NO_STORE)
 
@@ -217,6 +227,8 @@ def create_app(site: Site) -> Starlette:
 
     routes = [
         Route("/", home),
+        # browsers ask for it on every page: nothing to refuse, nothing to say (a 401 per page)
+        Route("/favicon.ico", lambda request: Response(status_code=204)),
         Route("/pair/{token}", pair),
         Route("/static/{name}", static),
         Route("/{kind:str}", role_page),

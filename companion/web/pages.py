@@ -152,6 +152,8 @@ def _total(value: Any) -> int:
 
 
 def _cell(value: Any) -> str:
+    if isinstance(value, bool):  # a yes/no column (Spartacus's "bid in"): not True/False
+        return "yes" if value else ""
     return escape(str(_total(value) if isinstance(value, list) else value))
 
 

@@ -11,7 +11,12 @@ from urllib.parse import urlsplit
 import pytest
 from web_helpers import phone_table, request
 
-from companion.web.app import ALREADY_PAIRED_PAGE, NOT_PAIRED_PAGE, OTHER_SEAT_PAGE
+from companion.web.app import (
+    ALREADY_PAIRED_PAGE,
+    NOT_PAIRED_PAGE,
+    NOT_YOURS_PAGE,
+    OTHER_SEAT_PAGE,
+)
 from companion.web.pairing import HOST, TABLE, Pairing, seat
 from companion.web.site import COOKIE
 
@@ -75,7 +80,12 @@ def test_another_seats_token_is_refused(running):
     mine = running.token(seat(0))
     for path in ("/seat/1", "/seat/1/state", "/seat/1/events", "/table", "/host"):
         status, _, body = request(running.url + path, token=mine)
-        assert status == 403 and body == b"403", path
+        # a page a person opens says where it belongs (one fixed page); the rest a bare 403
+        expected = NOT_YOURS_PAGE.encode() if path in PAGES else b"403"
+        assert status == 403 and body == expected, path
+    assert "seat 1" not in NOT_YOURS_PAGE and "spartacus" not in NOT_YOURS_PAGE.lower()
+    # the browser's own request for an icon is no refusal (it logged a 401 on every page)
+    assert request(running.url + "/favicon.ico")[0] == 204
     status, _, _ = request(
         running.url + "/seat/1/act",
         "POST",

@@ -182,3 +182,12 @@ def test_a_secret_bid_is_typed_in_its_field_even_with_a_guard_to_post_beside_it(
     assert 'data-text="post-guard wache"' in html  # the guard stays a button
     net = Offer(id=4, prompt="net?", actions=("net I yes", "net I no"), secret=True)
     assert "form" not in _secret_form(net) and 'data-text="net I yes"' in _secret_form(net)
+
+
+def test_a_yes_no_column_reads_yes_not_true():
+    """Found by a newcomer: Spartacus's 'bid in' column showed 'True' or nothing."""
+    from companion.web.pages import players_box
+
+    html = players_box("spartacus", {"bids_entered": [True, False]}, ["batiatus", "solonius"])
+    assert "True" not in html and "False" not in html
+    assert html.count("<td>yes</td>") == 1 and "<th>bid in</th>" in html
