@@ -12,7 +12,7 @@ import threading
 import time
 
 import pytest
-from web_helpers import request
+from web_helpers import Companion, request
 
 from companion.dice import Roller
 from companion.games.battle_royale import BattleRoyaleConfig
@@ -320,8 +320,6 @@ def test_a_game_resumed_with_web_is_played_on_the_phones_again(tmp_path, start, 
     import json
     import os
 
-    from web_helpers import LINK
-
     journal = tmp_path / "game.jsonl"
     env = {**os.environ, "HOME": str(tmp_path), "COLUMNS": "100"}
     subprocess.run(
@@ -333,37 +331,26 @@ def test_a_game_resumed_with_web_is_played_on_the_phones_again(tmp_path, start, 
         timeout=120,
     )
     assert journal.exists()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "companion", *resume, str(journal)]
-        + ["--web", "127.0.0.1:0", "--phone-seats", "0"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
+    phone = Companion(
+        *resume,
+        str(journal),
+        "--web",
+        "127.0.0.1:0",
+        "--phone-seats",
+        "0",
+        journal=journal,
         env=env,
     )
     try:
-        links: dict[str, str] = {}
-        output = []
-        assert proc.stdout is not None
-        for line in proc.stdout:
-            output.append(line)
-            if m := LINK.match(line.strip()):
-                links[m.group(2) or m.group(1)] = m.group(3)
-                if m.group(1).startswith("host"):
-                    break
-        assert set(links) == {"table screen", "0", next(k for k in links if k.startswith("host"))}
-        url, token = links["0"].split("/pair/")
+        assert set(phone.tokens) == {"table", "seat-0", "host"}  # no code for the bots
         deadline = time.monotonic() + 60
         while True:  # seat 0's question is on its phone, not at the terminal
-            status, _, body = request(f"{url}/seat/0/state", token=token)
+            status, _, body = request(f"{phone.url}/seat/0/state", token=phone.tokens["seat-0"])
             assert status == 200
             if "data-offer" in json.loads(body)["main"]:
                 break
-            assert time.monotonic() < deadline and proc.poll() is None, "".join(output)
+            assert time.monotonic() < deadline and phone.proc.poll() is None, phone.output
             time.sleep(0.1)
+        phone.type("quit")
     finally:
-        assert proc.stdin is not None
-        proc.stdin.write("quit\n")
-        proc.stdin.close()
-        proc.wait(30)
+        phone.close()

@@ -148,15 +148,24 @@ class Companion:
     it: its pairing links read from its output, lines typed on its standard input (on
     simulated hardware ``fire`` presses the simulated red button), its journal read back."""
 
-    def __init__(self, *args: str, journal: Path) -> None:
+    def __init__(self, *args: str, journal: Path, env: dict[str, str] | None = None) -> None:
+        """``journal``: the game's journal file (given as ``--journal``, unless the command
+        names it itself: ``resume FILE``)."""
         self.journal = journal
+        named = str(journal) in args
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "companion", *args, "--journal", str(journal)],
+            [
+                sys.executable,
+                "-m",
+                "companion",
+                *args,
+                *([] if named else ["--journal", str(journal)]),
+            ],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
-            env={**os.environ, "COLUMNS": "100"},
+            env={**(env if env is not None else os.environ), "COLUMNS": "100"},
         )
         self.output: list[str] = []
         self.tokens: dict[str, str] = {}
