@@ -55,7 +55,7 @@ class Hints:
 
         why = blind_spot(self.game, state)
         if why is not None:  # no search: it would name the first action (the terminal's line)
-            self.hub.hint(seat, offer_id, why)
+            self.hub.hint(seat, offer_id, f"no hint: {why}")
             return True
         with self._lock:
             if seat in self._busy:

@@ -268,7 +268,7 @@ def test_no_hint_during_the_gladiatoren_set_up_where_the_search_is_blind() -> No
     )
     state = session.state
     assert state.phase == "entry"
-    with pytest.raises(HintRefused, match="no hint during the set-up"):
+    with pytest.raises(HintRefused, match="^the set-up is beyond the search"):
         compute_hint(session, state.current_player, random.Random(1))
     rng = random.Random(2)
     while session.state.phase != "turn":

@@ -121,7 +121,7 @@ def test_no_hint_search_during_the_gladiatoren_set_up_the_phone_is_told_why():
     offer = hub.current_offer(seat)
     assert hints.ask(state, seat, offer.id)
     assert hints.threads == []  # nothing searched
-    assert hub.frame.hints[seat].startswith("no hint during the set-up")
+    assert hub.frame.hints[seat].startswith("no hint: the set-up is beyond the search")
     assert hints.session.hints == []  # nothing shown that a replay should list
     hub.submit(Submission(seat, offer.id, "action", offer.actions[0]))
     thread.join(5)

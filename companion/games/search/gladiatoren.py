@@ -112,7 +112,7 @@ def blind(state: Any) -> str | None:
     entry and animal placement scores the same, and a hint named the first one."""
     if state.phase in SET_UP:
         return (
-            "no hint during the set-up: the search scores a position by the points, and "
+            "the set-up is beyond the search: it scores a position by the points, and "
             "nobody has any before the first challenge"
         )
     return None
