@@ -337,6 +337,8 @@ class TableScreen:
             prompt_rows = min(prompt_rows, max(least, height - 1 - 5))
             events_rows = height - 1 - prompt_rows
             log = self._log_block(width - 4, events_rows - 2, events_rows - 2)
+            if not log.plain.strip():
+                log = Text("nothing has happened yet", style="dim")
         while not self.showing_log:
             log = self._log_block(width - 4, log_rows, most)  # inside the panel's frame
             events_rows = max(log_rows, len(log.plain.splitlines())) + 2

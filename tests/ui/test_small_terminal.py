@@ -528,3 +528,11 @@ def test_skirmish_team_picking_at_80x24_shows_the_gladiators_values() -> None:
     else:
         pytest.fail("no line for the gladiators that did not fit")
     assert sorted(shown) == sorted(ids[: len(shown)]) and len(shown) >= 16  # two groups
+
+
+def test_log_before_anything_happened_says_so() -> None:
+    _, view, _, _ = at_the_first_decision("skirmish")
+    view.show_log()
+    assert "nothing has happened yet" in in_the_events_panel(
+        seen(view).replace("events so far", " events ")
+    )
