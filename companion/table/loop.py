@@ -618,6 +618,27 @@ def show_hint(session: Any, view: TableView) -> None:
     note_to_seat(view, text, seat)
 
 
+def for_a_bot(session: Any, action: Any) -> str | None:
+    """Why a person may not type ``action`` (``None``: they may): it is a bot's to make.
+    A Spartacus gift, trade or card played out of turn names the house whose it is (the
+    giver, ``by``); typed at a person's prompt for a house a bot plays it moved the bot's
+    gold or property with no say of the bot's (a newcomer: 'gold glaber batiatus 10' and
+    'trade glaber batiatus gallier-1 0' took a bot's gold and gladiator). Another
+    person's play stays typeable: people at one keyboard type for each other."""
+    actor = getattr(session.state, "actor", None)
+    if actor is None:
+        return None
+    who = actor(action)
+    seat = session.state.current_player
+    if who is None or who == seat or who not in session.bot_seats():
+        return None
+    name = session.state.seat_name(who)
+    return (
+        f"{getattr(action, 'notation', action)} is refused: it is {name}'s to make, and a "
+        f"bot plays {name}: only it gives its gold, property or cards"
+    )
+
+
 def refusal_text(state: Any, action: Any, seat: int, exc: Exception) -> str:
     """What the seat that typed a refused move is told: the rule and why, unless the move
     is another seat's (a Spartacus reaction or gift typed 'by' another house). Then why it
@@ -658,6 +679,10 @@ def decide(session: Any, agent: Agent, view: TableView) -> Any:
                 f"{session.state.seat_name(seat)} took back {action.count} choice(s){after}"
             )
             return None
+        refused = for_a_bot(session, action) if not getattr(agent, "is_bot", False) else None
+        if refused is not None:
+            seat_message(view, refused, session.state.current_player)
+            continue
         try:
             session.commit(action)
             return action

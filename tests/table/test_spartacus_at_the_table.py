@@ -186,3 +186,54 @@ def test_the_shared_screen_hides_every_houses_gold_while_the_auctions_are_bid():
     state.gold = [5, 6, 7]  # what it would have shown
     console.print(houses_table(state))
     assert " 5 " not in console.export_text()
+
+
+def test_a_person_cannot_give_away_a_bots_gold_or_property():
+    """Found by a newcomer: at batiatus's prompt, 'gold glaber batiatus 10' and 'trade
+    glaber batiatus gallier-1 0' took a bot's gold and gladiator. A bot's gifts are its
+    own to make; a person's may still be typed by another at the shared keyboard."""
+    from companion.games.registry import get_game
+    from companion.table.loop import decide
+    from companion.table.session import GameSession, SessionSettings
+
+    game = get_game("spartacus")
+    config = game.config(players=3)
+    settings = SessionSettings(game="spartacus", mode="tracked", bots=1)  # glaber: a bot
+    session = GameSession(game.new_game(config), config, settings)
+    rng = __import__("random").Random(3)
+    while session.state.is_chance_node or session.state.current_player != 0:
+        s = session.state
+        session.apply(s.chance_outcomes()[0][0] if s.is_chance_node else rng.choice(s.decisions()))
+    state = session.state
+    bot, person = state.houses[2], state.houses[1]
+    taking = A.GiveGold(bot, state.houses[0], 1)
+    assert state.is_legal(taking) and state.actor(taking) == 2  # the engine allows it
+    given = A.GiveGold(person, state.houses[0], 1)  # solonius, a person beside batiatus
+    told: list[tuple[str, int]] = []
+
+    class View:
+        def update(self, state, events): ...
+        def message(self, text): ...
+        def prompt(self, text, options=(), seat=None): ...
+        def seat_message(self, text, seat):
+            told.append((text, seat))
+
+    class Typed:
+        is_bot = False
+
+        def __init__(self):
+            self.lines = [taking, given]
+
+        def choose(self, state, legal):
+            return self.lines.pop(0)
+
+    gold = list(state.gold)
+    assert decide(session, Typed(), View()) == given
+    assert told == [
+        (
+            f"{taking.notation} is refused: it is {bot}'s to make, and a bot plays {bot}: "
+            "only it gives its gold, property or cards",
+            0,
+        )
+    ]
+    assert session.state.gold[2] == gold[2]  # the bot's gold untouched
