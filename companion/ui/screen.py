@@ -165,7 +165,10 @@ class TableScreen:
             self._live = None
             if self.typing:  # the alternate screen is gone: keep where the game stood
                 self.print_board()
-                for line in list(self.log)[-LOG_LINES:]:
+                # not the holder's refusals: after quit everyone reads the screen (one told
+                # the seat its hidden gold: 'bid 0..25 gold, the gold batiatus has')
+                public = [line for line in self.log if id(line) not in self._private]
+                for line in public[-LOG_LINES:]:
                     self.console.print(Text("  ").append_text(line), soft_wrap=False)
 
     # -- TableView -----------------------------------------------------------------------

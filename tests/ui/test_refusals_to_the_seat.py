@@ -197,3 +197,22 @@ def test_replay_json_of_a_game_in_the_auctions_hides_the_gold() -> None:
     assert session.state.gold_is_hidden()
     doc = replay_document(session, "game.jsonl", 1)
     assert doc["gold"] is None and doc["influence"]  # what everyone sees stays
+
+
+def test_a_seats_refusal_is_not_printed_for_everyone_when_the_table_stops() -> None:
+    """Found by a newcomer: 'quit' during a secret bid printed the last events on the
+    normal screen, the refusal that told batiatus its hidden gold among them."""
+    session = at_batiatus_secret_bid()
+    gold = session.state.gold[0]
+    console = Console(record=True, width=100, height=40, file=io.StringIO())
+    terminal = SpartacusView(console, live=True, typing=True)
+    with terminal:
+        terminal.update(session.state, [])
+        people = TwoAtTheTerminal(["", str(gold + 5), "2"])
+        agent = TerminalAgent(people, terminal, adapter=SpartacusAdapter({0, 1}))
+        session.apply(decide(session, agent, terminal))
+        terminal.message("a public line")
+        console.export_text(clear=True)
+    printed = console.export_text()  # what stays on the normal screen after the stop
+    assert "a public line" in printed
+    assert "the gold batiatus has" not in printed and f"0..{gold} gold" not in printed
