@@ -49,7 +49,11 @@ def hint_text(shown: dict[str, Any]) -> str:
     line = f"hint: {shown['notation']}"
     chance = shown.get("win_chance")
     if chance is None:
-        line += " (the only choice)"
+        # the search weighed nothing else: a forced move, or a choice the game's profile
+        # leaves to a fixed policy (a combat's net by the exact odds) or where other plays
+        # (a guard laid at any time) are not searched. "(the only choice)" stood above a
+        # list of two (a newcomer's finding)
+        line += " (the search weighs no other choice here)"
     elif shown.get("exact"):
         line += " (best by the exact odds)"
     else:

@@ -281,3 +281,11 @@ def test_no_hint_during_the_gladiatoren_set_up_where_the_search_is_blind() -> No
     with heavy_work_here():
         shown = compute_hint(session, session.state.current_player, random.Random(1))
     assert shown["notation"] in {a.notation for a in session.state.legal_actions()}
+
+
+def test_a_hint_the_search_weighed_nothing_against_does_not_claim_to_be_the_only_choice():
+    """Found by a newcomer: 'hint: net net (the only choice)' above '1: net net  2: net
+    sword' (the net is left to the exact odds' policy, not searched)."""
+    text = hint_text({"notation": "net net", "win_chance": None, "exact": False})
+    assert text == "hint: net net (the search weighs no other choice here)"
+    assert "only choice" not in text
