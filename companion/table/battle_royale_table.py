@@ -48,6 +48,8 @@ def face_of(text: str) -> str | None:
     """A Doom die face from typed words (``explosion``, ``battle royale``, ``move``,
     ``free``, or the first letters of one); ``None`` if none."""
     words = " ".join(text.lower().replace("_", " ").replace("-", " ").split())
+    if words == "br":  # as the cards write it ('play 1x2+br')
+        return "battle_royale"
     if len(words) < 3:
         return None
     found = [face for name, face in FACE_WORDS.items() if name.startswith(words)]
@@ -94,7 +96,8 @@ class BattleRoyaleAdapter(TableAdapter):
         return DiceAsk(
             state.active,
             "the Doom die" + extra,
-            "its face: explosion, battle royale, move eliminator or free choice",
+            "its face: explosion, battle royale (br), move eliminator or free choice (or "
+            "its first three letters)",
         )
 
     def entered(self, state: Any, text: str, ask: DiceAsk) -> list[Any]:

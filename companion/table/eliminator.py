@@ -79,6 +79,8 @@ class FirePath:
                 f"{field_name(cell)} already flew, press CONFIRM instead"
             )
         prompt = "hit the RED BUTTON to fire the Eliminator"
+        if getattr(self.hw, "sim", None) is not None:  # a laptop: Enter did nothing, said nothing
+            prompt += " (simulated: type fire or f)"
         if "confirm" in buttons:
             prompt += " (CONFIRM: the tile already flew)"
         try:

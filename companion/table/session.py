@@ -336,6 +336,15 @@ class GameSession(Record, frozen=False):
         die roll, card draw or fired Eliminator."""
         return len(self.state.history) - self.barrier
 
+    def _barriers_in_words(self) -> str:
+        """What undo stops at, in this game's terms (a Kampf der Gladiatoren player was told
+        of cards and a fired Eliminator)."""
+        if self.settings.game == "battle-royale":
+            return "a die roll, a card drawn, a new turn or a fired Eliminator"
+        if self.settings.game == "spartacus":
+            return "a die roll, a card drawn or a new turn"
+        return "a die roll or a new turn"
+
     def bot_seats(self) -> tuple[int, ...]:
         """The seats bots play: as recorded, else the last ``bots`` seats."""
         if self.settings.bot_seats is not None:
@@ -356,8 +365,7 @@ class GameSession(Record, frozen=False):
         if len(own) < count:
             if not own:
                 raise UndoRefused(
-                    "nothing of yours to undo: a die roll, a card drawn, a new turn or a "
-                    "fired Eliminator cannot be undone"
+                    f"nothing of yours to undo: {self._barriers_in_words()} cannot be undone"
                 )
             raise UndoRefused(f"only {len(own)} of your choices can be undone now")
         start = own[-count]
@@ -393,10 +401,7 @@ class GameSession(Record, frozen=False):
         available = self.undoable()
         if count > available:
             if available == 0:
-                raise UndoRefused(
-                    "nothing to undo: a die roll, a card drawn, a new turn or a "
-                    "fired Eliminator cannot be undone"
-                )
+                raise UndoRefused(f"nothing to undo: {self._barriers_in_words()} cannot be undone")
             raise UndoRefused(f"only {available} action(s) of this turn can be undone")
         if self.journal is not None:
             self.journal.append("undo", count=count)

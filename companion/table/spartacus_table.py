@@ -162,7 +162,7 @@ class SpartacusAdapter(TableAdapter):
         if others:
             hand += (
                 f"; {', '.join(others)} may play out of turn now: type the play with the "
-                "house's name, e.g. 'react mittellos solonius glaber'"
+                "house's name, e.g. 'react <card> <target> <your house>'"
             )
         return f"{state.houses[seat]}: choose{hand}"
 

@@ -363,8 +363,9 @@ def test_undo_takes_back_the_persons_choice_not_the_bots_answer_after_it() -> No
     state = session.state
     assert state.phase == "intrigue_turn" and state.current_player == 0
     assert state.gold[0] == gold and state.history[-1].is_chance
-    with pytest.raises(UndoRefused, match="nothing of yours to undo"):
+    with pytest.raises(UndoRefused, match="nothing of yours to undo") as refused:
         session.undo_choices(0, 1)
+    assert "Eliminator" not in str(refused.value)  # Battle Royale's words, not Spartacus's
 
 
 def test_undo_never_takes_back_another_persons_move() -> None:

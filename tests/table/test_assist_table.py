@@ -168,6 +168,10 @@ def test_driver_fault_asks_for_the_tile_by_hand():
         loop.step()
         assert hw.sim.pulses == [] and loop.state.phase == "remove_fields"
         assert any("by hand" in m for m in view.prompts) and not view.answers
+        # a newcomer at a laptop: Enter did nothing at the red button's prompt, and nothing
+        # said what to type (only 'help' did)
+        fire = [m for m in view.prompts if m.startswith("hit the RED BUTTON")]
+        assert fire and all("(simulated: type fire or f)" in m for m in fire)
         # the CONFIRM from before was dropped: only the answer's release is left
         assert [(e.kind, e.button) for e in hw.drain_inputs()] == [("release", "confirm")]
 

@@ -171,4 +171,12 @@ def test_a_wrong_roll_is_refused_with_what_to_type(tmp_path):
     )
     assert [a.face for a in chance if hasattr(a, "face")] == ["explosion"]
     refusals = [m for m in view.messages if "is not a face of the Doom die" in m]
-    assert len(refusals) == 2 and "explosion, battle royale, move eliminator" in refusals[0]
+    assert len(refusals) == 2 and "explosion, battle royale (br), move eliminator" in refusals[0]
+
+
+def test_the_doom_die_takes_br_as_the_cards_write_it():
+    """Found by a newcomer: 'br' (the cards' 'play 1x2+br') was refused at the roll."""
+    from companion.table.battle_royale_table import face_of
+
+    assert face_of("br") == face_of("battle royale") == "battle_royale"
+    assert face_of("b") is None and face_of("exp") == "explosion"

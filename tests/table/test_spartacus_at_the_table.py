@@ -237,3 +237,18 @@ def test_a_person_cannot_give_away_a_bots_gold_or_property():
         )
     ]
     assert session.state.gold[2] == gold[2]  # the bot's gold untouched
+
+
+def test_the_out_of_turn_example_names_no_real_card():
+    """Found by a newcomer: 'e.g. react mittellos solonius glaber', under one house's hand
+    at a shared screen, read as if that house held Mittellos!."""
+    state = setup_game()
+    while state.phase != "intrigue_turn":
+        state.apply(state.legal_actions()[0])
+    seat = state.current_player
+    state.seats_that_may_act = lambda: [seat, (seat + 1) % state.players]  # a reaction's moment
+    text = SpartacusAdapter({0, 1, 2}).ask(state, seat)
+    assert (
+        "may play out of turn now" in text and "e.g. 'react <card> <target> <your house>'" in text
+    )
+    assert "mittellos" not in text.lower()
