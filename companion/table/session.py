@@ -53,6 +53,15 @@ if TYPE_CHECKING:
 
 GAME = "battle-royale"
 MODES = ("tracked", "assist")  # assist mode exists for Battle Royale
+
+#: What undo stops at, per game, in its own terms (:meth:`GameSession.undo`; the skirmish:
+#: the default, "a die roll or a new turn").
+UNDO_BARRIERS = {
+    "battle-royale": "a die roll, a card drawn, a new turn or a fired Eliminator",
+    "spartacus": "a die roll, a card drawn or a new turn",
+    "gladiatoren": "a die roll, an animal drawn or a new turn",
+}
+
 #: How a ``fired`` record knows the tile flew: the coil at a press, or the players' word.
 FIRED_SOURCES = ("coil", "players", "fault")
 BUILTIN = "builtin:"
@@ -339,11 +348,7 @@ class GameSession(Record, frozen=False):
     def _barriers_in_words(self) -> str:
         """What undo stops at, in this game's terms (a Kampf der Gladiatoren player was told
         of cards and a fired Eliminator)."""
-        if self.settings.game == "battle-royale":
-            return "a die roll, a card drawn, a new turn or a fired Eliminator"
-        if self.settings.game == "spartacus":
-            return "a die roll, a card drawn or a new turn"
-        return "a die roll or a new turn"
+        return UNDO_BARRIERS.get(self.settings.game, "a die roll or a new turn")
 
     def bot_seats(self) -> tuple[int, ...]:
         """The seats bots play: as recorded, else the last ``bots`` seats."""

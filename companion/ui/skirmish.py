@@ -230,7 +230,7 @@ def pick_table(state: Any, width: int, rows: int) -> RenderableType:
     per_group = max(1, rows - 2)  # the head, then a header row over each group
     shown = ids[: groups * per_group]
     grid = Table.grid(padding=(0, 2))
-    chunks = [shown[i : i + per_group] for i in range(0, len(shown), per_group)] or [[]]
+    chunks = [shown[i : i + per_group] for i in range(0, len(shown), per_group)]
     tables = []
     for chunk in chunks:
         table = Table(box=None, padding=(0, 1, 0, 0), show_edge=False, header_style="bold")

@@ -136,10 +136,10 @@ def create_app(site: Site) -> Starlette:
         role, outcome = site.pairing.claim(token, request.cookies.get(COOKIE))
         if role is None:
             return not_paired()
-        if role.seat is not None:
-            site.poke()  # the host page says the seat is paired (or that a phone was refused)
         if outcome == "kept":  # a seat's phone opened the table's link: it stays the seat's
             return RedirectResponse(role.path, status_code=303, headers=NO_STORE)
+        if role.seat is not None:
+            site.poke()  # the host page says the seat is paired (or that a phone was refused)
         if outcome != "paired":
             page = ALREADY_PAIRED_PAGE if outcome == "taken" else OTHER_SEAT_PAGE
             return HTMLResponse(page, status_code=409, headers=NO_STORE)

@@ -131,7 +131,7 @@ class Pairing:
         role = self.role_of(token)
         mine = self.role_of(held)
         if role == TABLE and mine is not None and mine.kind == "seat":
-            return mine, "kept"  # the TV's code scanned: it lost its seat, and its hand
+            return mine, "kept"  # the TV's code scanned: the phone stays its seat's
         if role is None or role.kind != "seat":
             return role, "paired"
         with self._lock:
