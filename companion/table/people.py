@@ -393,9 +393,11 @@ class TerminalAgent:
         if private:
             self._hand_over(state, seat)
         name = state.seat_name(seat)
-        listed = [f"{i}: {a.notation}" for i, a in enumerate(options, 1)]
+        listed = self.adapter.option_lines(options)  # many (gold to give): one line a kind
+        numbered = bool(listed) and listed[0].startswith("1: ")
+        how = "a number or the action" if numbered else "the action as listed"
         if options:
-            text = f"{name}, out of turn: {text} - play one? (a number or the action; Enter: pass)"
+            text = f"{name}, out of turn: {text} - play one? ({how}; Enter: pass)"
         else:
             text = f"{name}, out of turn: {text} - nothing you hold can be played: press Enter"
         self.view.prompt(text, listed, seat=seat if private else None)
@@ -405,14 +407,31 @@ class TerminalAgent:
             word = line.lower()
             if word in ("", "pass", "p", "no", "n"):
                 return None
-            if line.isdigit() and 1 <= int(line) <= len(options):
+            if numbered and line.isdigit() and 1 <= int(line) <= len(options):
                 return options[int(line) - 1]
-            found = [a for a in options if a.notation.lower().startswith(word)]
+            found = [a for a in options if a.notation.lower() == word] or [
+                a for a in options if a.notation.lower().startswith(word)
+            ]
             if len(found) == 1:
                 return found[0]
-            self.view.message(
-                f"{line!r} is not one of the plays listed: a number, or Enter to pass"
-            )
+            self.view.message(f"{line!r} is not one of the plays listed: {how}, or Enter to pass")
+
+    def _out_at_the_keyboard(self, state: Any, asked: int, word: str) -> Any | None:
+        """``out <house>`` typed at a prompt that shows ``asked``'s hand on a shared
+        terminal: that house plays out of turn from its own hand. The screen is handed over
+        to it (so nobody reads the asked house's hand to type a play out of turn), it plays
+        one of its plays out of turn or passes, and the screen goes back to ``asked``.
+        ``None``: nothing played (a refusal said why)."""
+        seats = self.terminal.seats or set()
+        names = {state.seat_name(s).lower(): s for s in seats if s != asked}
+        wanted = word[4:].strip()
+        other = names.get(wanted)
+        if other is None:
+            choices = ", ".join(sorted(names)) or "none"
+            self.view.message(f"out <house>: a house played at this keyboard ({choices})")
+            return None
+        plays = self.adapter.out_of_turn_actions(state, other)
+        return self.out_of_turn(state, other, plays, f"while {state.seat_name(asked)} is asked")
 
     def choose(self, state: Any, legal: Sequence[Any]) -> Any:
         seat = state.current_player
@@ -493,7 +512,9 @@ class TerminalAgent:
                 self.view.prompt(f"every legal action of {state.seat_name(seat)}", listed + fixes)
                 continue
             if word == "help":
-                self.view.message("; ".join((self._hint(state), *COMMON_WORDS)))
+                self.view.message(
+                    "; ".join((self._hint(state), *COMMON_WORDS, *self._more_words()))
+                )
                 continue
             if word == "hint":
                 return HintRequest()
@@ -502,6 +523,13 @@ class TerminalAgent:
                 continue
             if word == "log":
                 show_log(self.view)
+                continue
+            if (word == "out" or word.startswith("out ")) and self._more_words():
+                played = self._out_at_the_keyboard(state, seat, word)
+                if played is not None:
+                    return played
+                if self.terminal.holder != seat:  # handed over: back to the house asked
+                    return self.choose(state, legal)
                 continue
             if secret is not None:
                 answer = adapter.secret_answer(state, seat, line)
@@ -532,6 +560,16 @@ class TerminalAgent:
             if not actions:
                 continue
             return self._give(state, actions[0], actions[1:])
+
+    def _more_words(self) -> tuple[str, ...]:
+        """What ``help`` lists beyond the common words: ``out`` where houses sharing this
+        keyboard play out of turn."""
+        if self.terminal.people >= 2 and hasattr(self.adapter, "out_of_turn_actions"):
+            return (
+                "out <house> - that house plays out of turn (gold, a guard, a reaction): "
+                "the screen is passed to it first",
+            )
+        return ()
 
     def _give(self, state: Any, action: Any, then: list[Any]) -> Any:
         """``action`` chosen now, ``then`` the rest of the line typed (a move shorthand)."""

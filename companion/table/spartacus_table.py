@@ -159,7 +159,13 @@ class SpartacusAdapter(TableAdapter):
             for s in state.seats_that_may_act()
             if s != seat and (self.people is None or s in self.people)
         ]
-        if others:
+        if others and self.private_prompt(state):
+            # the prompt shows this house's hand: the others play from their own screen
+            hand += (
+                f"; {', '.join(others)} may play out of turn now: 'out <house>' passes it "
+                "the screen"
+            )
+        elif others:
             hand += (
                 f"; {', '.join(others)} may play out of turn now: type the play with the "
                 "house's name, e.g. 'react <card> <target> <your house>'"

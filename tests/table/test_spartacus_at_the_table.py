@@ -239,16 +239,85 @@ def test_a_person_cannot_give_away_a_bots_gold_or_property():
     assert session.state.gold[2] == gold[2]  # the bot's gold untouched
 
 
+def keyboard(view, text: str):
+    """Three houses, all played at this one terminal."""
+    person, terminal = agent(view, text, people=3)
+    terminal.seats = {0, 1, 2}
+    return person, terminal
+
+
+def test_a_house_plays_out_of_turn_from_its_own_screen_at_a_shared_keyboard():
+    """Found by a newcomer: at one keyboard, batiatus's prompt showed his hand and invited
+    solonius to type his reaction there, reading batiatus's hand to do so. Now 'out
+    solonius' passes solonius the screen (batiatus's hand concealed) and lists his plays."""
+    state = reaction_window()
+    view = quiet()
+    # batiatus: the manual step, his hand-over, then 'out solonius'; solonius: his
+    # hand-over, then his reaction by the start of it
+    person, terminal = keyboard(view, "\n\nout solonius\n\nreact\n")
+    assert "'out <house>' passes it the screen" in SpartacusAdapter({0, 1, 2}).ask(state, 0)
+    action = person.choose(state, state.legal_actions())
+    assert action == A.React("mittellos", "glaber", "solonius")
+    assert state.actor(action) == 1 and terminal.holder == 1
+    out = prompts(view)
+    handed = out.index("pass the screen to solonius")
+    assert "batiatus: choose - your hand" in out[:handed]
+    after = out[handed:]
+    assert "your hand" not in after and "insiderinformation" not in after  # batiatus's
+    assert "solonius, out of turn: while batiatus is asked" in after
+    assert "react mittellos glaber solonius" in after
+
+
+def test_a_house_that_passes_out_of_turn_hands_the_screen_back():
+    state = reaction_window()
+    view = quiet()
+    # batiatus: step, hand-over, 'out solonius'; solonius: hand-over, pass (Enter);
+    # batiatus: hand-over, 'done'
+    person, terminal = keyboard(view, "\n\nout solonius\n\n\n\ndone\n")
+    action = person.choose(state, state.legal_actions())
+    assert state.actor(action) == 0 and terminal.holder == 0
+    out = prompts(view)
+    back = out.index("pass the screen to batiatus", out.index("pass the screen to solonius"))
+    assert "batiatus: choose - your hand" in out[back:]
+
+
+def test_out_names_only_a_house_at_this_keyboard():
+    state = reaction_window()
+    view = quiet()
+    person, terminal = keyboard(view, "\n\nout\nout crassus\ndone\n")
+    terminal.seats = {0, 1}  # glaber plays from elsewhere (a phone or a bot)
+    person.choose(state, state.legal_actions())
+    out = prompts(view)
+    assert out.count("out <house>: a house played at this keyboard (solonius)") == 2
+    assert "pass the screen to solonius" not in out
+
+
+def test_out_is_no_word_for_one_person():
+    state = reaction_window()
+    view = quiet()
+    person, terminal = agent(view, "\nout solonius\nhelp\ndone\n", people=1)
+    terminal.seats = {0}
+    person = terminal_agent(view, terminal)  # its adapter names the seats at the terminal
+    person.choose(state, state.legal_actions())
+    out = prompts(view)
+    assert "pass the screen" not in out and "out <house>" not in out
+
+
 def test_the_out_of_turn_example_names_no_real_card():
     """Found by a newcomer: 'e.g. react mittellos solonius glaber', under one house's hand
-    at a shared screen, read as if that house held Mittellos!."""
+    at a shared screen, read as if that house held Mittellos!. The example is for assist
+    mode, where no hand is shown; where a hand is, the others pass it the screen ('out')."""
     state = setup_game()
     while state.phase != "intrigue_turn":
         state.apply(state.legal_actions()[0])
     seat = state.current_player
     state.seats_that_may_act = lambda: [seat, (seat + 1) % state.players]  # a reaction's moment
-    text = SpartacusAdapter({0, 1, 2}).ask(state, seat)
+    adapter = SpartacusAdapter({0, 1, 2})
+    shown = adapter.ask(state, seat)
+    assert "your hand" in shown and "'out <house>' passes it the screen" in shown
+    state.assist = True  # the box's cards: no hand shown, the play typed at the prompt
+    text = adapter.ask(state, seat)
     assert (
         "may play out of turn now" in text and "e.g. 'react <card> <target> <your house>'" in text
     )
-    assert "mittellos" not in text.lower()
+    assert "mittellos" not in (text + shown).lower()
