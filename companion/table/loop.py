@@ -84,6 +84,13 @@ class TableView(Protocol):
     def prompt(self, text: str, options: Sequence[str] = (), seat: int | None = None) -> None: ...
 
 
+def prompt_typed(view: Any, text: str, tail: str) -> None:
+    """A public prompt, ``tail`` (what may be typed at the terminal) only on the views a
+    person types at: not a view with ``keyboard = False`` (the phones' hub)."""
+    for one in view.views if isinstance(view, Observers) else [view]:
+        one.prompt(text + tail if getattr(one, "keyboard", True) else text)
+
+
 class Observers:
     """Several views of one table (the terminal and the web); each call goes to all."""
 
@@ -382,8 +389,7 @@ class TableLoop(FirePath):
         """Wait for ROLL (``None``) or typed faces (the outcomes they are)."""
         who = self.state.seat_name(ask.seat) if ask.seat is not None else "roll"
         prompt = f"{who}: press ROLL for {ask.what}"
-        if self.terminal is not None:
-            prompt += f" - or throw your own and type {ask.entry}"
+        own = f" - or throw your own and type {ask.entry}" if self.terminal is not None else ""
         inputs = None if self.EARLY_ROLL_COUNTS else getattr(self.hw, "inputs", None)
         answer = self.wait_for(
             {"roll"},
@@ -395,6 +401,7 @@ class TableLoop(FirePath):
             # another question) rolls nothing: it was kept and rolled a later roll nobody
             # pressed for (a newcomer on the phones)
             asked=inputs.last_seq if inputs is not None else None,
+            typed_tail=own,
         )
         return answer if isinstance(answer, list) else None
 
@@ -439,6 +446,7 @@ class TableLoop(FirePath):
         typed: Callable[[str], Any] | None = None,
         undo: bool = False,
         asked: int | None = None,
+        typed_tail: str = "",
     ) -> Any:
         """Wait for a press of one of ``buttons`` (or a typed command naming one).
 
@@ -447,13 +455,15 @@ class TableLoop(FirePath):
         turn and raises :class:`Undone` (the state was rebuilt). ``asked``: the input
         queue's ``last_seq`` when the question appeared; an event issued up to then was
         made before anyone saw the question (pressed while the table was busy) and is
-        no answer to it (dropped, as every event of another button is).
+        no answer to it (dropped, as every event of another button is). ``typed_tail``
+        ends the prompt on the views a person types at (what to type at the terminal);
+        the phones cannot type it (:func:`prompt_typed`).
         When a simulated operator stands in for ``seat`` (a bot's seat, or any seat when
         no person is at the table), it presses ``operator_presses`` (default: the first
         button) first.
         """
         buttons, kinds = set(buttons), set(kinds)
-        self.view.prompt(prompt)
+        prompt_typed(self.view, prompt, typed_tail)
         pressing = (
             operate
             and self.operator is not None

@@ -35,6 +35,13 @@ MAX_LISTED_OUTCOMES = 12  # more outcomes than this: enter the faces die by die
 POLL_S = 0.1
 
 
+def asked_for(state: Any) -> str:
+    """A phone question's title: the game's phase in words and "your choice" (not "your
+    turn": a scheme's answer, a net or a reroll are asked outside one's turn)."""
+    phase = getattr(state, "phase", None)
+    return f"{phase.replace('_', ' ')}: your choice" if isinstance(phase, str) else "your choice"
+
+
 class WebAgent:
     """The person at ``seat``, choosing on their phone.
 
@@ -71,7 +78,7 @@ class WebAgent:
         by_notation = {a.notation: a for a in own}
         offer = Offer(
             id=self.hub.new_offer_id(),
-            prompt="your turn",
+            prompt=asked_for(state),
             actions=tuple(a.notation for a in options),
             corrections=tuple(a.notation for a in corrections),
             secret=any(getattr(a, "kind", "") in SECRET_KINDS for a in options),

@@ -152,6 +152,8 @@ class WebHub:
     function of the state giving public extras (exact odds), run on the table thread.
     """
 
+    keyboard = False  # nobody types at a phone: a prompt's terminal words are left off
+
     def __init__(
         self,
         game: Any,

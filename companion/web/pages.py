@@ -365,6 +365,16 @@ def table_main(
     )
 
 
+def badge(offer: Offer | None) -> str:
+    """Beside "you are ...": what the seat is asked for, if anything (a question outside
+    its turn is no "your turn": a scheme's answer, a net, a reroll)."""
+    if offer is None:
+        return ""
+    if offer.passing:
+        return "out of turn"
+    return "your roll" if offer.dice is not None else "your choice"
+
+
 def seat_main(
     frame: Frame,
     seat: int,
@@ -382,7 +392,7 @@ def seat_main(
     board = draw(game, public, config) if board is None else board
     note = frame.notes.get(seat)
     offer = frame.offers.get(seat)
-    asked = "" if offer is None else "out of turn" if offer.passing else "your turn"
+    asked = badge(offer)
     return (
         f'<p class="you">you are {marker(game, names[seat])}'
         + (f' <b class="yourturn">{asked}</b>' if asked else "")

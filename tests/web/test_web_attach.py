@@ -83,6 +83,45 @@ def test_the_hub_joins_the_tables_observers_and_a_seats_prompt_is_its_phones(sim
         web.close()
 
 
+def test_a_phone_is_not_told_to_type_the_faces_of_its_own_dice(sim, tmp_path):
+    """Found on the phones: the ROLL prompt ended "or throw your own and type ...", the
+    terminal's words; a phone cannot type them (its own dice entry is --phone-dice)."""
+    import os
+
+    from companion.table.adapter import DiceAsk
+    from companion.table.people import TerminalInput
+
+    web, loop, session = table_with_web(sim, WebRequest("127.0.0.1:0"), tmp_path)
+    typing, typed = os.pipe()  # a person at the terminal who types nothing
+    try:
+        loop.terminal = TerminalInput(os.fdopen(typing))
+        prompts: list[str] = []
+        asked = threading.Event()
+        web.hub.listen(lambda frame: (prompts.append(frame.prompt), asked.set()))
+        loop.view.update(session.state, [])
+        asked.clear()
+        ask = DiceAsk(0, "the Doom die", "its face")
+
+        def press_when_asked():
+            while not any("press ROLL" in p for p in prompts):
+                asked.wait(5)
+                asked.clear()
+            sim.inputs.emit("press", "roll")
+
+        presser = threading.Thread(target=press_when_asked, daemon=True)
+        presser.start()
+        assert loop.wait_for_roll(ask) is None  # ROLL pressed: the companion rolls
+        presser.join(5)
+        terminal = [text for kind, text in loop.view.views[0].calls if kind == "prompt"]
+        assert terminal == [
+            "purple: press ROLL for the Doom die - or throw your own and type its face"
+        ]
+        assert [p for p in prompts if p] == ["purple: press ROLL for the Doom die"]
+    finally:
+        os.close(typed)
+        web.close()
+
+
 @pytest.fixture
 def sim():
     hw = open_hardware(HardwareConfig(profile="sim"), clock=ManualClock())

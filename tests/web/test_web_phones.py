@@ -191,3 +191,31 @@ def test_a_yes_no_column_reads_yes_not_true():
     html = players_box("spartacus", {"bids_entered": [True, False]}, ["batiatus", "solonius"])
     assert "True" not in html and "False" not in html
     assert html.count("<td>yes</td>") == 1 and "<th>bid in</th>" in html
+
+
+def test_a_question_outside_ones_turn_is_not_titled_your_turn():
+    """Found on the phones: every question was titled "your turn", a scheme's answer, a
+    net, a reroll too. The title names the phase; the badge says "your choice"."""
+    game = get_game("spartacus")
+    state = game.new_game(game.config(players=3))
+    bot, roller = game.bot(random.Random(5)), Roller.seeded(5)
+    while state.phase != "scheme_response":
+        if state.is_chance_node:
+            state.apply(roller.choose(state.chance_outcomes()))
+        else:
+            state.apply(bot.choose(state))
+    seat = state.current_player
+    hub = WebHub(game, state.config, state.players)
+    hub.update(state, [])
+    own = adapter_for("spartacus").own_actions
+    thread, result = start_choosing(WebAgent(hub, seat, own_actions=own), state)
+    offer = hub.current_offer(seat)
+    try:
+        html = pages.seat_main(hub.frame, seat, game, state.config, "t", ())
+    finally:  # answered whatever the page shows: the choosing thread ends
+        hub.submit(Submission(seat, offer.id, "action", offer.actions[0]))
+        thread.join(5)
+    assert "your turn" not in html
+    assert '<b class="yourturn">your choice</b>' in html
+    assert "<h2>scheme response: your choice</h2>" in html
+    assert result["a"].notation == offer.actions[0]
