@@ -332,6 +332,15 @@ class TerminalAgent:
                 raise TableStopped("quit")
             return line
 
+    def _enter(self, state: Any, asked: str) -> None:
+        """Wait for Enter alone (or ``done``); any other line is not taken, and saying so
+        keeps a move typed too early from vanishing without a word."""
+        while True:
+            line = self._line(state).strip()
+            if line.lower() in ("", "done", "ok"):
+                return
+            self.view.message(f"{line!r} was not taken: {asked}")
+
     def _hand_over(self, state: Any, seat: int) -> None:
         """On a shared terminal with several people: before a prompt shows what only
         ``seat`` may see (a hand), the screen is handed over and its holder confirms."""
@@ -342,7 +351,7 @@ class TerminalAgent:
             conceal()  # nothing of the last holder's stays on the screen
         name = state.seat_name(seat)
         self.view.prompt(f"pass the screen to {name}: only {name} looks now; {name}, press Enter")
-        self._line(state)
+        self._enter(state, f"{name}, press Enter to see your screen")
         self.terminal.holder = seat
 
     def _from_menu(self, state: Any, menu: Any, kind: str) -> Any | None:
@@ -456,7 +465,7 @@ class TerminalAgent:
         adapter = self.adapter
         for step in adapter.manual_steps(state, seat):  # the house's rules done by hand
             self.view.prompt(f"{state.seat_name(seat)}, by hand: {step} - press Enter when done")
-            self._line(state)
+            self._enter(state, "press Enter when this is done at the table")
         secret = adapter.secret_prompt(state, seat)
         if adapter.private_prompt(state) or secret is not None:
             # a secret's question shows what only its seat may see too (the room of a bid:

@@ -321,3 +321,16 @@ def test_the_out_of_turn_example_names_no_real_card():
         "may play out of turn now" in text and "e.g. 'react <card> <target> <your house>'" in text
     )
     assert "mittellos" not in (text + shown).lower()
+
+
+def test_a_line_typed_at_press_enter_is_not_swallowed():
+    """Found by a newcomer: 'press Enter when done' took any line, so a move typed there
+    vanished without a word. It is now refused as not taken, and the step waits for Enter."""
+    state = setup_game(players=2, host=0)
+    draw_all(state)
+    view = quiet()
+    person, _ = agent(view, "1\n\n1\n", people=1)  # '1' too early, Enter, then '1'
+    action = person.choose(state, state.legal_actions())
+    out = prompts(view)
+    assert "'1' was not taken: press Enter when this is done at the table" in out
+    assert action is not None and state.actor(action) == state.current_player
