@@ -404,7 +404,7 @@ class TerminalAgent:
         name = state.seat_name(seat)
         listed = self.adapter.option_lines(options)  # many (gold to give): one line a kind
         numbered = bool(listed) and listed[0].startswith("1: ")
-        how = "a number or the action" if numbered else "the action as listed"
+        how = "a number or the action" if numbered else "the action as listed, ? numbers them"
         if options:
             text = f"{name}, out of turn: {text} - play one? ({how}; Enter: pass)"
         else:
@@ -416,6 +416,11 @@ class TerminalAgent:
             word = line.lower()
             if word in ("", "pass", "p", "no", "n"):
                 return None
+            if word == "?" and options:  # every play numbered (gold to give: many)
+                numbered, how = True, "a number or the action"
+                listed = [f"{i}: {a.notation}" for i, a in enumerate(options, 1)]
+                self.view.prompt(text, listed, seat=seat if private else None)
+                continue
             if numbered and line.isdigit() and 1 <= int(line) <= len(options):
                 return options[int(line) - 1]
             found = [a for a in options if a.notation.lower() == word] or [

@@ -334,3 +334,17 @@ def test_a_line_typed_at_press_enter_is_not_swallowed():
     out = prompts(view)
     assert "'1' was not taken: press Enter when this is done at the table" in out
     assert action is not None and state.actor(action) == state.current_player
+
+
+def test_question_mark_numbers_the_plays_out_of_turn():
+    """Found by a newcomer: '?' was refused at an out-of-turn prompt. Many plays (gold to
+    give) are listed one line a kind; '?' numbers them, and a number then takes one."""
+    state = reaction_window()
+    view = quiet()
+    person, _ = keyboard(view, "\n?\n2\n")  # the hand-over, then ?
+    plays = SpartacusAdapter().out_of_turn_actions(state, 1)
+    assert len(plays) > 24  # more than are numbered at first
+    chosen = person.out_of_turn(state, 1, plays, "while batiatus is asked")
+    assert chosen == plays[1]
+    out = prompts(view)
+    assert "? numbers them" in out and f"2: {plays[1].notation}" in out
