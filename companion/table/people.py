@@ -569,7 +569,7 @@ class TerminalAgent:
                 if not actions:
                     actions = [self.parse(part) for part in line.split(",") if part.strip()]
             except ValueError as exc:
-                self.view.message(str(exc))
+                self.view.message(_refusal(line, exc, own))
                 continue
             if not actions:
                 continue
@@ -593,6 +593,20 @@ class TerminalAgent:
     def _hint(self, state: Any) -> str:
         """What the prompt says may be typed (the game's words for its present phase)."""
         return self.hint or self.adapter.prompt_hint(state)
+
+
+def _refusal(line: str, exc: ValueError, own: Sequence[Any]) -> str:
+    """Why a typed line is no action: for a word that is none of the seat's actions now,
+    the kinds it has (not every verb of the game's notation: a newcomer read "post-guard,
+    exhaust-card, ..." as what could be typed); else the parser's reason."""
+    kinds = list(dict.fromkeys(a.notation.split()[0] for a in own))
+    parts = [p.split() for p in line.split(",") if p.strip()]
+    if kinds and any(p[0].lower() not in kinds for p in parts):
+        return (
+            f"{line!r} is not one of your actions now: {', '.join(kinds)}; "
+            "? lists them all, help says what else may be typed"
+        )
+    return str(exc)
 
 
 def terminal_settings() -> Any:

@@ -207,7 +207,7 @@ def test_a_person_at_the_terminal(tmp_path):
     with hw:
         state = table.run()
     assert state.is_terminal and state.winners == [0]
-    assert any("unknown action 'bogus'" in m for m in view.messages)
+    assert any("'bogus' is not one of your actions now: " in m for m in view.messages)
     assert any("took back 1 choice(s)" in m for m in view.messages)
     assert any("press ROLL" in p for p in view.prompts)
     kinds = [a.kind for a in state.history]

@@ -119,7 +119,7 @@ def test_a_person_types_at_the_terminal(tmp_path) -> None:
     session, hw, operator, table, view = run_table(config, (1,), 2, tmp_path, stream=lines)
     with hw, contextlib.suppress(EOFError):
         table.run()
-    assert any("unknown action" in line for line in view.lines)
+    assert any("is not one of your actions now" in line for line in view.lines)
     assert len(session.state.history) > 10
 
 

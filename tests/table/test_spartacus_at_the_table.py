@@ -348,3 +348,15 @@ def test_question_mark_numbers_the_plays_out_of_turn():
     assert chosen == plays[1]
     out = prompts(view)
     assert "? numbers them" in out and f"2: {plays[1].notation}" in out
+
+
+def test_a_word_that_is_no_action_now_names_the_seats_own_kinds():
+    """Found by a newcomer: 'unknown action' listed all 37 verbs of the notation
+    (post-guard, exhaust-card, ...), most of them never the seat's now."""
+    state = reaction_window()
+    view = quiet()
+    person, _ = agent(view, "\n\nfoo\ndone\n", people=1)
+    person.choose(state, state.legal_actions())
+    refusal = next(line for line in prompts(view).splitlines() if "'foo'" in line)
+    assert "is not one of your actions now: " in refusal
+    assert "exhaust-card" not in refusal and "sell" in refusal
