@@ -94,13 +94,26 @@ class TableScreen:
 
     # -- what a game shows ---------------------------------------------------------------
 
-    def header(self) -> Text:
+    def header(self, width: int | None = None) -> Text:
         """One line: the game, the turn (:meth:`when`), whose turn it is
-        (:meth:`whose_turn`), or who won."""
+        (:meth:`whose_turn`), or who won. In ``width`` columns the title gives way first
+        (its brackets, then all after its colon: it was printed above the live view), so
+        that whose turn it is stays on the line."""
+        for title in self._titles():
+            text = self._header(title)
+            if width is None or text.cell_len <= width:
+                break
+        return text
+
+    def _titles(self) -> list[str]:
+        short = re.sub(r"\s*\([^)]*\)", "", self.title)
+        return list(dict.fromkeys((self.title, short, short.split(":")[0])))
+
+    def _header(self, title: str) -> Text:
         state = self.state
         if state is None:
-            return Text(self.title, style="bold")
-        text = Text(f"{self.title} - {self.when()}  ", style="bold")
+            return Text(title, style="bold")
+        text = Text(f"{title} - {self.when()}  ", style="bold")
         if state.is_terminal:
             names = " and ".join(state.seat_name(s) for s in state.winners) or "nobody"
             return text.append(f"game over: {names} won", style="bold green")
@@ -352,7 +365,7 @@ class TableScreen:
                 break
             log_rows -= 1
         layout = Layout()
-        parts = [Layout(self.header(), name="header", size=1)]
+        parts = [Layout(self.header(width), name="header", size=1)]
         title = "events"
         if self.showing_log:
             title = "events so far, the newest last (Enter: back to the board)"

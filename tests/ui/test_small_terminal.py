@@ -536,3 +536,16 @@ def test_log_before_anything_happened_says_so() -> None:
     assert "nothing has happened yet" in in_the_events_panel(
         seen(view).replace("events so far", " events ")
     )
+
+
+def test_spartacus_header_at_80_columns_keeps_whose_turn_it_is() -> None:
+    """Found by a newcomer at 80x24: 'Spartacus: 3 houses (3 at the terminal) - round 1,
+    intrigue turn  solonius to' - the title took the row and cut whose turn it is."""
+    view = typed_view("spartacus", small_console())
+    view.title = "Spartacus: 3 houses (3 at the terminal)"
+    table = bot_game("spartacus", view, lambda s: s.phase == "intrigue_turn", 3)
+    ask_like_the_table(view, "spartacus", table.state)
+    first = seen(view).splitlines()[0].rstrip()
+    house = table.state.houses[table.state.current_player]
+    assert first.startswith("Spartacus: 3 houses - round") and first.endswith(f"{house} to decide")
+    assert view.header().plain.startswith("Spartacus: 3 houses (3 at the terminal)")  # printed
