@@ -130,6 +130,8 @@ class GladiatorenAdapter(TableAdapter):
 
     def __init__(self, show_odds: bool = True) -> None:
         self.show_odds = show_odds
+        #: the options listed last left out challenges naming who acts for the animal
+        self.named_left_out = False
 
     def prompt_hint(self, state: Any) -> str:
         """The challenge example only on a turn: the set-up has no challenge."""
@@ -179,6 +181,20 @@ class GladiatorenAdapter(TableAdapter):
 
     def parse(self, text: str) -> Any:
         return parse_action(text)
+
+    def listed_options(self, state: Any, options: Sequence[Any]) -> list[Any]:
+        """Each challenge once, without naming who acts for the animal (with 3 to 5
+        players every fellow player doubled an animal's challenge, and a long list cut
+        the map at 80x24); such a challenge is typed in full or numbered by '?'."""
+        listed = [a for a in options if getattr(a, "proxy", None) is None]
+        self.named_left_out = len(listed) < len(options)
+        return listed
+
+    def option_lines(self, options: Sequence[Any]) -> list[str]:
+        lines = super().option_lines(options)
+        if self.named_left_out:
+            lines.append("(who acts for the animal may be named too: ? lists every challenge)")
+        return lines
 
 
 def odds_message(state: Any, action: A.Challenge | A.UseAnimal) -> str:

@@ -319,6 +319,15 @@ class GladiatorenView(TableScreen):
             return Group(*first[1:]) if len(first) > 1 else arena  # the combat before the map
         return game_view(state)
 
+    def board_kept(self, width: int) -> int:
+        """The map stays whole: a long list of challenges gives way (it cut the map's
+        bottom row, O P Q, at 80x24)."""
+        if not self.maps:
+            return 0
+        arena = arena_map(self.state)
+        arena.rstrip()
+        return rows_at(self.console, arena, width)
+
     def event_text(self, event: Any) -> Text | None:
         if event.kind == "turn_started" or event.kind in QUIET_EVENTS:
             return None

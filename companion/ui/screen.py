@@ -131,6 +131,11 @@ class TableScreen:
         view has for it (``None``: printed, as tall as it needs)."""
         return Text("")
 
+    def board_kept(self, width: int) -> int:
+        """The rows the live board keeps however long the prompt's options are (a map
+        that must stay whole: the options give way); default none."""
+        return 0
+
     def event_text(self, event: Any) -> Text | None:
         """One event as a line for the log (``None``: not worth a line)."""
         text = event.public_text if event.private_to is not None else event.text
@@ -346,8 +351,14 @@ class TableScreen:
         side = self.hardware()
         board_width = width - 40 if side is not None and width >= 100 else width
         board = self.board if self.state is not None else _nothing_yet
+        # the board's rows it keeps (a map): the options give way, grouped by their verb
+        # where that takes fewer rows, cut after that
+        kept = max(1, self.board_kept(board_width) if self.state is not None else 0)
+        listed, listed_rows = prompt, prompt_rows
+        compact: tuple[RenderableType, int] | None = None
         # the events box shows the last height/4 rows (3 to LOG_LINES); when the board
-        # needs more rows than that leaves, the box gives it rows, down to 3 of its own
+        # (or the options beside the rows the board keeps) needs more rows than that
+        # leaves, the box gives it rows, down to 3 of its own
         log_rows = max(3, min(LOG_LINES, height // 4))
         if self.showing_log:  # typed 'log': the events take the board's rows too
             prompt_rows = min(prompt_rows, max(least, height - 1 - 5))
@@ -358,10 +369,21 @@ class TableScreen:
         while not self.showing_log:
             log = self._log_block(width - 4, log_rows, most)  # inside the panel's frame
             events_rows = max(log_rows, len(log.plain.splitlines())) + 2
-            prompt_rows = min(prompt_rows, max(least, height - 1 - 1 - events_rows))
+            room = height - 1 - events_rows - kept
+            prompt, prompt_rows = listed, listed_rows
+            if prompt_rows > room and self.options:
+                if compact is None:
+                    grouped = self._prompt_block(width, by_verb=True)
+                    compact = grouped, rows_at(self.console, grouped, width)
+                if compact[1] < prompt_rows:
+                    prompt, prompt_rows = compact
+            cut = prompt_rows > max(least, room)
+            prompt_rows = min(prompt_rows, max(least, room))
             body_rows = max(1, height - 1 - prompt_rows - events_rows)
             drawn = board(board_width, body_rows)
-            if log_rows <= 3 or rows_at(self.console, drawn, board_width) <= body_rows:
+            if log_rows <= 3 or (
+                not cut and rows_at(self.console, drawn, board_width) <= body_rows
+            ):
                 break
             log_rows -= 1
         layout = Layout()
@@ -421,15 +443,18 @@ class TableScreen:
         log.no_wrap, log.overflow = True, "ellipsis"
         return log
 
-    def _prompt_block(self, width: int, options: bool = True) -> RenderableType:
-        """The note (a hint), the question and (``options``) its options."""
+    def _prompt_block(
+        self, width: int, options: bool = True, by_verb: bool = False
+    ) -> RenderableType:
+        """The note (a hint), the question and (``options``) its options (``by_verb``:
+        grouped by their first word, see :func:`option_columns`)."""
         lines: list[RenderableType] = []
         if self.note:
             lines.append(Text(f"> {self.note}", style="bold green"))
         if self.prompt_text:
             lines.append(Text(f"> {self.prompt_text}", style=PROMPT_STYLE))
         if self.options and options:
-            lines.append(option_columns(self.options, width))
+            lines.append(option_columns(self.options, width, by_verb))
         return Group(*lines)
 
 
@@ -451,14 +476,18 @@ def styled_event(event: Any, quiet: Any, styles: dict[str, str], words: Any = No
 SHARED_RUN = 6
 
 
-def option_columns(options: Sequence[str], width: int | None = None) -> RenderableType:
+def option_columns(
+    options: Sequence[str], width: int | None = None, by_verb: bool = False
+) -> RenderableType:
     """Options side by side in columns; an option is never broken inside (nor a word).
     An option wider than ``width`` (a kind with all its values, ``pick <1|3|...>``) gets
     rows of its own, broken after a space or a ``|``, never cut. A run of numbered options
     that differ in one word only (``4: figure a2 purple``, ``5: figure b2 purple``, ...)
     is shown once as ``figure … purple:`` (saying how to type one) with the numbers and
     that word (``4: a2``): 21 figures take 4 rows at 80 columns instead of 8, and the
-    seats' table stays on screen."""
+    seats' table stays on screen. ``by_verb`` (the options do not fit beside a board that
+    keeps its rows): runs sharing their first word only are shown so too (``challenge
+    …:`` with ``4: A>E I``, see :func:`verb_runs`)."""
     blocks: list[RenderableType] = []
     short: list[Text] = []
 
@@ -467,7 +496,8 @@ def option_columns(options: Sequence[str], width: int | None = None) -> Renderab
             blocks.append(Columns(list(short), padding=(0, 3)))
             short.clear()
 
-    for run, shared in option_runs(options, width):
+    runs = verb_runs(options) if by_verb else option_runs(options, width)
+    for run, shared in runs:
         if shared is not None:
             flush()
             number, _, word = run[0].partition(": ")
@@ -523,6 +553,40 @@ def option_runs(
             out.append(([options[i]], None))
         i += 1
     return out
+
+
+def verb_runs(options: Sequence[str]) -> list[tuple[list[str], str | None]]:
+    """The options in runs as :func:`option_runs` gives them, but a run of at least three
+    numbered options sharing their first word is shown once by that word (``challenge
+    …``, with ``4: A>E I``, ``5: A>F C``, ...: 24 challenges in 5 rows at 80 columns
+    instead of 8), never where the words after it start with a number (``9: 27``)."""
+    verbs = [_verb(o) for o in options]
+    out: list[tuple[list[str], str | None]] = []
+    i = 0
+    while i < len(options):
+        end = i + 1
+        while verbs[i] is not None and end < len(options) and verbs[end] == verbs[i]:
+            end += 1
+        if end - i >= 3:
+            run = [_numbered(o) for o in options[i:end]]
+            shown = [f"{p[0]}: {' '.join(p[1][1:])}" for p in run if p is not None]
+            out.append((shown, f"{verbs[i]} …"))
+            i = end
+            continue
+        if out and out[-1][1] is None:
+            out[-1][0].append(options[i])
+        else:
+            out.append(([options[i]], None))
+        i += 1
+    return out
+
+
+def _verb(option: str) -> str | None:
+    """The first word of a numbered option whose next word is no number (None otherwise)."""
+    parsed = _numbered(option)
+    if parsed is None or parsed[1][1][:1].isdigit():
+        return None
+    return parsed[1][0]
 
 
 def _worth_grouping(

@@ -19,6 +19,7 @@ from companion.games.kampf_der_gladiatoren import actions as A
 from companion.games.kampf_der_gladiatoren.data import default_data
 from companion.hal import CellState, HardwareConfig, ManualClock, open_hardware
 from companion.table.gladiatoren_table import (
+    GladiatorenAdapter,
     GladiatorenTable,
     dice_frame,
     local_session,
@@ -443,3 +444,28 @@ def test_replay_shows_a_journalled_game(capsys, tmp_path):
     doc = json.loads(capsys.readouterr().out)
     assert doc["turn"] == 3 and not doc["finished"]
     assert main(["replay", str(path), "--turn", str(state.turn + 1)]) == 2
+
+
+def test_each_challenge_is_listed_once_without_naming_who_acts_for_the_animal():
+    """A long list of challenges cut the map at 80x24; with 3 to 5 players each fellow
+    player doubled an animal's challenge. Those are left out of the list (a line says so)
+    and stay legal: typed in full, or numbered by '?'."""
+    state = position_game(
+        [team("R sword", "E"), team("Y sword", "Q"), team("B sword", "O")],
+        [{"animal": "lion", "field": "F", "stars": 0}],
+        players=3,
+    )
+    adapter = GladiatorenAdapter()
+    legal = state.legal_actions()
+    assert A.Challenge("E", "E", "F", 2) in legal
+    listed = adapter.listed_options(state, legal)
+    assert A.Challenge("E", "E", "F") in listed and A.Challenge("E", "E", "F", 2) not in listed
+    assert listed == [a for a in legal if a.proxy is None] and len(listed) < len(legal)
+    lines = adapter.option_lines(listed)
+    assert lines[-1] == "(who acts for the animal may be named too: ? lists every challenge)"
+    assert lines[:-1] == [f"{i}: {a.notation}" for i, a in enumerate(listed, 1)]
+    two = position_game(
+        [team("R sword", "E"), team("Y sword", "Q")], [{"animal": "lion", "field": "F"}]
+    )
+    listed = adapter.listed_options(two, two.legal_actions())  # nobody else to name
+    assert listed == two.legal_actions() and "(who acts" not in adapter.option_lines(listed)[-1]

@@ -549,3 +549,38 @@ def test_spartacus_header_at_80_columns_keeps_whose_turn_it_is() -> None:
     house = table.state.houses[table.state.current_player]
     assert first.startswith("Spartacus: 3 houses - round") and first.endswith(f"{house} to decide")
     assert view.header().plain.startswith("Spartacus: 3 houses (3 at the terminal)")  # printed
+
+
+def test_gladiatoren_long_challenge_list_at_80x24_leaves_the_map_whole() -> None:
+    """Found by a newcomer at 80x24: with 20 or more challenges listed, the map lost its
+    bottom row (fields O P Q). The options give way: one 'challenge …' row with the
+    numbers and the rest of each, the events box down to 3 rows; the map stays whole."""
+    from companion.table.gladiatoren_table import GladiatorenAdapter
+    from companion.ui.gladiatoren import composition
+
+    def many(state: Any) -> bool:
+        if state.phase != "turn" or state.is_chance_node:
+            return False
+        return len(GladiatorenAdapter().listed_options(state, state.legal_actions())) >= 20
+
+    view = typed_view("gladiatoren", small_console())
+    table = bot_game("gladiatoren", view, many, players=3)
+    state = table.state
+    assert many(state)
+    ask_like_the_table(view, "gladiatoren", state)
+    screen = seen(view)
+    rows = screen.splitlines()
+    assert len(rows) == 24 and "more options than fit" not in screen
+    bottom = next(i for i, row in enumerate(rows) if row.lstrip().startswith("O "))
+    for field in "OPQ":  # the map's bottom row, and under it what stands there
+        piece = state.board[state.arena.index(field)]
+        if piece is not None and piece[0] == "team":
+            team = state.teams[piece[1]]
+            assert composition(team.active).plain in rows[bottom + 1], field
+    shown = " ".join(screen.split())
+    assert "challenge …: type the number" in shown
+    challenges = [o for o in view.options if o[:1].isdigit()]
+    assert len(challenges) >= 20
+    for option in challenges:  # every challenge, its number with the rest of it
+        number, _, notation = option.partition(": ")
+        assert f"{number}: {notation.removeprefix('challenge ')}" in shown, option
