@@ -184,6 +184,11 @@ class TableAdapter:
             return [f"{i}: {a.notation}" for i, a in enumerate(options, 1)]
         return kind_lines(options)
 
+    def named(self, state: Any, line: str) -> str:
+        """An option (or a notation) as the terminal shows it: seats by their names where
+        the notation has their numbers (default: as it is)."""
+        return line
+
     def before_prompt(self, view: Any, state: Any, options: Sequence[Any]) -> None:
         """Before a person is asked (the odds of the attacks offered)."""
 

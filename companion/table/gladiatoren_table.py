@@ -22,6 +22,7 @@ Cells after the last die stay ``OFF``; the arena itself is drawn on the screen.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -181,6 +182,32 @@ class GladiatorenAdapter(TableAdapter):
 
     def parse(self, text: str) -> Any:
         return parse_action(text)
+
+    def named(self, state: Any, line: str) -> str:
+        """Who acts for the animal by colour, as every seat is named: ``challenge G F for
+        blue`` (the notation's ``for 2`` named the seat by its number)."""
+
+        def seats(found: re.Match[str]) -> str:
+            return re.sub(r"\d+", lambda n: state.seat_name(int(n[0])), found[0])
+
+        return re.sub(r"\bfor (<[\d|]+>|\d+)", seats, line)
+
+    def expand(self, state: Any, line: str) -> list[Any] | None:
+        """``challenge G F for blue``: who acts for the animal typed by colour (the
+        notation names the seat by its number, ``for 2``); ``None``: no colour named."""
+        pattern = r"\bfor\s+([^\W\d]\w*)"
+        said = [word.lower() for word in re.findall(pattern, line, flags=re.IGNORECASE)]
+        if not said:
+            return None
+        seats = {state.seat_name(s).lower(): s for s in range(state.players)}
+        unknown = [word for word in said if word not in seats]
+        if unknown:
+            raise ValueError(
+                f"{unknown[0]!r} is no player here: 'for' names who acts for the animal, "
+                f"one of {', '.join(seats)}"
+            )
+        line = re.sub(pattern, lambda w: f"for {seats[w[1].lower()]}", line, flags=re.IGNORECASE)
+        return [parse_action(part) for part in line.split(",") if part.strip()]
 
     def listed_options(self, state: Any, options: Sequence[Any]) -> list[Any]:
         """Each challenge once, without naming who acts for the animal (with 3 to 5

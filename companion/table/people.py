@@ -479,7 +479,7 @@ class TerminalAgent:
         own = adapter.own_actions(state, seat, legal)
         options = [a for a in own if not getattr(a, "is_correction", False)]
         shown = adapter.listed_options(state, options)  # what a number chooses from
-        lines = adapter.option_lines(shown)
+        lines = [adapter.named(state, line) for line in adapter.option_lines(shown)]
         if secret is not None:
             self.view.prompt(secret, seat=seat)  # its room shows hidden gold: its seat only
         else:
@@ -489,7 +489,7 @@ class TerminalAgent:
                 self.view.prompt(text, lines, seat=seat)  # shows a hand: to its seat only
             else:
                 self.view.prompt(text, lines)
-        set_completions([a.notation for a in own])
+        set_completions([adapter.named(state, a.notation) for a in own])
         menu = adapter.menu(state, seat) if secret is None else None
         # a number is an option's number only where the options were shown numbered (as
         # they are, or by '?'); where they were shown by kind ('pick <1|3|...>') it is a value
@@ -523,7 +523,8 @@ class TerminalAgent:
                 numbered, shown = True, options
                 listed = [f"{i}: {a.notation}" for i, a in enumerate(options, 1)]
                 fixes = [a.notation for a in own if getattr(a, "is_correction", False)]
-                self.view.prompt(f"every legal action of {state.seat_name(seat)}", listed + fixes)
+                listed = [adapter.named(state, line) for line in listed + fixes]
+                self.view.prompt(f"every legal action of {state.seat_name(seat)}", listed)
                 continue
             if word == "help":
                 self.view.message(
@@ -560,7 +561,8 @@ class TerminalAgent:
                         "the options here are not numbered: type an action as listed, "
                         "or ? for a numbered list"
                         if not found
-                        else f"{line!r} could be {', '.join(a.notation for a in found)}: "
+                        else f"{line!r} could be "
+                        f"{', '.join(adapter.named(state, a.notation) for a in found)}: "
                         "type the whole action"
                     )
                     continue

@@ -7,6 +7,7 @@ import argparse
 import io
 import json
 import random
+import re
 import sys
 
 import pytest
@@ -14,7 +15,12 @@ from kdg_helpers import position_game, team
 
 from companion.cli import CommandError
 from companion.dice import Roller
-from companion.games.kampf_der_gladiatoren import GladiatorenConfig, new_game, parse_action
+from companion.games.kampf_der_gladiatoren import (
+    GladiatorenConfig,
+    IllegalActionError,
+    new_game,
+    parse_action,
+)
 from companion.games.kampf_der_gladiatoren import actions as A
 from companion.games.kampf_der_gladiatoren.data import default_data
 from companion.hal import CellState, HardwareConfig, ManualClock, open_hardware
@@ -469,3 +475,43 @@ def test_each_challenge_is_listed_once_without_naming_who_acts_for_the_animal():
     )
     listed = adapter.listed_options(two, two.legal_actions())  # nobody else to name
     assert listed == two.legal_actions() and "(who acts" not in adapter.option_lines(listed)[-1]
+
+
+def test_who_acts_for_the_animal_is_named_by_colour_at_the_terminal():
+    """Found by a newcomer: 'challenge G F for 2' named a seat by its number, where every
+    other line names it by its colour. '?' lists 'for blue', and 'for blue' is typed."""
+    state = position_game(
+        [team("R sword", "E"), team("Y sword", "Q"), team("B sword", "O")],
+        [{"animal": "lion", "field": "F", "stars": 0}],
+        players=3,
+    )
+
+    class Options(Recorder):
+        listed: list[str] = []
+
+        def prompt(self, text: str, options=(), seat=None) -> None:
+            super().prompt(text, options, seat)
+            self.listed = list(options)
+
+    view = Options()
+    lines = iter(["?", "challenge E F for purple", "challenge E F for Blue"])
+
+    class Typed:
+        people, holder, seats = 1, None, None
+
+        def poll(self, timeout: float, hidden: bool = False) -> str:
+            return next(lines)
+
+    agent = TerminalAgent(Typed(), view, adapter=GladiatorenAdapter())
+    chosen = agent.choose(state, state.legal_actions())
+    assert chosen == A.Challenge("E", "E", "F", 2)  # blue is seat 2
+    assert "1: challenge E F" in view.listed and "2: challenge E F for blue" in view.listed
+    assert not any(re.search(r"for \d", line) for line in view.listed)
+    assert view.messages == [
+        "'purple' is no player here: 'for' names who acts for the animal, one of red, yellow, blue"
+    ]
+    with pytest.raises(IllegalActionError) as refused:  # the rule's reason by colour too
+        state.apply(parse_action("challenge E F for 1"))
+    assert refused.value.reason == (
+        "yellow (the left neighbour) acts for the animal anyway: leave 'for yellow' out"
+    )

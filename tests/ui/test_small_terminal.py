@@ -185,7 +185,10 @@ def ask_like_the_table(view: Any, game: str, state: Any) -> None:
     options = [a for a in state.legal_actions() if not getattr(a, "is_correction", False)]
     view.prompt(
         f"{adapter.ask(state, seat)} ({adapter.prompt_hint(state)}; help for more)",
-        adapter.option_lines(adapter.listed_options(state, options)),
+        [
+            adapter.named(state, line)
+            for line in adapter.option_lines(adapter.listed_options(state, options))
+        ],
     )
 
 

@@ -153,14 +153,16 @@ class GladiatorenReasons:
         if animal is None:
             return f"{a.target} holds a team, not an animal: nobody acts for it"
         if a.proxy == seat or not 0 <= a.proxy < players:
+            others = [self.colours[s] for s in range(players) if s != seat]
             return (
-                f"the challenger names a fellow player (a seat 0..{players - 1} other than "
-                f"{seat}) to act for the {self.animal_ids[animal]}"
+                f"the challenger names a fellow player ({', '.join(others)}, not "
+                f"{self.colours[seat]}) to act for the {self.animal_ids[animal]}"
             )
         if a.proxy == neighbour:
+            colour = self.colours[neighbour]
             return (
-                f"{self.colours[neighbour]} (seat {neighbour}, the left neighbour) acts for the "
-                f"animal anyway: leave 'for {neighbour}' out"
+                f"{colour} (the left neighbour) acts for the animal anyway: leave "
+                f"'for {colour}' out"
             )
         return (
             f"the {self.animal_ids[animal]} has no more tridents than its challenger, so it "
