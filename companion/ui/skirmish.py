@@ -110,17 +110,38 @@ def map_table(state: Any, title: str | None = "Arena", key: bool = True) -> Tabl
     return table
 
 
-def order_table(state: Any, narrow: bool = False) -> Table:
+#: the values beside the map on a small terminal: (header, short header) per column
+VALUE_COLUMNS = (("mov", "mv"), ("att", "at"), ("aff", "af"), ("life", "li"))
+#: the columns the order with its values takes beside the map: short headers, then whole
+VALUES_WIDE = (21, 25)
+
+
+def order_table(state: Any, narrow: bool = False, room: int = 0) -> Table:
     """This round's initiative order: done, acting, waiting. ``narrow`` (beside the map
-    on a small terminal): no frame, the gladiators by letter and number only."""
+    on a small terminal): no frame, the gladiators by letter and number only, and in
+    ``room`` columns (21 at 80: headers ``ini mv at af li``, from 25 ``ini mov att aff
+    life``) each one's values now (lowered ones in bold), as the team picking shows them
+    (``P31 8 4 3 A2 5``: during play no value was on screen)."""
+    values = narrow and room >= VALUES_WIDE[0]
     if narrow:
-        table = Table(box=None, padding=(0, 1), title=f"round {state.round}")
+        table = Table(
+            box=None,
+            padding=(0, 1),
+            title=f"round {state.round}",
+            pad_edge=False,
+            collapse_padding=True,
+        )
     else:
         table = Table(title=f"Round {state.round} - initiative", padding=(0, 1))
     table.add_column("")
     table.add_column("gladiator", no_wrap=True, max_width=24, overflow="ellipsis")
     table.add_column("ini", justify="right")
-    table.show_header = not narrow
+    table.show_header = not narrow or values
+    if values:
+        table.columns[1].header = ""
+        whole = room >= VALUES_WIDE[1]
+        for header, short in VALUE_COLUMNS:
+            table.add_column(header if whole else short, justify="right", no_wrap=True)
     for gid in state.round_order():
         g = state.gladiators[gid]
         colour = state.colours[g.owner]
@@ -134,8 +155,19 @@ def order_table(state: Any, narrow: bool = False) -> Table:
         name = colour_text(colour, label)
         if gid in state.acted and gid != state.active_gladiator:
             name.stylize("dim")
-        table.add_row(mark, name, str(g.initiative))
+        row = [mark, name, Text(str(g.initiative))]
+        if values:
+            p = g.profile
+            row += [_now(g.movement, p.movement), _now(g.attack, p.attack)]
+            row.append(Text(ELEMENT_MARK[p.element]).append_text(_now(g.affinity, p.affinity)))
+            row.append(_now(g.life, p.life))
+        table.add_row(*row)
     return table
+
+
+def _now(now: int, printed: int) -> Text:
+    """A value now, in bold where a hit lowered it (no room for ``2/4``)."""
+    return Text(str(now), style="" if now == printed else "bold yellow" if now else "bold red")
 
 
 def _value(now: int, printed: int) -> Text:
@@ -380,7 +412,7 @@ def game_view(state: Any, width: int = 120, profiles: bool = True, compact: bool
     if order is not None and compact and width < 6 * state.map.size + 44:
         # 80 columns: the order fits beside the map by letter and number (below it, the
         # small terminal showed the order's title and no gladiator)
-        order = order_table(state, narrow=True)
+        order = order_table(state, narrow=True, room=width - 5 * state.map.size - 4)
         if width >= 6 * state.map.size + 14:
             top = Table.grid(padding=(0, 2))
             top.add_row(arena, order)

@@ -587,3 +587,32 @@ def test_gladiatoren_long_challenge_list_at_80x24_leaves_the_map_whole() -> None
     for option in challenges:  # every challenge, its number with the rest of it
         number, _, notation = option.partition(": ")
         assert f"{number}: {notation.removeprefix('challenge ')}" in shown, option
+
+
+@pytest.mark.parametrize("width", [80, 100])
+def test_skirmish_play_at_80x24_shows_every_gladiators_values(width: int) -> None:
+    """Found by a newcomer at 80x24: after the teams were picked no value of any
+    gladiator was on screen, so nobody saw the movement, attack, affinity or life of the
+    gladiators they moved and fought with. Beside the map each one in the initiative
+    order has them, as the team picking shows them."""
+    view = typed_view("skirmish", small_console(width))
+    table = bot_game(
+        "skirmish",
+        view,
+        lambda s: s.round >= 2 and s.active_gladiator is not None and s.attack is None,
+        players=2,
+    )
+    state = table.state
+    ask_like_the_table(view, "skirmish", state)
+    screen = seen(view)
+    rows = screen.splitlines()
+    assert len(rows) == 24 and any(line.startswith("11 ") for line in rows)  # the whole map
+    headers = "ini mv at af li" if width == 80 else "ini mov att aff life"
+    assert any(line.rstrip().endswith(headers) for line in rows)
+    shown = " ".join(screen.split())
+    element = {"fire": "F", "water": "W", "air": "A", "earth": "E"}
+    for gid in state.round_order():
+        g = state.gladiators[gid]
+        letter = state.colours[g.owner][0].upper()
+        values = (g.initiative, g.movement, g.attack, f"{element[g.profile.element]}{g.affinity}")
+        assert f"{letter}{gid} {' '.join(map(str, (*values, g.life)))}" in shown, gid
