@@ -133,7 +133,8 @@ class TableScreen:
 
     def board_kept(self, width: int) -> int:
         """The rows the live board keeps however long the prompt's options are (a map
-        that must stay whole: the options give way); default none."""
+        that must stay whole: the options give way, and the events box down to 3 rows);
+        default none."""
         return 0
 
     def event_text(self, event: Any) -> Text | None:
@@ -381,9 +382,8 @@ class TableScreen:
             prompt_rows = min(prompt_rows, max(least, room))
             body_rows = max(1, height - 1 - prompt_rows - events_rows)
             drawn = board(board_width, body_rows)
-            if log_rows <= 3 or (
-                not cut and rows_at(self.console, drawn, board_width) <= body_rows
-            ):
+            fits = rows_at(self.console, drawn, board_width) <= body_rows
+            if log_rows <= 3 or (not cut and fits and body_rows >= kept):
                 break
             log_rows -= 1
         layout = Layout()

@@ -26,7 +26,7 @@ from companion.games.arena_skirmish.combat import (
     percent,
 )
 from companion.games.arena_skirmish.grid import ARROWS, DIRECTIONS
-from companion.ui.screen import TableScreen, styled_event
+from companion.ui.screen import TableScreen, rows_at, styled_event
 
 STYLE = {
     "purple": "magenta",
@@ -352,6 +352,30 @@ def distribution_summary(dist: DamageDistribution) -> Text:
     return text
 
 
+def odds_lines(dist: DamageDistribution, title: str, width: int) -> Text:
+    """An attack's odds without a frame, in about four rows (a small terminal): the
+    attack and its dice, the life lost, then what else a hit does, never broken inside."""
+    text = Text(f"{title}: {dist.dice} dice on life {dist.stats.life}", style="bold")
+    text.append(f"   expected life lost {float(dist.expected_life_lost):.2f}\n")
+    lost = "  ".join(f"{k}: {percent(p)}" for k, p in sorted(dist.life_lost.items()))
+    text.append(f"life lost  {lost}\n")
+    moves = ", ".join(f"-{k}: {percent(p)}" for k, p in dist.movement_lost.items() if k)
+    parts = [
+        f"removed {percent(dist.removed)}",
+        f"-1 attack (arms) {percent(dist.attack_lost)}",
+        f"-1 affinity (head) {percent(dist.affinity_lost)}",
+        f"movement (legs) {moves or 'none'}",
+    ]
+    row = ""
+    for part in parts:
+        if row and len(row) + 3 + len(part) > width:
+            text.append(row + "\n")
+            row = ""
+        row = f"{row}   {part}" if row else part
+    text.append(row)
+    return text
+
+
 def result_text(faces: Sequence[int], result: HitResult) -> Text:
     text = Text("rolled: ", style="bold")
     text.append(" ".join(str(f) for f in faces) + "\n")
@@ -442,6 +466,8 @@ class SkirmishDashboard(TableScreen):
         super().__init__(*args, **kwargs)
         self.last_roll: list[int] = []
         self.last_attack: Panel | None = None
+        #: the odds of the attack about to be rolled, for a small terminal
+        self.odds: tuple[DamageDistribution, str] | None = None
 
     def update(self, state: Any, events: Sequence[Any]) -> None:
         for event in events:
@@ -457,6 +483,7 @@ class SkirmishDashboard(TableScreen):
         """The dice breakdown and the odds of the attack about to be rolled."""
         panel = attack_panel(breakdown, distribution, title=title)
         self.last_attack = panel
+        self.odds = (distribution, title)
         if not self.live:
             self.console.print(panel)
         self._refresh()
@@ -482,9 +509,31 @@ class SkirmishDashboard(TableScreen):
             assert height is not None
             return pick_table(self.state, width, height - 1)  # the 'more' row
         view = game_view(self.state, width, profiles=height is None or height >= 40, compact=small)
+        if small and self.live:
+            # the framed odds under the map showed their top border only at 80x24: while
+            # an attack is rolled its odds come first, unframed, and the map gives way
+            # (the players' line, then the map and the order) when they do not fit
+            parts = self._odds_first(view, width)
+            if parts is None:
+                return view
+            while len(parts) > 1 and rows_at(self.console, Group(*parts), width) > height:
+                parts.pop()
+            return Group(*parts)
         if self.last_attack is not None and self.live:
             return Group(view, self.last_attack)
         return view
+
+    def _odds_first(self, view: Group, width: int) -> list[RenderableType] | None:
+        """While an attack is rolled: its odds, then the view's parts (None: no attack)."""
+        if self.odds is None or self.state.attack is None:
+            return None
+        return [odds_lines(*self.odds, width), *view.renderables]
+
+    def board_kept(self, width: int) -> int:
+        """While an attack is rolled on a small terminal, its odds and the map: the
+        events box gives way for them (down to 3 rows)."""
+        parts = self._odds_first(game_view(self.state, width, profiles=False, compact=True), width)
+        return 0 if parts is None else rows_at(self.console, Group(*parts[:2]), width)
 
     def event_text(self, event: Any) -> Text | None:
         return event_line(event)

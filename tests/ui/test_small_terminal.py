@@ -616,3 +616,41 @@ def test_skirmish_play_at_80x24_shows_every_gladiators_values(width: int) -> Non
         letter = state.colours[g.owner][0].upper()
         values = (g.initiative, g.movement, g.attack, f"{element[g.profile.element]}{g.affinity}")
         assert f"{letter}{gid} {' '.join(map(str, (*values, g.life)))}" in shown, gid
+
+
+def test_skirmish_attack_odds_at_80x24_are_shown_whole_at_the_roll() -> None:
+    """Found by a newcomer at 80x24: at a melee's ROLL prompt the odds panel under the
+    map showed its top border and nothing else. Its odds now come first, unframed, the
+    map and the values beside it under them, the events box down to 3 rows."""
+    from types import SimpleNamespace
+
+    from companion.games.arena_skirmish.combat import damage_distribution, percent
+
+    view = typed_view("skirmish", small_console())
+    table = bot_game(
+        "skirmish",
+        view,
+        lambda s: s.phase == "hit" and s.attack is not None and s.attack["kind"] == "melee",
+        players=2,
+    )
+    state = table.state
+    adapter = adapter_for("skirmish")
+    ask = adapter.dice(state)
+    adapter.before_roll(SimpleNamespace(view=view, state=state), ask)  # as the table does
+    attacker = state.gladiators[state.attack["attacker"]]
+    view.prompt(f"{state.seat_name(attacker.owner)}: press ROLL for {ask.what}")
+    attack = state.attack
+    breakdown = state.breakdown(attack["attacker"], attack["target"], attack["kind"])
+    dist = damage_distribution(state.gladiators[attack["target"]].stats, breakdown.dice)
+    title = f"#{attack['attacker']} {attack['kind']} on #{attack['target']}"
+    screen = seen(view)
+    rows = screen.splitlines()
+    assert len(rows) == 24 and "press ROLL for " in screen
+    assert rows[1].startswith(f"{title}: {dist.dice} dice on life {dist.stats.life}")
+    lost = "  ".join(f"{k}: {percent(p)}" for k, p in sorted(dist.life_lost.items()))
+    assert f"life lost  {lost}" in screen
+    for what in (f"removed {percent(dist.removed)}", "-1 attack (arms) ", "movement (legs) "):
+        assert what in screen
+    assert any(line.startswith("11 ") for line in rows)  # and the whole map
+    events = next(i for i, row in enumerate(rows) if " events " in row)
+    assert not any("╭" in row for row in rows[:events])  # no frame cut under the map
