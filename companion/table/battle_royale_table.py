@@ -36,6 +36,15 @@ FACE_WORDS = {
 }
 
 
+#: Under ``done`` after a blast (or a special action applied by hand): the corrections are
+#: too many to list (``?`` lists them), so their forms are shown. Only ``1: done`` was, and a
+#: newcomer could not tell that the board may be corrected.
+CORRECTIONS_LINE = (
+    "or correct the board first: knockoff <field> <colour>, shift <field> <colour> <to>, "
+    "remove <field>, set-eliminator <field> (? lists each)"
+)
+
+
 def in_words(text: str) -> str:
     """Doom faces in words in a text for people (``choose move_eliminator`` ->
     ``choose move eliminator``)."""
@@ -136,11 +145,20 @@ class BattleRoyaleAdapter(TableAdapter):
             return (
                 f"{colour}: {field_name(cell)} is over-full - push a figure off {field_name(cell)}"
             )
+        if state.phase == "blast":  # ruling 9a: the board is the engine's, the table may differ
+            return (
+                f"{colour}: if the blast moved figures or tiles otherwise than the board "
+                "shows, correct the board; then done"
+            )
+        if state.phase == "special_effect":
+            return f"{colour}: apply the special action on the board by hand (corrections)"
         return f"{colour}: choose"
 
     def option_lines(self, options: Sequence[Any]) -> list[str]:
-        lines = super().option_lines(options)
-        return [in_words(line) for line in lines]
+        lines = [in_words(line) for line in super().option_lines(options)]
+        if any(a.kind == "done" for a in options):  # the corrections: one row, not hundreds
+            lines.append(CORRECTIONS_LINE)
+        return lines
 
     def expand(self, state: Any, line: str) -> list[Any] | None:
         return expand_move(state, line)

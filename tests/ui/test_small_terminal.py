@@ -336,6 +336,39 @@ def test_a_long_choice_of_figures_leaves_the_seats_on_screen_at_80x24() -> None:
         assert f"{number} {field}" in " ".join(screen.split())
 
 
+def test_after_a_blast_the_corrections_are_on_the_screen_at_80x24() -> None:
+    """Found at 80x24: after the Eliminator fired the prompt showed only '1: done'; the
+    corrections (the figures or tiles fell otherwise at the table) were under '?', and a
+    newcomer could not tell they existed. Their forms are shown under 'done', the board
+    and the seats stay whole."""
+    view = typed_view("battle-royale", small_console())
+    table = bot_game("battle-royale", view, lambda s: s.phase == "blast", players=2)
+    state = table.state
+    screens: list[str] = []
+
+    def look() -> str:
+        screens.append(seen(view))
+        return "1"
+
+    agent = TerminalAgent(Typist([look]), view, adapter=adapter_for("battle-royale"))
+    action = decide(table.session, agent, view)
+    assert action.kind == "done"
+    rows = screens[0].splitlines()
+    words = " ".join(screens[0].split())
+    assert len(rows) == 24 and "1: done" in words and "more options than fit" not in words
+    for form in (
+        "knockoff <field> <colour>",
+        "shift <field> <colour> <to>",
+        "remove <field>",
+        "set-eliminator <field>",
+    ):
+        assert form in words
+    for row in range(1, 6):  # the whole arena
+        assert any(line.lstrip().startswith(f"{row} ") for line in rows)
+    for colour in state.colours[:2]:
+        assert f"{colour[0].upper()} {colour}" in screens[0]  # the seat's row
+
+
 def test_options_differing_in_one_word_are_grouped_only_in_long_runs() -> None:
     from companion.ui.screen import option_runs
 
