@@ -7,8 +7,9 @@
   face lit.
 - The Doom die waits for ROLL, or for its face typed from the players' own die
   (``explosion``, ``battle royale``, ``move eliminator``, ``free choice``).
-- Tracked mode: an ``explosion_armed`` event starts the fire sequence at once; a game
-  resumed between an explosion and its fire arms it again.
+- Tracked mode: an ``explosion_armed`` event starts the fire sequence at once, once the
+  events up to it (the Doom roll, the explosion) are shown; what fell is shown after the
+  pulse. A game resumed between an explosion and its fire arms it again.
 
 :class:`TrackedTable` is the shared loop with this adapter; assist mode's buttons are in
 :mod:`companion.table.assist`.
@@ -83,10 +84,11 @@ class BattleRoyaleAdapter(TableAdapter):
         )
 
     def react(self, loop: Any, events: Sequence[Any]) -> None:
-        for event in events:
+        for i, event in enumerate(events):
             if event.kind == "turn_started":
                 loop.show_turn()
             elif event.kind == "explosion_armed" and loop.session.settings.mode == "tracked":
+                loop.show_now(events[: i + 1])  # the roll and the explosion, then the red button
                 name = event.data["field"]
                 loop.fire_sequence(parse_field(name), fire_token(loop.state.turn, name))
         loop.paint()

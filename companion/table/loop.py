@@ -248,6 +248,8 @@ class TableLoop(FirePath):
         #: plays out of turn taken while a decision waits (the web's phones; the terminal
         #: types them as the asked seat's line): see :meth:`take_out_of_turn`
         self.anytime: OutOfTurnSource | None = None
+        #: the events of the action being shown that the adapter showed already (show_now)
+        self._shown_now: list[Any] = []
 
     @property
     def state(self) -> Any:
@@ -261,8 +263,7 @@ class TableLoop(FirePath):
         state = self.state
         first = [] if state.history else list(getattr(state, "initial_events", []))
         self.adapter.start(self)
-        self.react(first)
-        self.view.update(self.state, first)
+        self.react_and_show(first)
         self.adapter.resumed(self)
         while not self.state.is_terminal:
             self.step()
@@ -302,8 +303,7 @@ class TableLoop(FirePath):
             self.view.update(self.state, [])
             return []
         self.moments += self.adapter.moments(self.state, events)
-        self.react(events)
-        self.view.update(self.state, events)
+        self.react_and_show(events)
         return events
 
     def decide(self) -> Any:
@@ -355,8 +355,7 @@ class TableLoop(FirePath):
                 self.adapter.decided(self, action)
                 played = self.session.apply(action)
                 self.moments += self.adapter.moments(self.state, played)
-                self.react(played)
-                self.view.update(self.state, played)
+                self.react_and_show(played)
                 events += played
         return events
 
@@ -417,6 +416,28 @@ class TableLoop(FirePath):
     def react(self, events: Sequence[Any]) -> None:
         """Map events onto the hardware (the game's adapter)."""
         self.adapter.react(self, events)
+
+    def react_and_show(self, events: Sequence[Any]) -> None:
+        """Map an action's events onto the hardware, then show the views those the adapter
+        did not show already (:meth:`show_now`)."""
+        self._shown_now = []
+        try:
+            self.react(events)
+        finally:
+            shown, self._shown_now = self._shown_now, []
+        rest = [e for e in events if not any(e is s for s in shown)]
+        if rest or not shown:  # no events at all: the whole board again (the start)
+            self.view.update(self.state, rest)
+
+    def show_now(self, events: Sequence[Any]) -> None:
+        """Show ``events`` (the first of an action's) now, while the adapter still works on
+        the hardware: Battle Royale shows the Doom roll and the explosion before it waits
+        for the red button, and what fell once the coil fired (the roll was shown after the
+        pulse, as if the die were rolled after the Eliminator fired)."""
+        fresh = [e for e in events if not any(e is s for s in self._shown_now)]
+        self._shown_now += fresh
+        if fresh:
+            self.view.update(self.state, fresh)
 
     def paint(self) -> None:
         """Show the game's frame on the arena display (if it has one now)."""

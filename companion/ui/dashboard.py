@@ -148,9 +148,11 @@ class Dashboard(TableScreen):
         text = Text()
         if state.turn:
             text.append_text(colour_text(state.colours[state.active])).append(" to play")
-        if self.last_face:
+        armed = self.hw is not None and self.hw.eliminator.armed
+        # armed after an explosion rolled: ARMED says it (both cut ARMED at 80 columns)
+        if self.last_face and not (armed and self.last_face == "explosion"):
             text.append(f"   Doom die: {FACE_TEXT.get(self.last_face, self.last_face)}")
-        if self.hw is not None and self.hw.eliminator.armed:
+        if armed:
             text.append("   ELIMINATOR ARMED", style="bold red")
         return text
 

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 import pytest
 from clocks import open_ready
 from gpiozero.pins.mock import MockPin
-from table_helpers import RecordingView, sim_hardware
+from table_helpers import RecordingView, bot_table, sim_hardware
 
 from companion.dice import Roller
 from companion.games.battle_royale import BattleRoyaleConfig
@@ -522,3 +522,46 @@ def test_a_press_that_fires_before_the_fire_sequence_starts_is_collected_by_it()
     guard.trigger_edge()  # a child presses while the table draws: the tile flies
     assert table.loop.fire_sequence(cell, token) is True
     assert guard.pulse_count == 1 and table.fired == [("c4", token)]
+
+
+class InOrder(RecordingView):
+    """What people read, in the order it is shown: events by kind, messages and prompts."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[str] = []
+
+    def update(self, state, events) -> None:
+        super().update(state, events)
+        self.seen += [e.kind for e in events]
+
+    def message(self, text: str) -> None:
+        super().message(text)
+        self.seen.append(f"* {text}")
+
+    def prompt(self, text: str, options=(), seat=None) -> None:
+        super().prompt(text, options, seat)
+        self.seen.append(f"> {text}")
+
+
+def test_tracked_events_around_the_eliminator_read_in_the_order_of_the_table() -> None:
+    """Found by a newcomer: the Doom roll (and a card's moves) that armed an explosion were
+    shown after 'Eliminator fired', as if the die were rolled after the coil fired. Now:
+    the roll, the explosion, the red button, the pulse, then what fell, then whose turn."""
+    from companion.games.battle_royale import new_game
+
+    hw, clock = sim_hardware()
+    session = GameSession(
+        new_game(BattleRoyaleConfig(players=3)), BattleRoyaleConfig(players=3), SessionSettings()
+    )
+    view = InOrder()
+    table = bot_table(session, hw, clock, 5, view=view)
+    with hw:
+        table.run_until(lambda s: bool(table.fire_results) and s.phase != "blast")
+    seen = view.seen
+    armed = seen.index("explosion_armed")
+    fired = next(i for i, line in enumerate(seen) if line.startswith("* Eliminator fired"))
+    red = next(i for i, line in enumerate(seen) if "RED BUTTON" in line)
+    cause = max(i for i, kind in enumerate(seen[:fired]) if kind in ("doom_rolled", "doom_action"))
+    assert cause < armed < red < fired < seen.index("field_exploded")
+    assert "turn_started" not in seen[armed:fired]

@@ -369,6 +369,26 @@ def test_after_a_blast_the_corrections_are_on_the_screen_at_80x24() -> None:
         assert f"{colour[0].upper()} {colour}" in screens[0]  # the seat's row
 
 
+def test_while_the_eliminator_waits_for_the_red_button_the_header_says_armed() -> None:
+    """The Doom roll is shown before the red button now (it was shown after the pulse):
+    'Doom die: Explosion   ELIMINATOR ARMED' then cut ARMED at 80 columns."""
+    from companion.ui.dashboard import Dashboard
+
+    screens: list[str] = []
+
+    class Looking(Dashboard):
+        def prompt(self, text: str, options: Any = (), seat: int | None = None) -> None:
+            super().prompt(text, options, seat)
+            if "RED BUTTON" in text and self.last_face == "explosion" and not screens:
+                screens.append(seen(self))  # an explosion the Doom die rolled
+
+    view = Looking(small_console(), live=True, typing=True)
+    view.hw = True  # bot_game gives it the table's hardware
+    bot_game("battle-royale", view, lambda s: bool(screens), players=3)
+    header = screens[0].splitlines()[0]
+    assert "to play" in header and "ELIMINATOR ARMED" in header
+
+
 def test_options_differing_in_one_word_are_grouped_only_in_long_runs() -> None:
     from companion.ui.screen import option_runs
 
