@@ -14,9 +14,11 @@ import sys
 from companion import __version__
 from companion.commands.arguments import (
     BOT_LEVELS,
+    PLAY_GAMES,
     bots_option,
     data_file,
     non_negative_int,
+    play_options_by_game,
     player_count,
     positive_float,
     positive_int,
@@ -317,9 +319,11 @@ def _demo_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _play_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter  # the epilog's table
+    parser.epilog = play_options_by_game()
     parser.add_argument(
         "game",
-        choices=("battle-royale", "gladiatoren", "skirmish", "spartacus"),
+        choices=PLAY_GAMES,
         help="the game (gladiatoren: as 'companion gladiatoren play')",
     )
     parser.add_argument(
@@ -327,7 +331,7 @@ def _play_arguments(parser: argparse.ArgumentParser) -> None:
         type=player_count,
         metavar="N",
         help="Battle Royale 2..4 (default 4); skirmish 2..10 (default 2); spartacus 2..4 "
-        "(default 4)",
+        "(default 4); gladiatoren 2..5 (default 3)",
     )
     parser.add_argument("--map", help="skirmish: map name from the data file")
     parser.add_argument("--teams", help="skirmish: profile IDs per seat, e.g. 1,4,7/2,5,8")
@@ -340,8 +344,9 @@ def _play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--mode",
         choices=("assist", "tracked"),
-        help="assist: the pieces on the table are the truth, buttons drive the "
-        "companion; tracked: every figure is entered or played by bots (default)",
+        help="assist (battle-royale, spartacus): the pieces on the table are the truth, "
+        "buttons drive the companion; tracked: every figure is entered or played by bots "
+        "(default)",
     )
     parser.add_argument(
         "--hardware",
@@ -359,13 +364,25 @@ def _play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--autoplay",
         action="store_true",
-        help="simulated people press the simulated buttons (sim hardware only)",
+        help="battle-royale, skirmish, spartacus: simulated people press the simulated "
+        "buttons (sim hardware only)",
     )
     parser.add_argument("--seed", type=int, help="repeatable dice and bots")
-    parser.add_argument("--layout", help="layout name from the data file (default first-game)")
-    parser.add_argument("--data", type=data_file, help="Battle Royale data file (cards, layouts)")
-    parser.add_argument("--start-player", type=int, help="seat that starts (default: drawn)")
-    parser.add_argument("--config", help="table.toml with [game] and [hardware] settings")
+    parser.add_argument(
+        "--layout", help="battle-royale: layout name from the data file (default first-game)"
+    )
+    parser.add_argument("--data", type=data_file, help="the game's data file (cards, layouts)")
+    parser.add_argument(
+        "--start-player",
+        type=int,
+        help="battle-royale, gladiatoren, spartacus: the seat that starts (default: drawn; "
+        "gladiatoren 0)",
+    )
+    parser.add_argument(
+        "--config",
+        help="battle-royale: table.toml with [game] and [hardware] settings; skirmish, "
+        "spartacus: its [hardware]",
+    )
     parser.add_argument(
         "--speed", type=positive_float, default=1.0, help="bot playback speed factor on a terminal"
     )

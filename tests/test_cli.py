@@ -209,6 +209,90 @@ def test_fewer_than_two_players_is_one_line_not_a_list_of_choices(
     assert "choose from" not in err
 
 
+#: a value for each option only some games of ``companion play`` take
+ONE_GAME_VALUES = {
+    "--layout": ["first-game"],
+    "--map": ["duel"],
+    "--teams": ["1/2"],
+    "--rounds": ["3"],
+    "--victory": ["points"],
+    "--length": ["quick"],
+    "--arena": ["default"],
+    "--start-player": ["0"],
+    "--autoplay": [],
+    "--config": ["table.toml"],
+}
+#: which games take them (the rest ignored them: --length, --map, --autoplay, ...)
+ONE_GAME_OPTIONS = {
+    "--layout": {"battle-royale"},
+    "--map": {"skirmish"},
+    "--teams": {"skirmish"},
+    "--rounds": {"skirmish"},
+    "--victory": {"skirmish"},
+    "--length": {"spartacus"},
+    "--arena": {"spartacus"},
+    "--start-player": {"battle-royale", "gladiatoren", "spartacus"},
+    "--autoplay": {"battle-royale", "skirmish", "spartacus"},
+    "--config": {"battle-royale", "skirmish", "spartacus"},
+}
+GAMES = ("battle-royale", "gladiatoren", "skirmish", "spartacus")
+
+
+@pytest.fixture
+def no_game_starts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``companion play`` returns 99 where a game would start (none is played here)."""
+    from companion.commands import gladiatoren, play, skirmish, spartacus
+
+    for module, name in (
+        (play, "play_game"),
+        (spartacus, "run_play"),
+        (skirmish, "run_play"),
+        (gladiatoren, "run_play"),
+    ):
+        monkeypatch.setattr(module, name, lambda *args, **kwargs: 99)
+
+
+@pytest.mark.parametrize("flag", sorted(ONE_GAME_OPTIONS))
+@pytest.mark.parametrize("game", GAMES)
+def test_play_refuses_an_option_its_game_does_not_take(
+    game: str, flag: str, no_game_starts: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Found by a newcomer: 'play battle-royale --length long' started a game that ignored
+    --length (so --map, --rounds, --teams, --victory, --arena for three games, --autoplay
+    and --config for Kampf der Gladiatoren). Another game's option is one line, exit 2."""
+    from companion.cli import build_parser
+    from companion.commands.arguments import not_for_this_game
+
+    argv = ["play", game, flag, *ONE_GAME_VALUES[flag]]
+    if game in ONE_GAME_OPTIONS[flag]:
+        assert not_for_this_game(build_parser().parse_args(argv)) is None
+        return
+    assert run(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("companion: error: ")
+    assert f"{flag} is an option of " in err and f"'play {game}' does not take it" in err
+    assert "Traceback" not in err
+
+
+def test_play_spartacus_takes_speed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every game takes --speed: 'play spartacus --autoplay --speed 4' played at speed 1."""
+    from companion.commands import spartacus
+
+    given: dict[str, object] = {}
+    monkeypatch.setattr(spartacus, "_run", lambda config, **kwargs: given.update(kwargs) or 99)
+    assert run(["play", "spartacus", "--autoplay", "--speed", "4"]) == 99
+    assert given["speed"] == 4.0
+
+
+def test_play_help_says_which_game_takes_which_option(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["play", "--help"]) == 0
+    out = capsys.readouterr().out
+    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines() if line[:2] == "  "}
+    for game in GAMES:
+        takes = {flag for flag, games in ONE_GAME_OPTIONS.items() if game in games}
+        assert set(rows[game]) == takes
+
+
 # --- help, version, imports -------------------------------------------------------------
 
 

@@ -89,3 +89,52 @@ def bots_option(text: str) -> BotCount:
             f"unknown bot level {level!r}; levels: {', '.join(BOT_LEVELS)}"
         )
     return BotCount(n, level or None)
+
+
+#: ``companion play``'s games, in the order its help lists them.
+PLAY_GAMES = ("battle-royale", "gladiatoren", "skirmish", "spartacus")
+
+#: ``companion play``'s options that only some games take: argument name -> those games.
+#: Another game refuses them (``--length`` was taken by every game and ignored by three);
+#: every other option every game takes (``--mode assist``: Battle Royale and Spartacus).
+PLAY_GAME_OPTIONS: dict[str, tuple[str, ...]] = {
+    "layout": ("battle-royale",),
+    "map": ("skirmish",),
+    "teams": ("skirmish",),
+    "rounds": ("skirmish",),
+    "victory": ("skirmish",),
+    "length": ("spartacus",),
+    "arena": ("spartacus",),
+    "start_player": ("battle-royale", "gladiatoren", "spartacus"),
+    "autoplay": ("battle-royale", "skirmish", "spartacus"),
+    "config": ("battle-royale", "skirmish", "spartacus"),
+}
+
+
+def flag(name: str) -> str:
+    """An argument's name as typed (``start_player`` -> ``--start-player``)."""
+    return "--" + name.replace("_", "-")
+
+
+def play_options_by_game() -> str:
+    """``companion play --help``'s epilog: which game takes which of those options."""
+    lines = ["options only some games take (another game refuses them):"]
+    for game in PLAY_GAMES:
+        own = [flag(name) for name, games in PLAY_GAME_OPTIONS.items() if game in games]
+        lines.append(f"  {game:<14} {' '.join(own)}")
+    lines.append("--mode assist: battle-royale and spartacus (the others are played tracked);")
+    lines.append("every other option: every game.")
+    return "\n".join(lines)
+
+
+def not_for_this_game(args: argparse.Namespace) -> str | None:
+    """Why ``companion play GAME`` refuses an option given (another game's), or ``None``."""
+    for name, games in PLAY_GAME_OPTIONS.items():
+        given = getattr(args, name, None)
+        if args.game not in games and given is not None and given is not False:  # 0 is given
+            takes = " and ".join(games) if len(games) <= 2 else ", ".join(games)
+            return (
+                f"{flag(name)} is an option of {takes} only: 'play {args.game}' does not "
+                "take it (companion play --help lists the options of each game)"
+            )
+    return None

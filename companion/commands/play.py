@@ -18,6 +18,7 @@ from typing import Any
 from rich.console import Console
 from rich.rule import Rule
 
+from companion.commands.arguments import not_for_this_game
 from companion.commands.at_table import (
     run_at_table,
     seed_shown,
@@ -124,6 +125,9 @@ def resolve_table(args: argparse.Namespace, default_mode: str) -> TableConfig:
 
 
 def run(args: argparse.Namespace) -> int:
+    refused = not_for_this_game(args)  # another game's option: it would be ignored
+    if refused is not None:
+        raise CommandError(refused)
     if args.game == "spartacus":
         from companion.commands.spartacus import run_play as spartacus_run_play
 

@@ -293,6 +293,7 @@ def run_play(args: argparse.Namespace) -> int:
         demo=autoplay,
         web=web,
         bot_level=getattr(getattr(args, "bots", None), "level", None),
+        speed=getattr(args, "speed", None) or 1.0,  # a bot game's pace (it was ignored)
     )
 
 
