@@ -74,7 +74,11 @@ def _whose_turn(frame: Frame, game: str, names: list[str]) -> str:
     if current == TERMINAL or public.get("winners"):
         won = ", ".join(names[s] for s in public.get("winners", ()))
         return f"game over{': ' + escape(won) + ' won' if won else ''}"
-    seat = current if current >= 0 else public.get("active")
+    # at a roll, the seat rolling (Spartacus's ``rolling``: the house the ROLL prompt
+    # names, not always the one whose turn it is); else the seat whose turn it is
+    seat = current if current >= 0 else public.get("rolling")
+    if seat is None:
+        seat = public.get("active")
     who = marker(game, names[seat]) if isinstance(seat, int) and 0 <= seat < len(names) else ""
     dice = " (dice)" if current == CHANCE else ""
     return f"turn: {who}{dice}"

@@ -139,7 +139,10 @@ def check_views(game: Game[Any], state: Any) -> None:
                 else secret.summary(value)
             )
             assert public[secret.public_key] == expected
-    assert set(public) <= set(snapshot) | {s.public_key for s in secrets.values()}
+    # every public key is the snapshot's, a secret's summary, or one the privacy's view
+    # snapshot adds (Spartacus's ``rolling``: the house asked to roll)
+    start = game.privacy.view_snapshot(state) if game.privacy.view_snapshot else snapshot
+    assert set(public) <= set(start) | {s.public_key for s in secrets.values()}
     for seat in range(state.players):
         mine = game.view(state, seat)
         json.dumps(mine)

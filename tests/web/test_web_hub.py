@@ -197,3 +197,33 @@ def test_why_the_table_refused_an_answer_stays_with_the_question_asked_again():
     assert seat not in hub.frame.notes
     hub.submit(Submission(seat, hub.current_offer(seat).id, "action", "bid 1"))
     thread.join(5)
+
+
+def test_the_header_names_the_house_whose_roll_the_table_asks_for():
+    """Found by a newcomer: the header said `turn: B batiatus (dice)` while the table asked
+    solonius to press ROLL (a guard's roll, a roll-off: the house rolling is not the house
+    whose turn it is). The header names the house the table's ROLL prompt names."""
+    from companion.table.loop import adapter_for
+
+    game = get_game("spartacus")
+    adapter = adapter_for("spartacus")
+    state = game.new_game(game.config(players=3))
+    hub = WebHub(game, state.config, state.players)
+    bot, roller = game.bot(random.Random(1)), Roller.seeded(1)
+    checked = 0
+    while not state.is_terminal and checked < 3:
+        ask = adapter.dice(state) if state.is_chance_node else None
+        if ask is not None and ask.seat != state.active:
+            hub.update(state, [])
+            asked = state.seat_name(ask.seat)
+            for html in (
+                pages.table_main(hub.frame, game, state.config, "t"),
+                pages.seat_main(hub.frame, ask.seat, game, state.config, "t", ()),
+            ):
+                turn = html.split('<p class="turn">')[1].split("</p>")[0]
+                assert f"</span> {asked} (dice)" in turn, (turn, ask.what)
+            checked += 1
+        state.apply(
+            roller.choose(state.chance_outcomes()) if state.is_chance_node else bot.choose(state)
+        )
+    assert checked == 3, "the game had no roll by a house other than the active one"

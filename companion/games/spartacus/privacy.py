@@ -75,8 +75,12 @@ def _net_declarations(state: Any) -> dict[str, Any] | None:
 
 def _view_snapshot(state: Any) -> dict[str, Any]:
     """The snapshot the views start from: while nets are declared, the declarations leave
-    the public fight for ``net_declarations`` (a phase secret, per seat)."""
+    the public fight for ``net_declarations`` (a phase secret, per seat). At a roll of dice,
+    ``rolling`` is the seat that rolls them (public: the table's ROLL prompt names it; it
+    is not always ``active``: a guard's roll, a roll-off, a fighter's dice)."""
     snapshot = state.snapshot()
+    roll = state.pending_roll() if state.is_chance_node else None
+    snapshot["rolling"] = None if roll is None else roll["seat"]
     declarations = _net_declarations(state)
     if declarations is not None:
         snapshot["fight"] = {k: v for k, v in snapshot["fight"].items() if k != "nets"}
