@@ -13,6 +13,12 @@ of another house would show that house's hand).
 Physical dice: at a chance node the table may ask a seat what its own dice show
 (:func:`dice_entry`, :func:`outcome_for`): the answer is one of the node's own outcomes.
 
+Long lists, as at the terminal (``adapter``: the table adapter): the question lists what the
+adapter's ``listed_options`` lists (Spartacus: each scheme once, without supporters) and, for
+each kind it left actions out of, a "step by step" button; that chooses the rest with the
+engine's menu (``adapter.menu``), one parameter a question, until the actions left fit on
+the phone (a scheme's sets of supporters), each then a button (:meth:`WebAgent.by_steps`).
+
 Hints: with ``hints`` (a :class:`~companion.web.hints.Hints`), the seat's offer has a hint
 button; pressing it hands a copy of the state, made here on the table's thread, to a
 worker thread, and the answer is shown on that seat's phone only.
@@ -32,6 +38,7 @@ OwnActions = Callable[[Any, int, Sequence[Any]], Sequence[Any]]
 
 SECRET_KINDS = frozenset({"bid", "net"})  # entered on the seat's phone only
 MAX_LISTED_OUTCOMES = 12  # more outcomes than this: enter the faces die by die
+MAX_STEP_BUTTONS = 12  # step by step: the actions left are buttons once this few
 POLL_S = 0.1
 
 
@@ -62,30 +69,46 @@ class WebAgent:
         heartbeat: Callable[[], None] | None = None,
         own_actions: OwnActions | None = None,
         hints: Any = None,
+        adapter: Any = None,
     ) -> None:
         self.hub = hub
         self.seat = seat
         self.undoable = undoable
         self.stop = stop if stop is not None else threading.Event()
         self.heartbeat = heartbeat
+        if own_actions is None and adapter is not None:
+            own_actions = adapter.own_actions
         self.own_actions = own_actions
         self.hints = hints
+        self.adapter = adapter  # the table adapter: listed_options and menu (long lists)
 
     def choose(self, state: Any, legal: Sequence[Any]) -> Any:
         own = self.own_actions(state, self.seat, legal) if self.own_actions else list(legal)
         options = [a for a in own if not getattr(a, "is_correction", False)]
         corrections = [a for a in own if getattr(a, "is_correction", False)]
         by_notation = {a.notation: a for a in own}
-        offer = Offer(
-            id=self.hub.new_offer_id(),
-            prompt=asked_for(state),
-            actions=tuple(a.notation for a in options),
-            corrections=tuple(a.notation for a in corrections),
-            secret=any(getattr(a, "kind", "") in SECRET_KINDS for a in options),
-            undo=self.undoable() if self.undoable is not None else 0,
-            hint=self.hints is not None and len(options) > 1,
-        )
-        self.hub.offer(self.seat, offer)
+        listed, steps, menu = options, (), None
+        if self.adapter is not None:
+            listed = self.adapter.listed_options(state, options)
+            menu = self.adapter.menu(state, self.seat)
+            if menu:  # the kinds the list left actions out of: chosen step by step
+                steps = tuple(dict.fromkeys(a.kind for a in options if a not in listed))
+
+        def ask() -> Offer:
+            offer = Offer(
+                id=self.hub.new_offer_id(),
+                prompt=asked_for(state),
+                actions=tuple(a.notation for a in listed),
+                corrections=tuple(a.notation for a in corrections),
+                secret=any(getattr(a, "kind", "") in SECRET_KINDS for a in options),
+                undo=self.undoable() if self.undoable is not None else 0,
+                hint=self.hints is not None and len(options) > 1,
+                steps=steps,
+            )
+            self.hub.offer(self.seat, offer)
+            return offer
+
+        offer = ask()
         try:
             while True:
                 answer = self.wait()
@@ -94,12 +117,54 @@ class WebAgent:
                 if answer.kind == "hint" and offer.hint:
                     self.hints.ask(state, self.seat, offer.id)  # a copy, made on this thread
                     continue
+                if answer.kind == "step" and answer.text in offer.steps:
+                    stepped = self.by_steps(state, menu, answer.text)
+                    if stepped is not None:
+                        return stepped
+                    offer = ask()  # back: the question again
+                    continue
                 action = by_notation.get(answer.text)
                 if answer.kind == "action" and action is not None:
                     return action
                 self.hub.note(self.seat, f"{answer.text!r} is not one of your choices now")
         finally:
             self.hub.offer(self.seat, None)
+
+    def by_steps(self, state: Any, menu: Any, kind: str) -> Any | None:
+        """``kind`` chosen step by step, as the terminal does (``menu.step``: one
+        parameter a question, a button per value), until the actions left are few: then
+        each is a button (a scheme's sets of supporters). ``None``: the seat went back."""
+        chosen: dict[str, Any] = {}
+        while True:
+            step = menu.step(kind, chosen)
+            if not hasattr(step, "values"):
+                return step  # the choices made single out one action
+            left = menu.matching(kind, chosen)
+            if step.multi or len(left) <= MAX_STEP_BUTTONS:
+                return self._pick(
+                    f"{kind}, step by step: which one?", {a.notation: a for a in left}
+                )
+            value = self._pick(
+                f"{kind}, step by step: which {step.name}?",
+                dict(zip(step.labels(), step.values, strict=True)),
+            )
+            if value is None:
+                return None
+            chosen[step.name] = value
+
+    def _pick(self, question: str, choices: dict[str, Any]) -> Any | None:
+        """One step's question: a button per choice and "back" (``None``)."""
+        offer = Offer(
+            id=self.hub.new_offer_id(), prompt=question, actions=tuple(choices), back=True
+        )
+        self.hub.offer(self.seat, offer)
+        while True:
+            answer = self.wait()
+            if answer.kind == "back":
+                return None
+            if answer.kind == "action" and answer.text in choices:
+                return choices[answer.text]
+            self.hub.note(self.seat, f"{answer.text!r} is not one of your choices now")
 
     def out_of_turn(self, state: Any, seat: int, options: Sequence[Any], text: str) -> Any:
         """Asked out of turn (a reaction's moment, ruling R11c; ``text`` says which): the

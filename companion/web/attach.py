@@ -133,6 +133,7 @@ class WebTable:
         self.stop = threading.Event()  # set at close: a phone seat's wait ends
         self.heartbeat: Callable[[], None] | None = None
         self.own_actions: OwnActions | None = None
+        self.adapter: Any = None
 
     @property
     def url(self) -> str:
@@ -165,6 +166,7 @@ class WebTable:
         self.heartbeat = self._table_beat(loop)
         adapter = getattr(loop, "adapter", None)
         self.own_actions = adapter.own_actions if adapter is not None else None
+        self.adapter = adapter  # its listed_options and menu: long lists step by step
         if self.hints is not None:
             self.hints.session = loop.session  # every hint shown is journalled
         agents = getattr(loop, "agents", None)
@@ -210,6 +212,7 @@ class WebTable:
             heartbeat=self._beat,
             own_actions=self.own_actions,
             hints=self.hints,
+            adapter=self.adapter,
         )
 
     def _beat(self) -> None:

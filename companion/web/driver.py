@@ -44,11 +44,12 @@ class PhoneTable:
         self.stop = threading.Event()
         self.physical_dice = physical_dice
         self.agents: dict[int, Any] = {}
-        own = adapter_for(session.settings.game).own_actions  # never another seat's cards
+        # never another seat's cards; long lists as at the terminal (step by step)
+        adapter = adapter_for(session.settings.game)
         for seat in range(hub.players):
             if seat in people:
                 self.agents[seat] = WebAgent(
-                    hub, seat, undoable=session.undoable, stop=self.stop, own_actions=own
+                    hub, seat, undoable=session.undoable, stop=self.stop, adapter=adapter
                 )
             else:
                 self.agents[seat] = bot(seat)

@@ -58,7 +58,9 @@ class Offer:
     ``actions`` and ``corrections`` are the notations of ``legal_actions()`` (never worked
     out anywhere else); ``secret``: a secret bid or net, entered on the phone only;
     ``buttons``: table buttons (roll, select, confirm) offered to this seat;
-    ``undo``: how many of this turn's actions may be taken back.
+    ``undo``: how many of this turn's actions may be taken back; ``steps``: kinds of action
+    the list leaves some out of (a scheme with supporters), each a button that chooses
+    that kind step by step, a question a parameter (``back``: such a step's question).
     """
 
     id: int
@@ -71,6 +73,8 @@ class Offer:
     buttons: tuple[str, ...] = ()
     hint: bool = False  # a hint button (the search's best action for this seat)
     passing: bool = False  # out of turn: a "pass" button (play none of the actions)
+    steps: tuple[str, ...] = ()  # kinds chosen step by step (actions the list leaves out)
+    back: bool = False  # a step of such a choice: a "back" button (to the question)
 
 
 @dataclass(frozen=True)
@@ -78,6 +82,7 @@ class Submission:
     """A phone's answer to an offer: ``kind`` is ``action`` (``text`` is a notation),
     ``undo`` (``count``), ``dice`` (``text`` is an outcome's notation, or ``faces``),
     ``hint`` (the seat asks for a hint to this offer), ``pass`` (out of turn: none),
+    ``step`` (``text``: a kind of the offer's ``steps``), ``back`` (a step: back),
     ``anytime`` (``text`` is one of the seat's plays out of turn, its anytime offer)."""
 
     seat: int

@@ -244,9 +244,23 @@ def offer_box(offer: Offer | None, buttons: tuple[str, ...], hint: str | None = 
             out.append(_secret_form(offer))
         else:
             out.append(_choices(offer.actions))
+        if offer.steps:  # the kinds the list leaves actions out of: step by step
+            out.append(
+                '<div class="choices">'
+                + "".join(
+                    f'<button class="act step" data-kind="step" data-text="{escape(k)}">'
+                    f"{escape(k)} with more choices, step by step…</button>"
+                    for k in offer.steps
+                )
+                + "</div>"
+            )
         if offer.passing:
             out.append(
                 '<div class="choices"><button class="act pass" data-kind="pass">pass</button></div>'
+            )
+        if offer.back:
+            out.append(
+                '<div class="choices"><button class="act back" data-kind="back">back</button></div>'
             )
         if offer.dice is not None:
             out.append(_dice_form(offer))

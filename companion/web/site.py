@@ -251,7 +251,7 @@ class Site:
         text = body.get("text", "")
         faces = body.get("faces", [])
         if (
-            kind not in ("action", "undo", "dice", "hint", "pass", "anytime")
+            kind not in ("action", "undo", "dice", "hint", "pass", "anytime", "step", "back")
             or not isinstance(offer, int)
             or not isinstance(text, str)
             or len(text) > MAX_TEXT

@@ -219,3 +219,71 @@ def test_a_question_outside_ones_turn_is_not_titled_your_turn():
     assert '<b class="yourturn">your choice</b>' in html
     assert "<h2>scheme response: your choice</h2>" in html
     assert result["a"].notation == offer.actions[0]
+
+
+def spartacus_scheme_with_supporters(players: int = 4, seed: int = 1):
+    """A Spartacus house at its intrigue turn that may play a scheme with many sets of
+    supporters (more than a phone's fold should hold)."""
+    game = get_game("spartacus")
+    state = game.new_game(game.config(players=players))
+    bot, roller = game.bot(random.Random(seed)), Roller.seeded(seed)
+    while True:
+        if state.is_chance_node:
+            state.apply(roller.choose(state.chance_outcomes()))
+            continue
+        if state.phase == "intrigue_turn":
+            mine = state.legal_actions_for(state.current_player)
+            if sum(a.kind == "scheme" for a in mine) > pages.GROUP_OVER:
+                return game, state
+        state.apply(bot.choose(state))
+
+
+def test_a_phone_lists_each_scheme_once_and_chooses_supporters_step_by_step():
+    """Found by a newcomer with 4 houses: one fold read `scheme (64)` and, opened, the page
+    was 6221 px tall (every scheme with every set of supporters). As at the terminal, each
+    scheme is listed once, and supporters are chosen step by step (the engine's menu)."""
+    game, state = spartacus_scheme_with_supporters()
+    seat = state.current_player
+    schemes = [a for a in state.legal_actions_for(seat) if a.kind == "scheme"]
+    wanted = max(schemes, key=lambda a: len(a.supporters))  # the most supporters
+    hub = WebHub(game, state.config, state.players)
+    hub.update(state, [])
+    agent = WebAgent(hub, seat, adapter=adapter_for("spartacus"))
+    thread, result = start_choosing(agent, state)
+    offer = hub.current_offer(seat)
+    html = pages.seat_main(hub.frame, seat, game, state.config, "t", ())
+    listed = [a for a in offer.actions if a.startswith("scheme ")]
+    assert len(listed) == len({(a.card, a.target) for a in schemes}) < len(schemes)
+    assert all("+" not in a for a in listed)
+    assert html.count('data-text="scheme ') == len(listed)
+    assert offer.steps == ("scheme",) and 'data-kind="step" data-text="scheme"' in html
+    hub.submit(Submission(seat, offer.id, "step", "scheme"))
+    offer = next_offer(hub, seat, offer.id, thread)
+    hub.submit(Submission(seat, offer.id, "back"))  # back: the whole question again
+    offer = next_offer(hub, seat, offer.id, thread)
+    assert offer.steps == ("scheme",) and not offer.back and offer.actions[: len(listed)]
+    hub.submit(Submission(seat, offer.id, "step", "scheme"))
+    taps = 1
+    while (offer := next_offer(hub, seat, offer.id, thread)) is not None:
+        # step by step: each question a few buttons and "back", no fold; the last one the
+        # schemes left (each set of supporters of one card on one target)
+        assert offer.back and len(offer.actions) <= 12, offer
+        page = pages.seat_main(hub.frame, seat, game, state.config, "t", ())
+        question = page.split('<section class="offer"')[1].split("</section>")[0]
+        assert "<details>" not in question and 'data-kind="back"' in question
+        pick = [a for a in offer.actions if a == wanted.notation or a in wanted.notation.split()]
+        assert pick, (offer.prompt, offer.actions)
+        hub.submit(Submission(seat, offer.id, "action", pick[0]))
+        taps += 1
+    thread.join(5)
+    assert result["a"] == wanted and taps <= 4
+
+
+def next_offer(hub, seat: int, old: int, thread):
+    """The seat's next question after offer ``old``, or ``None`` once its agent chose."""
+    while thread.is_alive():
+        offer = hub.current_offer(seat)
+        if offer is not None and offer.id != old:
+            return offer
+        time.sleep(0.01)
+    return None

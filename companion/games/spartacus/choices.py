@@ -58,6 +58,10 @@ class Param:
             return [f"{min(self.values)}..{max(self.values)}"]
         return [_text(v) for v in self.values]
 
+    def labels(self) -> list[str]:
+        """One line per value, a range's numbers too (a phone's buttons)."""
+        return [_text(v) for v in self.values]
+
     def complete(self, typed: str) -> list[Any]:
         """The values that what was typed names: an exact match, else every value that
         starts with it (case ignored; one left means it is chosen)."""
