@@ -279,3 +279,24 @@ def test_r7_hands_over_the_limit_at_the_end_of_the_phase_are_sold_down() -> None
     assert kinds(state) >= {"sell"} and "done" not in kinds(state)
     play(state, "sell skandal", "sell spione")
     assert state.phase == "market_turn"
+
+
+def test_a_pass_and_the_end_of_an_intrigue_turn_are_logged_for_everyone() -> None:
+    """Found on the phones: a house that passed on a scheme, or ended its intrigue turn,
+    left no event, so the others could not see it had passed. A pass is public at the
+    table: every screen sees the same line, and it names no card in anyone's hand."""
+    state = intrigue(PETE, [7, 4, 4, 4])
+    give_hand(state, PETE, "schwarzmarkt")
+    give_hand(state, SALLY, "gefluesterte-geruechte")  # could thwart, passes instead
+    play(state, "scheme schwarzmarkt batiatus")
+    events = pass_all(state)
+    passes = [e for e in events if e.kind == "passed"]
+    assert [e.data["seat"] for e in passes] == [SALLY, JOHN, LIZ]
+    assert passes[0].text == "solonius passes on Gewinn vom Schwarzmarkt"
+    for event in passes:
+        assert all(event.seen_by(s)["text"] == event.text for s in (None, PETE, SALLY))
+        assert "Geruechte" not in event.text and "gefluesterte" not in str(event.data)
+    events = play(state, "done")
+    (done,) = [e for e in events if e.kind == "intrigue_done"]
+    assert done.text == "batiatus passes: its intrigue turn is over"
+    assert done.seen_by(None)["text"] == done.text

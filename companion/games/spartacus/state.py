@@ -1081,6 +1081,11 @@ class SpartacusState(SpartacusReasons, SpartacusSeats, GameState):
 
     def _do_Done(self, a: A.Done) -> None:
         if self.phase == "intrigue_turn":
+            # public, as a pass is at the table (it left no event: nobody saw it)
+            seat = self.active
+            self._emit(
+                "intrigue_done", f"{self.name(seat)} passes: its intrigue turn is over", seat=seat
+            )
             self._next_intrigue_turn()
         elif self.phase == "market_turn":
             self._next_market_turn()
@@ -1116,7 +1121,11 @@ class SpartacusState(SpartacusReasons, SpartacusSeats, GameState):
 
     def _do_Pass(self, a: A.Pass) -> None:
         assert self.scheme is not None
-        self.scheme["responders"].pop(0)
+        seat = self.scheme["responders"].pop(0)
+        # public, as at the table (it left no event: the others could not see who passed);
+        # it says nothing of the house's hand
+        title = self.intrigue_card(self.scheme["card"]).title
+        self._emit("passed", f"{self.name(seat)} passes on {title}", seat=seat)
         if not self.scheme["responders"]:
             self._scheme_succeeds()
 
