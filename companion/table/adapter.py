@@ -200,6 +200,11 @@ class TableAdapter:
         """The seat's actions as a menu, kind first then parameters (``None``: none)."""
         return None
 
+    def answer_word(self, state: Any, seat: int, word: str) -> str | None:
+        """What a word of the game's own typed at ``seat``'s prompt shows to that seat
+        (Spartacus's ``cards``: what the cards of its hand do); ``None``: not such a word."""
+        return None
+
     def manual_steps(self, state: Any, seat: int) -> list[str]:
         """What ``seat`` does by hand now, each to acknowledge once (a house's own rule)."""
         return []

@@ -539,6 +539,10 @@ class TerminalAgent:
             if word == "log":
                 show_log(self.view)
                 continue
+            said = adapter.answer_word(state, seat, word)
+            if said is not None:  # the game's own word (cards): to this seat only
+                seat_message(self.view, said, seat)
+                continue
             if (word == "out" or word.startswith("out ")) and self._more_words():
                 played = self._out_at_the_keyboard(state, seat, word)
                 if played is not None:

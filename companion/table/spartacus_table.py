@@ -151,7 +151,7 @@ class SpartacusAdapter(TableAdapter):
     def ask(self, state: SpartacusState, seat: int) -> str:
         hand = ""
         if self.private_prompt(state) and state.hand(seat):
-            hand = f" - your hand: {', '.join(state.hand(seat))}"
+            hand = f" - your hand: {', '.join(state.hand(seat))} (cards: what they do)"
         elif state.assist and not state.config.fight_only:
             hand = f" - {state.hand_size(seat)} cards in your hand"
         others = [
@@ -171,6 +171,25 @@ class SpartacusAdapter(TableAdapter):
                 "house's name, e.g. 'react <card> <target> <your house>'"
             )
         return f"{state.houses[seat]}: choose{hand}"
+
+    def answer_word(self, state: SpartacusState, seat: int, word: str) -> str | None:
+        """``cards``: each card of the seat's hand, its id, printed name and effect (from
+        the data, guesses labelled); said to the seat only, as its hand is. In assist mode
+        the companion does not know the hand: every intrigue card of the data."""
+        if word != "cards":
+            return None
+        if state.config.fight_only:
+            return "a fight has no intrigue cards"
+        if state.assist:
+            ids = list(state.data.intrigue)
+            head = "the intrigue cards (you hold yours)"
+        else:
+            ids = list(dict.fromkeys(state.hand(seat)))
+            head = f"{state.houses[seat]}'s cards"
+        if not ids:
+            return f"{head}: none"
+        lines = (f"{c} = {state.intrigue_card(c).effect_line()}" for c in ids)
+        return f"{head}: " + " | ".join(lines)
 
     def menu(self, state: SpartacusState, seat: int) -> Any:
         return state.menu(seat)

@@ -215,6 +215,10 @@ def private_box(private: dict[str, Any]) -> str:
         return ""
     rows = []
     for key, value in private.items():
+        if isinstance(value, dict) and all(isinstance(v, str) for v in value.values()):
+            # texts by name (Spartacus's cards: id -> printed name and effect): a row each
+            rows += [f"<dt>{escape(k)}</dt><dd>{escape(v)}</dd>" for k, v in value.items()]
+            continue
         if isinstance(value, dict):
             shown = ", ".join(f"{k} ×{n}" if n != 1 else k for k, n in value.items() if n)
         elif isinstance(value, list):

@@ -111,3 +111,20 @@ def test_a_net_declared_stays_with_its_seat_until_every_net_is_declared() -> Non
     seen = GAME.view(state, None)
     assert seen["public"]["fight"]["nets"] == {"I": True, "II": False}
     assert "nets_declared" not in seen["public"]
+
+
+def test_a_seats_view_says_what_its_own_cards_do_and_nobody_elses() -> None:
+    """What each card of a hand does (id -> printed name and effect, from the data) is in
+    its seat's private view only, so a phone shows it to its holder alone."""
+    state = setup_game()
+    draw_all(state)
+    state.hands[PETE] = {"schwarzmarkt": 2}
+    state.hands[SALLY] = {"wache": 1}
+    seen = views(state)
+    assert seen[PETE]["private"]["cards"] == {
+        "schwarzmarkt": "Gewinn vom Schwarzmarkt: scheme, 7 influence; the target gains 5 gold"
+    }
+    assert list(seen[SALLY]["private"]["cards"]) == ["wache"]
+    assert "cards" not in seen[None]["private"] and "cards" not in seen[None]["public"]
+    for seat in (None, SALLY, JOHN, LIZ):
+        assert "Gewinn vom Schwarzmarkt" not in str(seen[seat])

@@ -360,3 +360,27 @@ def test_a_word_that_is_no_action_now_names_the_seats_own_kinds():
     refusal = next(line for line in prompts(view).splitlines() if "'foo'" in line)
     assert "is not one of your actions now: " in refusal
     assert "exhaust-card" not in refusal and "sell" in refusal
+
+
+def test_cards_shows_what_the_seats_own_cards_do_to_that_seat_only():
+    """Found by a newcomer: card effects were shown nowhere, and ids differ from the printed
+    names (`schwarzmarkt` is 'Gewinn vom Schwarzmarkt'). `cards` says, to the seat asked
+    only, each card of its hand: id, printed name and effect from the data, guesses
+    labelled."""
+    state = setup_game(players=3, host=0)
+    draw_all(state)
+    seat = state.current_player
+    state.hands[seat] = {}
+    give_hand(state, seat, "schwarzmarkt")
+    give_hand(state, seat, "skandal")
+    told: list[tuple[str, int]] = []
+    view = quiet()
+    view.seat_message = lambda text, to: told.append((text, to))
+    person, _ = agent(view, "\ncards\ndone\n")  # the manual step, cards, done
+    assert person.choose(state, state.legal_actions()) == A.Done()
+    ((text, to),) = told
+    assert to == seat
+    assert "schwarzmarkt = Gewinn vom Schwarzmarkt: scheme, 7 influence; the target gains " in text
+    assert "skandal = Skandal: scheme" in text and "[guessed: title, influence, effects]" in text
+    assert "(cards: what they do)" in prompts(view)  # the prompt says the word exists
+    assert "Gewinn vom Schwarzmarkt" not in prompts(view)  # said to the seat, not printed

@@ -287,3 +287,22 @@ def next_offer(hub, seat: int, old: int, thread):
             return offer
         time.sleep(0.01)
     return None
+
+
+def test_a_phone_shows_what_its_own_cards_do_and_no_other_page_does():
+    """Found by a newcomer: card effects were shown nowhere, and the ids differ from the
+    printed names. The seat's "only you see this" lists each card of its hand: the id and
+    the printed name with its effect (from the data); no other page shows them."""
+    game, state = spartacus_at("bid")
+    state.hands[0] = {"schwarzmarkt": 1}
+    state.hands[1] = {"wache": 1}
+    hub = WebHub(game, state.config, state.players)
+    hub.update(state, [])
+    row = "<dt>schwarzmarkt</dt><dd>Gewinn vom Schwarzmarkt: scheme, 7 influence; the target"
+    assert row in pages.seat_main(hub.frame, 0, game, state.config, "t", ())
+    assert "<dt>wache</dt><dd>Wache: guard; " in pages.seat_main(
+        hub.frame, 1, game, state.config, "t", ()
+    )
+    for seat in range(1, state.players):
+        assert "Gewinn vom" not in pages.seat_main(hub.frame, seat, game, state.config, "t", ())
+    assert "Gewinn vom" not in pages.table_main(hub.frame, game, state.config, "t")

@@ -122,6 +122,48 @@ class IntrigueCard:
     def thwarts(self) -> bool:
         return bool(self.effect("thwart"))
 
+    def effect_line(self) -> str:
+        """What the card does, in one short line made from its data (the rulebook prints
+        no card texts): ``Gewinn vom Schwarzmarkt: scheme, 7 influence; the target gains
+        5 gold``. Values the data marks as guesses are labelled (``[guessed: influence]``),
+        so no line passes a guess off as the printed card."""
+        said = [_EFFECT_WORDS[k](v) for k, v in self.effects if k in _EFFECT_WORDS]
+        if self.kind == "guard":
+            said.append("send it against a scheme on you: 4-6 thwarts it (or lay it down)")
+        if self.condition in _CONDITION_WORDS:
+            said.insert(0, _CONDITION_WORDS[self.condition])
+        if self.cost:
+            said.append(f"you pay {self.cost} gold when it succeeds")
+        if self.manual:
+            said.append(f"by hand: {self.manual}")
+        needs = f", {self.influence} influence" if self.kind != "guard" else ""
+        shown = ("title", "effects", "manual") if self.kind == "guard" else _SHOWN
+        guessed = [f for f in shown if f in self.guessed]
+        label = f" [guessed: {', '.join(guessed)}]" if guessed else ""
+        return f"{self.title}: {self.kind}{needs}; {'; '.join(said) or 'no effect'}{label}"
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n > 0 else str(n)
+
+
+#: The intrigue effect vocabulary in words (the module docstring says what each does).
+_EFFECT_WORDS = {
+    "gain_gold": lambda n: f"the target gains {n} gold",
+    "gold_per_ready_slave": lambda n: f"the target gains {n} gold per ready slave",
+    "influence": lambda n: f"the target {_signed(n)} influence",
+    "draw": lambda n: f"the target draws {n} card{'s' if n != 1 else ''}",
+    "discard": lambda kind: f"the target discards a ready {kind} of its choice",
+    "pay_each": lambda n: f"you pay {n} gold to every other house",
+    "thwart": lambda _: "thwarts a scheme",
+    "peek": lambda _: "you look at a random card of the target's hand",
+}
+_SHOWN = ("title", "influence", "effects", "manual")  # the fields a line shows
+_CONDITION_WORDS = {
+    "no_gold": "on a house without gold",
+    "no_slaves": "on a house without a ready slave",
+}
+
 
 @dataclass(frozen=True)
 class HouseRule:

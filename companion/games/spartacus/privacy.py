@@ -1,6 +1,7 @@
 """What of a Spartacus game each seat may see (see :mod:`companion.games.core.views`).
 
-- Private to their seat: the hand of intrigue cards (every screen sees how many; guards on
+- Private to their seat: the hand of intrigue cards and what each of them does (``cards``;
+  every screen sees how many; guards on
   the table are public: "offen auf dem Tisch"); a secret bid while the bids are entered
   ("nimmt jeder Spieler seinen Einsatz verdeckt in die Hand ... öffnen alle ihre Hände"),
   every screen sees who has bid; gold while the auctions run: "nimmt jeder Spieler sein Gold
@@ -89,14 +90,19 @@ def _view_snapshot(state: Any) -> dict[str, Any]:
 
 
 def _knowledge(state: Any, seat: int) -> dict[str, Any]:
-    """The cards this seat has seen in other hands (peeked), with the round."""
-    return {
+    """The cards this seat has seen in other hands (peeked), with the round; and what each
+    card of its own hand does (``cards``: id -> its printed name and effect, from the
+    data: :meth:`IntrigueCard.effect_line`; tracked mode, where the hand is known)."""
+    known = {
         "peeked": [
             {"house": state.houses[target], "card": card, "round": round_}
             for who, target, card, round_ in state.peeks
             if who == seat
         ]
     }
+    if not state.assist:
+        known["cards"] = {c: state.intrigue_card(c).effect_line() for c in state.hand(seat)}
+    return known
 
 
 PRIVACY = Privacy(
