@@ -89,9 +89,12 @@ class WebAgent:
         by_notation = {a.notation: a for a in own}
         listed, steps, menu = options, (), None
         if self.adapter is not None:
-            listed = self.adapter.listed_options(state, options)
             menu = self.adapter.menu(state, self.seat)
+            # a phone cannot type: the adapter's shorter list only where what it leaves
+            # out can be chosen step by step (Spartacus's schemes); elsewhere every option
+            # (Kampf der Gladiatoren's challenges naming who acts for the animal, rule 6a)
             if menu:  # the kinds the list left actions out of: chosen step by step
+                listed = self.adapter.listed_options(state, options)
                 steps = tuple(dict.fromkeys(a.kind for a in options if a not in listed))
 
         def ask() -> Offer:

@@ -215,7 +215,7 @@ def private_box(private: dict[str, Any]) -> str:
         return ""
     rows = []
     for key, value in private.items():
-        if isinstance(value, dict) and all(isinstance(v, str) for v in value.values()):
+        if value and isinstance(value, dict) and all(isinstance(v, str) for v in value.values()):
             # texts by name (Spartacus's cards: id -> printed name and effect): a row each
             rows += [f"<dt>{escape(k)}</dt><dd>{escape(v)}</dd>" for k, v in value.items()]
             continue

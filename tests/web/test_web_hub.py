@@ -6,6 +6,7 @@ import random
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -227,3 +228,35 @@ def test_the_header_names_the_house_whose_roll_the_table_asks_for():
             roller.choose(state.chance_outcomes()) if state.is_chance_node else bot.choose(state)
         )
     assert checked == 3, "the game had no roll by a house other than the active one"
+
+
+def test_a_phone_offers_every_challenge_naming_who_acts_for_the_animal():
+    """Rule 6a on a phone: the terminal lists each Kampf der Gladiatoren challenge once (the
+    ones naming a fellow player to act for the animal are typed or found under '?'); a
+    phone cannot type, so it offers them all."""
+    sys.path.insert(0, str(Path(__file__).parents[1] / "gladiatoren"))
+    from kdg_helpers import position_game, team
+
+    from companion.table.loop import adapter_for
+
+    teams = [team("R sword", "E"), team("Y sword", "Q"), team("B sword", "O")]
+    lion = [{"animal": "lion", "field": "F", "stars": 0}]
+    state = position_game(teams, lion, players=3)
+    hub = WebHub(get_game("gladiatoren"), state.config, state.players)
+    hub.update(state, [])
+    seat = state.current_player
+    thread, _ = start_choosing(WebAgent(hub, seat, adapter=adapter_for("gladiatoren")), state)
+    offer = hub.current_offer(seat)
+    try:
+        proxies = {a.notation for a in state.legal_actions() if " for " in a.notation}
+        assert proxies and proxies <= set(offer.actions)
+    finally:  # the phone answers, so the choosing thread ends either way
+        hub.submit(Submission(seat, offer.id, "action", offer.actions[0]))
+        thread.join(5)
+
+
+def test_an_empty_private_entry_still_shows_its_row():
+    """A house with no cards still reads 'hand —' in its box (an empty dict is no list of
+    card texts)."""
+    box = pages.private_box({"hand": {}, "peeked": []})
+    assert "<dt>hand</dt><dd>—</dd>" in box and "<dt>peeked</dt><dd>—</dd>" in box
