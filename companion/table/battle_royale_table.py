@@ -8,8 +8,9 @@
 - The Doom die waits for ROLL, or for its face typed from the players' own die
   (``explosion``, ``battle royale``, ``move eliminator``, ``free choice``).
 - Tracked mode: an ``explosion_armed`` event starts the fire sequence at once, once the
-  events up to it (the Doom roll, the explosion) are shown; what fell is shown after the
-  pulse. A game resumed between an explosion and its fire arms it again.
+  events up to it (the Doom roll, the explosion) are shown; the events of what fell are
+  shown after the pulse (the board shown with them is the engine's, the explosion applied,
+  as on the arena LEDs). A game resumed between an explosion and its fire arms it again.
 
 :class:`TrackedTable` is the shared loop with this adapter; assist mode's buttons are in
 :mod:`companion.table.assist`.

@@ -432,8 +432,9 @@ class TableLoop(FirePath):
     def show_now(self, events: Sequence[Any]) -> None:
         """Show ``events`` (the first of an action's) now, while the adapter still works on
         the hardware: Battle Royale shows the Doom roll and the explosion before it waits
-        for the red button, and what fell once the coil fired (the roll was shown after the
-        pulse, as if the die were rolled after the Eliminator fired)."""
+        for the red button, and the events of what fell once the coil fired (the roll was
+        shown after the pulse, as if the die were rolled after the Eliminator fired). The
+        views get the state as it is, after the whole action."""
         fresh = [e for e in events if not any(e is s for s in self._shown_now)]
         self._shown_now += fresh
         if fresh:
