@@ -119,13 +119,25 @@ def played(name: str, players: int, seed: int, steps: int) -> Iterator[tuple[Any
         yield state, state.apply(action)
 
 
+#: Public keys a privacy's view snapshot adds to the state's snapshot, and why each is public.
+ADDED_PUBLIC = {"rolling": "the house asked to roll dice: the table's ROLL prompt names it"}
+
+
 def check_views(game: Game[Any], state: Any) -> None:
     # what the views start from: the state's snapshot, or the privacy's view snapshot
     # (Spartacus: while nets are declared they leave the public fight for a seat's
     # ``net_declarations``; ``rolling``, the house asked to roll)
     start = game.privacy.view_snapshot
     snapshot = state.snapshot() if start is None else start(state)
+    raw = state.snapshot()
+    for key, value in raw.items():  # it only takes away from what the state says
+        if isinstance(value, dict) and snapshot[key] != value:
+            assert snapshot[key].items() <= value.items(), f"the view snapshot changes {key!r}"
+        else:
+            assert snapshot[key] == value, f"the view snapshot changes {key!r}"
     secrets = game.privacy.secrets_now(state)
+    for key in set(snapshot) - set(raw):  # a key it adds is a secret, or known to be public
+        assert key in secrets or key in ADDED_PUBLIC, f"the view snapshot adds {key!r}"
     table = game.view(state, None)
     json.dumps(table)
     public = table["public"]
