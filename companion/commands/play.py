@@ -18,7 +18,7 @@ from typing import Any
 from rich.console import Console
 from rich.rule import Rule
 
-from companion.commands.arguments import not_for_this_game
+from companion.commands.arguments import flag, not_for_this_game
 from companion.commands.at_table import (
     run_at_table,
     seed_shown,
@@ -92,14 +92,14 @@ def _override(args: argparse.Namespace) -> dict[str, object]:
 def in_flag_terms(exc: TableConfigError, changes: dict[str, object]) -> str:
     """The error in the flags' terms where a flag set the key (``argument --bots: 7 is not
     allowed; ...``), in the file's terms where the file did."""
-    flags = {f"game.{key}": "--" + arg.replace("_", "-") for arg, key in _FLAG_KEYS.items()}
+    flags = {f"game.{key}": flag(arg) for arg, key in _FLAG_KEYS.items()}
     lines = []
     for problem in exc.problems:
-        flag = flags.get(problem.key)
-        if flag is None or problem.key.removeprefix("game.") not in changes:
+        typed = flags.get(problem.key)
+        if typed is None or problem.key.removeprefix("game.") not in changes:
             return str(exc)  # a problem of the file: said as before, naming the file
         text = str(problem).removeprefix(f"{problem.key} = ")
-        lines.append(f"argument {flag}: {text}")
+        lines.append(f"argument {typed}: {text}")
     return "\n".join(lines)
 
 

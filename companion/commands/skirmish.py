@@ -16,7 +16,13 @@ from __future__ import annotations
 
 import argparse
 
-from companion.commands.arguments import bots_option, data_file, player_count, positive_float
+from companion.commands.arguments import (
+    bots_option,
+    data_file,
+    flag,
+    player_count,
+    positive_float,
+)
 from companion.commands.errors import EXIT_USAGE, CommandError
 from companion.commands.web_option import (
     add_web_arguments,
@@ -187,10 +193,10 @@ def run_play(args: argparse.Namespace) -> int:
     """``companion play skirmish``: one game at the table; 0 when it ends with a result."""
     if getattr(args, "mode", None) == "assist":
         raise _error("the skirmish is played in tracked mode only (no --mode assist)")
-    for flag in ("layout", "start_player"):
-        if getattr(args, flag, None) is not None:
+    for name in ("layout", "start_player"):  # (companion play refuses them first)
+        if getattr(args, name, None) is not None:
             raise _error(
-                f"--{flag.replace('_', '-')} is a Battle Royale option; the skirmish "
+                f"{flag(name)} is a Battle Royale option; the skirmish "
                 "uses --map, and a roll-off decides who chooses the entrance"
             )
     players = getattr(args, "players", None) or 2
