@@ -547,10 +547,7 @@ def option_runs(
             out.append(([f"{n}: {w[place]}" for n, w in run], shared))
             i = end
             continue
-        if out and out[-1][1] is None:
-            out[-1][0].append(options[i])
-        else:
-            out.append(([options[i]], None))
+        _as_it_is(out, options[i])
         i += 1
     return out
 
@@ -573,12 +570,17 @@ def verb_runs(options: Sequence[str]) -> list[tuple[list[str], str | None]]:
             out.append((shown, f"{verbs[i]} …"))
             i = end
             continue
-        if out and out[-1][1] is None:
-            out[-1][0].append(options[i])
-        else:
-            out.append(([options[i]], None))
+        _as_it_is(out, options[i])
         i += 1
     return out
+
+
+def _as_it_is(out: list[tuple[list[str], str | None]], option: str) -> None:
+    """An option shown as it is: with the run of such options before it, or a new run."""
+    if out and out[-1][1] is None:
+        out[-1][0].append(option)
+    else:
+        out.append(([option], None))
 
 
 def _verb(option: str) -> str | None:
