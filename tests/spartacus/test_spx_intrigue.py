@@ -300,3 +300,15 @@ def test_a_pass_and_the_end_of_an_intrigue_turn_are_logged_for_everyone() -> Non
     (done,) = [e for e in events if e.kind == "intrigue_done"]
     assert done.text == "batiatus passes: its intrigue turn is over"
     assert done.seen_by(None)["text"] == done.text
+
+
+def test_the_end_of_a_market_turn_is_logged_for_everyone() -> None:
+    """As the end of an intrigue turn: a house done at the market left no event."""
+    state = intrigue(PETE, [4, 4, 4, 4])
+    for _ in range(4):
+        play(state, "done")
+    assert state.phase == "market_turn" and state.current_player == PETE
+    events = play(state, "done")
+    (done,) = [e for e in events if e.kind == "market_done"]
+    assert done.text == "batiatus is done at the market" and done.data["seat"] == PETE
+    assert all(done.seen_by(s)["text"] == done.text for s in (None, PETE, SALLY))

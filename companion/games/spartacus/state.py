@@ -1088,6 +1088,8 @@ class SpartacusState(SpartacusReasons, SpartacusSeats, GameState):
             )
             self._next_intrigue_turn()
         elif self.phase == "market_turn":
+            seat = self.active  # public too: the next house's market turn begins
+            self._emit("market_done", f"{self.name(seat)} is done at the market", seat=seat)
             self._next_market_turn()
         else:  # bets
             self.bettors.pop(0)
