@@ -82,6 +82,14 @@ class WebAgent:
         self.hints = hints
         self.adapter = adapter  # the table adapter: listed_options and menu (long lists)
 
+    def labels(self, state: Any, actions: Sequence[Any]) -> tuple[tuple[str, str], ...]:
+        """The buttons that read otherwise than their notation, as the terminal names
+        them (the adapter's ``named``: seats by colour where the notation has numbers)."""
+        if self.adapter is None:
+            return ()
+        named = ((a.notation, self.adapter.named(state, a.notation)) for a in actions)
+        return tuple((notation, label) for notation, label in named if label != notation)
+
     def choose(self, state: Any, legal: Sequence[Any]) -> Any:
         own = self.own_actions(state, self.seat, legal) if self.own_actions else list(legal)
         options = [a for a in own if not getattr(a, "is_correction", False)]
@@ -107,6 +115,7 @@ class WebAgent:
                 undo=self.undoable() if self.undoable is not None else 0,
                 hint=self.hints is not None and len(options) > 1,
                 steps=steps,
+                labels=self.labels(state, listed),
             )
             self.hub.offer(self.seat, offer)
             return offer

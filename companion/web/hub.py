@@ -75,6 +75,9 @@ class Offer:
     passing: bool = False  # out of turn: a "pass" button (play none of the actions)
     steps: tuple[str, ...] = ()  # kinds chosen step by step (actions the list leaves out)
     back: bool = False  # a step of such a choice: a "back" button (to the question)
+    #: ``(notation, label)`` where a button reads otherwise than its notation, as the
+    #: terminal shows it (Gladiatoren's ``challenge G F for blue`` for ``... for 2``)
+    labels: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ own secrets, its offer, its own notes, the events as that seat may see them). Th
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
@@ -247,7 +247,7 @@ def offer_box(offer: Offer | None, buttons: tuple[str, ...], hint: str | None = 
         if offer.secret:
             out.append(_secret_form(offer))
         else:
-            out.append(_choices(offer.actions))
+            out.append(_choices(offer.actions, labels=dict(offer.labels)))
         if offer.steps:  # the kinds the list leaves actions out of: step by step
             out.append(
                 '<div class="choices">'
@@ -286,28 +286,39 @@ def offer_box(offer: Offer | None, buttons: tuple[str, ...], hint: str | None = 
     return "".join(out)
 
 
-def _buttons(actions: Sequence[str], cls: str = "act", kind: str = "action") -> str:
+def _buttons(
+    actions: Sequence[str],
+    cls: str = "act",
+    kind: str = "action",
+    labels: Mapping[str, str] | None = None,
+) -> str:
+    """A button per action: it sends the notation and reads as its label (if any)."""
+    labels = labels or {}
     return "".join(
-        f'<button class="{cls}" data-kind="{kind}" data-text="{escape(a)}">{escape(a)}</button>'
+        f'<button class="{cls}" data-kind="{kind}" data-text="{escape(a)}">'
+        f"{escape(labels.get(a, a))}</button>"
         for a in actions
     )
 
 
-def _choices(actions: Sequence[str], kind: str = "action") -> str:
+def _choices(
+    actions: Sequence[str], kind: str = "action", labels: Mapping[str, str] | None = None
+) -> str:
     """The actions as buttons; a long list grouped by its first word (a verb) in folds."""
     if len(actions) <= GROUP_OVER:
-        return f'<div class="choices">{_buttons(actions, kind=kind)}</div>'
+        return f'<div class="choices">{_buttons(actions, kind=kind, labels=labels)}</div>'
     groups: dict[str, list[str]] = {}
     for a in actions:
         groups.setdefault(a.split()[0], []).append(a)
     out = []
     for verb, group in groups.items():
+        buttons = _buttons(group, kind=kind, labels=labels)
         if len(group) == 1:
-            out.append(f'<div class="choices">{_buttons(group, kind=kind)}</div>')
+            out.append(f'<div class="choices">{buttons}</div>')
         else:
             out.append(
                 f"<details><summary>{escape(verb)} ({len(group)})</summary>"
-                f'<div class="choices">{_buttons(group, kind=kind)}</div></details>'
+                f'<div class="choices">{buttons}</div></details>'
             )
     return "".join(out)
 

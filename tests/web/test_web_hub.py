@@ -250,6 +250,15 @@ def test_a_phone_offers_every_challenge_naming_who_acts_for_the_animal():
     try:
         proxies = {a.notation for a in state.legal_actions() if " for " in a.notation}
         assert proxies and proxies <= set(offer.actions)
+        # a button reads as the terminal names it, by colour, and sends the notation
+        labels = dict(offer.labels)
+        assert set(labels) == proxies
+        notation = sorted(proxies)[0]
+        seat_number = int(notation.rsplit(" ", 1)[1])
+        named = notation.rsplit(" ", 1)[0] + " " + state.seat_name(seat_number)
+        assert labels[notation] == named
+        box = pages.offer_box(offer, ())
+        assert f'data-text="{notation}">{named}</button>' in box
     finally:  # the phone answers, so the choosing thread ends either way
         hub.submit(Submission(seat, offer.id, "action", offer.actions[0]))
         thread.join(5)
