@@ -158,22 +158,22 @@ def order_table(state: Any, narrow: bool = False, room: int = 0) -> Table:
         row = [mark, name, Text(str(g.initiative))]
         if values:
             p = g.profile
-            row += [_now(g.movement, p.movement), _now(g.attack, p.attack)]
-            row.append(Text(ELEMENT_MARK[p.element]).append_text(_now(g.affinity, p.affinity)))
-            row.append(_now(g.life, p.life))
+            row += [_value(g.movement, p.movement, True), _value(g.attack, p.attack, True)]
+            affinity = _value(g.affinity, p.affinity, True)
+            row.append(Text(ELEMENT_MARK[p.element]).append_text(affinity))
+            row.append(_value(g.life, p.life, True))
         table.add_row(*row)
     return table
 
 
-def _now(now: int, printed: int) -> Text:
-    """A value now, in bold where a hit lowered it (no room for ``2/4``)."""
-    return Text(str(now), style="" if now == printed else "bold yellow" if now else "bold red")
-
-
-def _value(now: int, printed: int) -> Text:
+def _value(now: int, printed: int, compact: bool = False) -> Text:
+    """A value now; where a hit lowered it, ``now/printed`` in colour (``compact``: the
+    value now alone, in colour: no room for ``2/4``)."""
     if now == printed:
         return Text(str(now))
-    return Text(f"{now}/{printed}", style="bold yellow" if now else "bold red")
+    return Text(
+        str(now) if compact else f"{now}/{printed}", style="bold yellow" if now else "bold red"
+    )
 
 
 def profiles_table(state: Any) -> Table:
@@ -341,15 +341,22 @@ def distribution_table(dist: DamageDistribution) -> Table:
 def distribution_summary(dist: DamageDistribution) -> Text:
     """The rest of the odds, one line each."""
     text = Text()
-    text.append(
-        f"removed:            {percent(dist.removed)}\n", style="bold red" if dist.removed else ""
-    )
-    text.append(f"-1 attack (arms):   {percent(dist.attack_lost)}\n")
-    text.append(f"-1 affinity (head): {percent(dist.affinity_lost)}\n")
-    moves = ", ".join(f"-{k}: {percent(p)}" for k, p in dist.movement_lost.items() if k)
-    text.append(f"movement (legs):    {moves or 'none'}\n")
+    for i, (label, value) in enumerate(_what_a_hit_does(dist)):
+        style = "bold red" if i == 0 and dist.removed else ""  # removed
+        text.append(f"{label + ':':<20}{value}\n", style=style)
     text.append(f"expected life lost: {float(dist.expected_life_lost):.2f}\n")
     return text
+
+
+def _what_a_hit_does(dist: DamageDistribution) -> list[tuple[str, str]]:
+    """Removed first, then the lowered values, with their chances."""
+    moves = ", ".join(f"-{k}: {percent(p)}" for k, p in dist.movement_lost.items() if k)
+    return [
+        ("removed", percent(dist.removed)),
+        ("-1 attack (arms)", percent(dist.attack_lost)),
+        ("-1 affinity (head)", percent(dist.affinity_lost)),
+        ("movement (legs)", moves or "none"),
+    ]
 
 
 def odds_lines(dist: DamageDistribution, title: str, width: int) -> Text:
@@ -359,13 +366,7 @@ def odds_lines(dist: DamageDistribution, title: str, width: int) -> Text:
     text.append(f"   expected life lost {float(dist.expected_life_lost):.2f}\n")
     lost = "  ".join(f"{k}: {percent(p)}" for k, p in sorted(dist.life_lost.items()))
     text.append(f"life lost  {lost}\n")
-    moves = ", ".join(f"-{k}: {percent(p)}" for k, p in dist.movement_lost.items() if k)
-    parts = [
-        f"removed {percent(dist.removed)}",
-        f"-1 attack (arms) {percent(dist.attack_lost)}",
-        f"-1 affinity (head) {percent(dist.affinity_lost)}",
-        f"movement (legs) {moves or 'none'}",
-    ]
+    parts = [f"{label} {value}" for label, value in _what_a_hit_does(dist)]
     row = ""
     for part in parts:
         if row and len(row) + 3 + len(part) > width:
@@ -523,17 +524,24 @@ class SkirmishDashboard(TableScreen):
             return Group(view, self.last_attack)
         return view
 
+    def _rolled(self) -> tuple[DamageDistribution, str] | None:
+        """The odds of the attack being rolled now (None: no attack is)."""
+        attack = self.state is not None and self.state.attack is not None
+        return self.odds if attack else None
+
     def _odds_first(self, view: Group, width: int) -> list[RenderableType] | None:
         """While an attack is rolled: its odds, then the view's parts (None: no attack)."""
-        if self.odds is None or self.state.attack is None:
-            return None
-        return [odds_lines(*self.odds, width), *view.renderables]
+        odds = self._rolled()
+        return None if odds is None else [odds_lines(*odds, width), *view.renderables]
 
     def board_kept(self, width: int) -> int:
         """While an attack is rolled on a small terminal, its odds and the map: the
         events box gives way for them (down to 3 rows)."""
-        parts = self._odds_first(game_view(self.state, width, profiles=False, compact=True), width)
-        return 0 if parts is None else rows_at(self.console, Group(*parts[:2]), width)
+        odds = self._rolled()
+        if odds is None:  # no attack rolled: no view drawn only to be measured
+            return 0
+        arena = game_view(self.state, width, profiles=False, compact=True).renderables[0]
+        return rows_at(self.console, Group(odds_lines(*odds, width), arena), width)
 
     def event_text(self, event: Any) -> Text | None:
         return event_line(event)
