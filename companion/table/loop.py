@@ -20,6 +20,7 @@ from __future__ import annotations
 import importlib
 import time
 from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from typing import Any, Protocol
 
 from companion.dice import Roller
@@ -671,7 +672,13 @@ def for_a_bot(session: Any, action: Any) -> str | None:
     )
 
 
-def refusal_text(state: Any, action: Any, seat: int, exc: Exception) -> str:
+def refusal_text(
+    state: Any,
+    action: Any,
+    seat: int,
+    exc: Exception,
+    named: Callable[[str], str] | None = None,
+) -> str:
     """What the seat that typed a refused move is told: the rule and why, unless the move
     is another seat's (a Spartacus reaction or gift typed 'by' another house). Then why it
     is refused could tell the typist that house's hand or gold, so only that it is not
@@ -679,7 +686,10 @@ def refusal_text(state: Any, action: Any, seat: int, exc: Exception) -> str:
     actor = getattr(state, "actor", None)
     who = actor(action) if actor is not None else seat
     if who is None or who == seat or seat < 0:
-        return str(exc)
+        if not isinstance(exc, IllegalActionError) or named is None:
+            return str(exc)
+        # the move as the seat typed it (Gladiatoren's 'for blue', not the notation's 'for 2')
+        return f"{named(exc.action.notation)!r} is not allowed: {exc.rule}: {exc.reason}"
     return (
         f"{getattr(action, 'notation', action)} is refused: it is {state.seat_name(who)}'s "
         f"move, and why it is refused is for {state.seat_name(who)} only (type your own "
@@ -724,4 +734,6 @@ def decide(session: Any, agent: Agent, view: TableView) -> Any:
             # to the seat only: why a move is refused may name what only it may see (the
             # gold it has while the bids are secret)
             seat = session.state.current_player
-            seat_message(view, refusal_text(session.state, action, seat, exc), seat)
+            state = session.state
+            named = partial(adapter_for(session.settings.game).named, state)
+            seat_message(view, refusal_text(state, action, seat, exc, named), seat)

@@ -515,3 +515,53 @@ def test_who_acts_for_the_animal_is_named_by_colour_at_the_terminal():
     assert refused.value.reason == (
         "yellow (the left neighbour) acts for the animal anyway: leave 'for yellow' out"
     )
+
+
+def test_a_refused_challenge_names_who_acts_for_the_animal_as_it_was_typed():
+    """Played by hand: 'challenge E I for blue' was refused as "'challenge E I for 2' is
+    not allowed": the refusal quoted the notation's seat number, not the colour typed."""
+    from companion.table.loop import decide
+    from companion.table.session import GameSession, SessionSettings
+
+    session = GameSession.start(
+        GladiatorenConfig(players=3), SessionSettings(game="gladiatoren", seed=4), None
+    )
+    rng, dice = random.Random(4), Roller.seeded(4)
+    while True:  # random play to a turn where seat 0 may challenge an animal
+        state = session.state
+        if state.phase == "turn" and state.current_player == 0:
+            plain = [a for a in state.legal_actions() if a.notation.startswith("challenge")]
+            named = [
+                (a.notation, s, parse_action(f"{a.notation} for {s}"))
+                for a in plain
+                for s in (1, 2)
+                if "for" not in a.notation
+            ]
+            refused = [n for n in named if not state.is_legal(n[2])]
+            if refused:
+                break
+        chance = state.is_chance_node
+        session.apply(
+            dice.choose(state.chance_outcomes()) if chance else rng.choice(state.legal_actions())
+        )
+
+    class Typist:
+        is_bot = False
+        answers = [refused[0][2], plain[0]]
+
+        def choose(self, state, legal):
+            return self.answers.pop(0)
+
+    class Notes:
+        notes: list[tuple[int, str]] = []
+
+        def seat_message(self, text: str, seat: int) -> None:
+            self.notes.append((seat, text))
+
+    view = Notes()
+    assert decide(session, Typist(), view) == plain[0]
+    ((seat, text),) = view.notes
+    typed, proxy, _ = refused[0]
+    colour = session.state.seat_name(proxy)
+    assert seat == 0 and text.startswith(f"'{typed} for {colour}' is not allowed: ")
+    assert not re.search(r"for \d", text)
